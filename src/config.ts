@@ -1,0 +1,135 @@
+/**
+ * One validated configuration: `<workspace>/.subagents/config.yaml` (optional) overlaid by
+ * environment variables and command-line flags. Secrets (API keys, bearer tokens, MCP env and
+ * headers) are read here and never copied into workflow payloads or API responses.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+export const ModelEntrySchema = z.object({
+  provider: z.enum(['openai', 'anthropic']),
+  /** Provider-side model name, e.g. `gpt-4o-mini`, `llama3.1`. */
+  model: z.string().min(1),
+  /** OpenAI-compatible base URL (OpenAI, Ollama, vLLM, llama.cpp server...). */
+  baseUrl: z.string().url().optional(),
+  /** Name of the environment variable holding the API key; the key itself is never in config. */
+  apiKeyEnv: z.string().optional(),
+});
+export type ModelEntry = z.infer<typeof ModelEntrySchema>;
+
+export const ConfiguredMcpServerSchema = z.object({
+  transport: z.enum(['stdio', 'http']),
+  command: z.string().optional(),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  endpoint: z.string().url().optional(),
+  headers: z.record(z.string(), z.string()).default({}),
+  toolTimeoutSeconds: z.number().min(0).optional(),
+  auth: z.literal('bearer').optional(),
+  approve: z.array(z.string()).default([]),
+  enabled: z.boolean().default(true),
+});
+export type ConfiguredMcpServer = z.infer<typeof ConfiguredMcpServerSchema>;
+
+export const TokenSchema = z.object({ user: z.string().min(1), roles: z.array(z.string()) });
+
+export const ConfigFileSchema = z
+  .object({
+    models: z
+      .object({
+        /** Handle used when a definition says `model: default`. */
+        default: z.string().default('scripted:agents/scripts/echo.yaml'),
+        catalog: z.record(z.string(), ModelEntrySchema).default({}),
+        /** Ecosystem aliases (`sonnet`, `opus`, `haiku`) -> catalog handle. */
+        aliases: z.record(z.string(), z.string()).default({}),
+        /** Operator override: agent name -> handle, wins over the definition's own choice. */
+        overrides: z.record(z.string(), z.string()).default({}),
+      })
+      .default({ default: 'scripted:agents/scripts/echo.yaml', catalog: {}, aliases: {}, overrides: {} }),
+    mcpServers: z.record(z.string(), ConfiguredMcpServerSchema).default({}),
+    skills: z.object({ pluginDirs: z.array(z.string()).default([]) }).default({ pluginDirs: [] }),
+    /** Extra writable roots (absolute or workspace-relative); the workspace itself is always one. */
+    writableRoots: z.array(z.string()).default([]),
+    auth: z
+      .object({
+        /** Environment variable names whose values are bearer tokens, mapped to a user and roles. */
+        tokens: z.record(z.string(), TokenSchema).default({}),
+      })
+      .optional(),
+    /** Default per-MCP-call timeout in seconds (CAP-3). */
+    mcpToolTimeoutSeconds: z.number().min(0).default(60),
+  })
+  .strict();
+export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+
+export interface DeputyConfig extends ConfigFile {
+  /** Real absolute path of the workspace. */
+  workspace: string;
+  /** Where deputy keeps its state (Temporal's SQLite file, memory, revisions). */
+  dataDir: string;
+  /** Per-user definitions and skills (DEF-3 `user` level). */
+  userDir: string;
+  /** The project's own directory (built-in agents and skills). */
+  projectRoot: string;
+  temporal: { address: string | null; namespace: string };
+  api: { host: string; port: number };
+}
+
+export interface ConfigOverrides {
+  workspace?: string;
+  dataDir?: string;
+  port?: number;
+  temporalAddress?: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export const PROJECT_ROOT = resolve(new URL('..', import.meta.url).pathname);
+
+/** Reads and validates the configuration. Throws `ConfigError` with every problem listed. */
+export function loadConfig(
+  overrides: ConfigOverrides = {},
+  env: NodeJS.ProcessEnv = process.env,
+): DeputyConfig {
+  const workspaceInput = overrides.workspace ?? env.DEPUTY_WORKSPACE ?? process.cwd();
+  if (!existsSync(workspaceInput)) {
+    throw new ConfigError(`workspace ${workspaceInput} does not exist`);
+  }
+  const workspace = realpathSync(workspaceInput);
+  const configPath = join(workspace, '.subagents', 'config.yaml');
+  let raw: unknown = {};
+  if (existsSync(configPath)) {
+    try {
+      raw = parseYaml(readFileSync(configPath, 'utf8')) ?? {};
+    } catch (error) {
+      throw new ConfigError(`${configPath}: not valid YAML: ${(error as Error).message}`);
+    }
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`${configPath} is invalid:\n${lines.join('\n')}`);
+  }
+  const portText = overrides.port ?? env.DEPUTY_PORT;
+  const port = portText === undefined ? 4780 : Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`port ${String(portText)} is not a TCP port`);
+  }
+  return {
+    ...parsed.data,
+    workspace,
+    dataDir: resolve(overrides.dataDir ?? env.DEPUTY_DATA_DIR ?? join(workspace, '.deputy')),
+    userDir: resolve(env.DEPUTY_USER_DIR ?? join(homedir(), '.config', 'deputy')),
+    projectRoot: PROJECT_ROOT,
+    temporal: {
+      address: overrides.temporalAddress ?? env.TEMPORAL_ADDRESS ?? null,
+      namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    },
+    api: { host: env.DEPUTY_HOST ?? '127.0.0.1', port },
+  };
+}

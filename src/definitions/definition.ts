@@ -1,0 +1,70 @@
+import type { DefinitionLevel, KnowledgeSourceRef, MemoryMode } from '../shared/capability-snapshot.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
+import type { ApprovalMode } from '../shared/policy.js';
+
+export interface HookCommand {
+  command: string;
+  timeoutSeconds?: number;
+}
+
+/** An MCP server written inline in a definition (CAP-3). */
+export interface InlineMcpServer {
+  name: string;
+  transport: 'stdio' | 'http';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  endpoint?: string;
+  headers?: Record<string, string>;
+  toolTimeoutSeconds?: number;
+  auth?: 'bearer';
+  approve?: string[];
+}
+
+/** A parsed agent definition with every DEF-1 default applied. */
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** `default`, a catalog handle `provider/model`, or `scripted:<workspace-relative path>`. */
+  model: string;
+  /** `null` = omitted: every role-permitted tool. `[]` behaves the same (DEF-1). */
+  tools: string[] | null;
+  disallowedTools: string[];
+  skills: string[];
+  mcpServers: Array<string | InlineMcpServer>;
+  knowledge: KnowledgeSourceRef[];
+  memory: MemoryMode;
+  maxTurns: number;
+  approvalMode: ApprovalMode;
+  background: boolean;
+  hooks: Record<string, HookCommand[]>;
+  color: string;
+  icon: string;
+  displayOrder: number;
+  /** The Markdown body, byte for byte. */
+  systemPrompt: string;
+  /** Frontmatter keys deputy does not know, kept to be written back unchanged (DEF-2). */
+  unknownKeys: Record<string, unknown>;
+}
+
+/** A definition as the registry holds it: where it came from and what was wrong with it. */
+export interface LoadedDefinition {
+  definition: AgentDefinition;
+  level: DefinitionLevel;
+  readOnly: boolean;
+  filePath: string;
+  /** sha256 hex of the file's bytes. */
+  contentHash: string;
+  diagnostics: Diagnostic[];
+}
+
+export const DEFINITION_DEFAULTS = {
+  model: 'default',
+  memory: 'none',
+  maxTurns: 40,
+  approvalMode: 'confirm',
+  background: false,
+  color: '#31AEE4',
+  icon: 'bot',
+  displayOrder: 0,
+} as const;

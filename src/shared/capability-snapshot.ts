@@ -1,0 +1,71 @@
+import type { Diagnostic } from './diagnostics.js';
+import type { ApprovalMode } from './policy.js';
+import type { ToolSchema } from './tools.js';
+
+/** Where a definition came from (DEF-3). `ecosystem` = Claude Code / qwen-code files read as they are. */
+export type DefinitionLevel = 'builtin' | 'user' | 'project' | 'ecosystem';
+
+export interface KnowledgeSourceRef {
+  name: string;
+  /** Workspace-relative glob, already validated not to escape. */
+  glob: string;
+}
+
+export interface SkillRef {
+  name: string;
+  description: string;
+  /** Absolute path of the skill's SKILL.md. */
+  location: string;
+}
+
+export type MemoryMode = 'none' | 'private' | 'shared';
+
+export interface MemoryRef {
+  mode: Exclude<MemoryMode, 'none'>;
+  /** Absolute directory fixed at resolution time; memory tools cannot reach outside it. */
+  directory: string;
+}
+
+/** Declared MCP server, as the scoped gateway needs it (secrets are never inside a snapshot). */
+export interface McpServerRef {
+  name: string;
+  /** Tools that run without a card (CAP-3 `approve`). */
+  approve: string[];
+  /** Per-call timeout in seconds; 0 = none. */
+  toolTimeoutSeconds: number;
+}
+
+export interface SnapshotLimits {
+  /** Model-and-tool rounds per delegation (DEF-1 `maxTurns`, default 40). */
+  maxTurns: number;
+  /** Tool results above this many characters are cut before entering history (RUN-3). */
+  toolResultMaxChars: number;
+}
+
+/**
+ * What a definition resolved into for one caller at one moment. `resolveAgent` returns it as
+ * the first step of a delegation, so it lives in workflow history: editing the file later
+ * changes nothing for a running delegation, and replay stays deterministic (RUN-1).
+ */
+export interface CapabilitySnapshot {
+  agentName: string;
+  description: string;
+  level: DefinitionLevel;
+  /** sha256 of the definition file's bytes: identifies the revision that ran. */
+  definitionHash: string;
+  /** Model handle as configured: `provider/model` or `scripted:<workspace-relative path>`. */
+  model: string;
+  /** Framing -> capability catalog -> body (CAP-6). */
+  systemPrompt: string;
+  tools: ToolSchema[];
+  skills: SkillRef[];
+  knowledge: KnowledgeSourceRef[];
+  mcpServers: McpServerRef[];
+  memory: MemoryRef | null;
+  approvalMode: ApprovalMode;
+  background: boolean;
+  limits: SnapshotLimits;
+  /** Roles the delegation runs with (POL-4); empty with `callerAnonymous` = auth disabled. */
+  callerRoles: string[];
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,105 @@
+import type { Caller } from './caller.js';
+import type { UnattendedVerdict } from './policy.js';
+
+/** Task queue every deputy worker polls; any number of workers may share it. */
+export const TASK_QUEUE = 'deputy-delegations';
+
+export type DelegationStatus = 'running' | 'parked' | 'completed' | 'failed' | 'stopped';
+export type FinishedStatus = Extract<DelegationStatus, 'completed' | 'failed' | 'stopped'>;
+
+export interface DelegationOptions {
+  /** `deny`: no human will answer, so every `ask` becomes `deny` at once (POL-3). */
+  unattended?: UnattendedVerdict;
+  /** Return at once; the delegation runs on (DEF-1 `background`, RUN-7). */
+  background?: boolean;
+}
+
+export interface DelegationInput {
+  delegationId: string;
+  agent: string;
+  task: string;
+  session: string;
+  caller: Caller;
+  options: DelegationOptions;
+}
+
+/** Workflow id of a delegation (RUN-1). */
+export function delegationWorkflowId(session: string, delegationId: string): string {
+  return `delegation/${session}/${delegationId}`;
+}
+
+export type CardDecisionKind = 'approve' | 'deny';
+
+export type CardState =
+  | { status: 'pending' }
+  | { status: 'approved'; reason: string | null; decidedAt: string; decidedBy: string | null }
+  | { status: 'denied'; reason: string; decidedAt: string; decidedBy: string | null };
+
+/** An approval card (POL-2): a tool call waiting on a human. */
+export interface ApprovalCard {
+  /** `<delegationId>.<n>`: the delegation can be found from the card id alone. */
+  id: string;
+  delegationId: string;
+  workflowId: string;
+  session: string;
+  agent: string;
+  tool: string;
+  /** Arguments with secret-looking values replaced by `__redacted__`. */
+  arguments: Record<string, unknown>;
+  reason: string;
+  openedAt: string;
+  state: CardState;
+}
+
+export function cardIdFor(delegationId: string, sequence: number): string {
+  return `${delegationId}.${sequence}`;
+}
+
+/** The delegation id a card id belongs to, or null when the id is not a card id. */
+export function delegationIdOfCard(cardId: string): string | null {
+  const dot = cardId.lastIndexOf('.');
+  if (dot <= 0 || !/^\d+$/.test(cardId.slice(dot + 1))) return null;
+  return cardId.slice(0, dot);
+}
+
+export interface CardDecision {
+  cardId: string;
+  decision: CardDecisionKind;
+  /** Shown to the model on deny; recorded on approve. */
+  reason?: string;
+  decidedBy?: string;
+}
+
+export interface DelegationResult {
+  status: FinishedStatus;
+  /** Final answer, or the partial result when stopped or cut by `maxTurns`. */
+  text: string;
+  /** Visible notice when the run ended early (`maxTurns`, stop, model failure). */
+  notice: string | null;
+  roundsUsed: number;
+}
+
+export type DelegationEvent =
+  | { seq: number; at: string; type: 'started'; agent: string; model: string }
+  | { seq: number; at: string; type: 'model-turn'; round: number; text: string; toolCalls: string[] }
+  | { seq: number; at: string; type: 'tool-call'; tool: string; verdict: string; summary: string }
+  | { seq: number; at: string; type: 'card-opened'; card: ApprovalCard }
+  | { seq: number; at: string; type: 'card-decided'; card: ApprovalCard }
+  | { seq: number; at: string; type: 'finished'; result: DelegationResult };
+
+/** What the `state` query answers (RUN-4). */
+export interface DelegationState {
+  delegationId: string;
+  workflowId: string;
+  agent: string;
+  session: string;
+  status: DelegationStatus;
+  roundsUsed: number;
+  maxTurns: number;
+  model: string | null;
+  pendingCards: ApprovalCard[];
+  decidedCards: ApprovalCard[];
+  /** One short line per transcript entry. */
+  transcriptSummary: string[];
+  result: DelegationResult | null;
+}

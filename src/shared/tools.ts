@@ -1,0 +1,30 @@
+/**
+ * Tool classes drive both policy (POL-1) and retry behaviour (RUN-3):
+ * read tools may retry; write, exec, mcp and config tools run at most once.
+ */
+export type ToolClass = 'read' | 'write' | 'exec' | 'mcp' | 'config';
+
+/** JSON Schema object describing a tool's arguments, as sent to the model. */
+export type JsonSchema = Record<string, unknown>;
+
+/** One tool as the model sees it, plus what the runtime needs to police and run it. */
+export interface ToolSchema {
+  /** Canonical registered name (`read`, `WebFetch`, `use_skill`, `mcp__server__tool`). */
+  name: string;
+  /** Provider group it came from (`FileSystem`, `Bash`, `Knowledge`, `Memory`, `Skills`, `Mcp`). */
+  provider: string;
+  description: string;
+  inputSchema: JsonSchema;
+  toolClass: ToolClass;
+  /** Names of arguments that hold file paths; policy resolves them against the roots. */
+  pathArguments?: string[];
+}
+
+export function isAtMostOnce(toolClass: ToolClass): boolean {
+  return toolClass !== 'read';
+}
+
+/** The exact prefix the model sees when a tool fails (RUN-3, CAP-3). */
+export function toolFailureText(toolName: string, cause: string): string {
+  return `[tool '${toolName}' failed] ${cause}`;
+}

@@ -1,0 +1,34 @@
+import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
+import type { ToolSchema } from '../shared/tools.js';
+
+/** What a running tool may use. Everything path-like is already rooted; nothing else is reachable. */
+export interface ToolContext {
+  /** Real (symlink-resolved) absolute workspace root. */
+  workspaceRoot: string;
+  snapshot: CapabilitySnapshot;
+  /** Aborted when the delegation is stopped; long tools must honour it. */
+  signal: AbortSignal;
+  /** Long tools call this periodically so cancellation reaches them (RUN-3). */
+  heartbeat: (details?: unknown) => void;
+}
+
+/**
+ * A tool's implementation. `run` returns the text the model sees; throwing a `ToolError` (or
+ * anything) becomes `[tool 'NAME' failed] CAUSE` for the model, never an exception in the loop.
+ */
+export interface ToolImplementation {
+  schema: ToolSchema;
+  run(args: Record<string, unknown>, context: ToolContext): Promise<string>;
+}
+
+/** A failure whose message is meant for the model as it is. */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+}
+
+/** A named group of tools (CAP-1). A provider with `requiredRole` is invisible to callers without it. */
+export interface ToolProviderInfo {
+  name: string;
+  requiredRole?: string;
+  tools: ToolSchema[];
+}
