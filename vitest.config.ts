@@ -1,12 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
+const temporalSuites = ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+
 export default defineConfig({
   test: {
     // Temporal's native bridge is not safe to load in worker threads; forks isolate it.
     pool: 'forks',
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: temporalSuites },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'temporal',
+          include: temporalSuites,
+          // One real Temporal dev server for the whole run (see test/global-setup.ts).
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
+    testTimeout: 30_000,
   },
 });
