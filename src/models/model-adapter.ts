@@ -1,0 +1,50 @@
+/**
+ * The one seam between the runtime and any language model (MOD). The model-call activity holds a
+ * `ModelAdapter`; everything provider-specific (SDKs, keys, wire formats) lives behind it.
+ */
+import type { ModelRequest, ModelResponse } from '../shared/model.js';
+
+/** Options for one model call. */
+export interface ModelCallOptions {
+  /** Cancels the HTTP request when the activity is cancelled or times out. */
+  signal?: AbortSignal;
+}
+
+export interface ModelAdapter {
+  /** Human-readable label shown in logs, status and `ModelResponse.modelLabel`. */
+  readonly label: string;
+  complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>;
+}
+
+/**
+ * The model handle cannot be turned into an adapter: unknown handle, missing catalog entry,
+ * missing API key variable, bad scripted path. Never retryable: retrying will not fix config.
+ */
+export class ModelConfigError extends Error {
+  override readonly name = 'ModelConfigError';
+}
+
+/** Options for `ModelCallError`. */
+export interface ModelCallErrorOptions {
+  /**
+   * True when the same request may succeed later (rate limit, 5xx, connection failure, timeout);
+   * false when it never will (bad request, authentication, unknown model).
+   */
+  retryable: boolean;
+  /** HTTP status from the provider, when there was one. */
+  status?: number;
+  cause?: unknown;
+}
+
+/** The provider failed to answer. The message never contains an API key. */
+export class ModelCallError extends Error {
+  override readonly name = 'ModelCallError';
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+
+  constructor(message: string, options: ModelCallErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retryable = options.retryable;
+    this.status = options.status;
+  }
+}
