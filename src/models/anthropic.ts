@@ -1,0 +1,182 @@
+/**
+ * Adapter for Anthropic's Messages API. Non-streaming, like the OpenAI-compatible adapter: one
+ * request per activity attempt.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type {
+  ContentBlockParam,
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  Tool,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/model.js';
+import type { ToolSchema } from '../shared/tools.js';
+import { ModelCallError } from './model-adapter.js';
+import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
+import { providerCallError } from './provider-errors.js';
+
+/** Anthropic requires `max_tokens`; enough for a tool-calling turn or a long answer. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+export interface AnthropicOptions {
+  /** Provider-side model name, e.g. `claude-sonnet-4-5`. */
+  model: string;
+  /** API base URL (without `/v1`). Default: Anthropic's public API. */
+  baseUrl?: string;
+  /**
+   * Returns the API key, called on every request so a rotated key is picked up without a worker
+   * restart. May throw (e.g. `ModelConfigError` for a missing variable).
+   */
+  apiKey: () => string;
+  /** Shown in errors and `ModelResponse.modelLabel`. Default `anthropic:<model>`. */
+  label?: string;
+  /** `max_tokens` per answer. Default 4096. */
+  maxTokens?: number;
+  /**
+   * Per-request timeout in milliseconds. Default 600000. Always passed explicitly, which also
+   * stops the SDK from refusing large `maxTokens` on a non-streaming call.
+   */
+  timeoutMs?: number;
+}
+
+export function createAnthropicModel(options: AnthropicOptions): ModelAdapter {
+  const label = options.label ?? `anthropic:${options.model}`;
+  return {
+    label,
+    async complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
+      const apiKey = options.apiKey();
+      const client = new Anthropic({
+        // Explicit, so the SDK never falls back to ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN or
+        // profiles on disk: the catalog's `apiKeyEnv` is the only source.
+        apiKey,
+        authToken: null,
+        ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+        // Temporal retries the activity; SDK retries would multiply attempts.
+        maxRetries: 0,
+        timeout: options.timeoutMs ?? 600_000,
+      });
+      const body = toMessagesRequest(options.model, request, options.maxTokens);
+      let message: Message;
+      try {
+        message = await client.messages.create(
+          body,
+          callOptions.signal === undefined ? {} : { signal: callOptions.signal },
+        );
+      } catch (error) {
+        if (callOptions.signal?.aborted) {
+          // Cancellation, not a provider failure: let the activity see its own abort reason.
+          throw callOptions.signal.reason;
+        }
+        if (
+          error instanceof Anthropic.APIError &&
+          !(error instanceof Anthropic.APIUserAbortError)
+        ) {
+          throw providerCallError({
+            label,
+            status: error.status,
+            detail: error.message,
+            secrets: [apiKey],
+          });
+        }
+        throw error;
+      }
+      return fromMessage(message, label);
+    },
+  };
+}
+
+/** The request body the SDK sends. Exported for tests and for debugging a provider. */
+export function toMessagesRequest(
+  model: string,
+  request: ModelRequest,
+  maxTokens: number = DEFAULT_ANTHROPIC_MAX_TOKENS,
+): MessageCreateParamsNonStreaming {
+  const messages: MessageParam[] = [];
+  // Tool results of one assistant turn go back in ONE user message (Anthropic's rule for
+  // parallel tool use), and a user message right after them joins that message as a text block.
+  let openToolResults: ContentBlockParam[] | undefined;
+  for (const entry of request.transcript) {
+    switch (entry.role) {
+      case 'assistant': {
+        openToolResults = undefined;
+        const content: ContentBlockParam[] = [];
+        // Anthropic rejects empty text blocks.
+        if (entry.content !== '') {
+          content.push({ type: 'text', text: entry.content });
+        }
+        for (const call of entry.toolCalls) {
+          content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+        }
+        // An assistant turn with neither text nor calls carries nothing the API would accept.
+        if (content.length > 0) {
+          messages.push({ role: 'assistant', content });
+        }
+        break;
+      }
+      case 'tool': {
+        const block: ContentBlockParam = {
+          type: 'tool_result',
+          tool_use_id: entry.toolCallId,
+          content: entry.content,
+          ...(entry.isError ? { is_error: true } : {}),
+        };
+        if (openToolResults === undefined) {
+          openToolResults = [block];
+          messages.push({ role: 'user', content: openToolResults });
+        } else {
+          openToolResults.push(block);
+        }
+        break;
+      }
+      case 'user':
+        if (openToolResults === undefined) {
+          messages.push({ role: 'user', content: entry.content });
+        } else {
+          openToolResults.push({ type: 'text', text: entry.content });
+          openToolResults = undefined;
+        }
+        break;
+    }
+  }
+  return {
+    model,
+    max_tokens: maxTokens,
+    messages,
+    ...(request.system === '' ? {} : { system: request.system }),
+    ...(request.tools.length === 0 ? {} : { tools: request.tools.map(toAnthropicTool) }),
+  };
+}
+
+function toAnthropicTool(tool: ToolSchema): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Tool['input_schema'],
+  };
+}
+
+/** Text blocks are concatenated; `tool_use` blocks become tool calls; other blocks are ignored. */
+export function fromMessage(message: Message, label: string): ModelResponse {
+  const texts: string[] = [];
+  const toolCalls: ToolCallRequest[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') {
+      texts.push(block.text);
+    } else if (block.type === 'tool_use') {
+      const input: unknown = block.input;
+      if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+        throw new ModelCallError(
+          `model ${label}: input of tool call '${block.name}' is not a JSON object`,
+          { retryable: true },
+        );
+      }
+      toolCalls.push({
+        id: block.id,
+        name: block.name,
+        arguments: input as Record<string, unknown>,
+      });
+    }
+  }
+  return { text: texts.join(''), toolCalls, modelLabel: label };
+}

@@ -1,0 +1,55 @@
+/**
+ * Shared by the provider adapters: turn an SDK failure into a `ModelCallError` whose `retryable`
+ * flag tells the model-call activity whether Temporal should try again, and whose message can
+ * never carry the API key.
+ */
+import { ModelCallError } from './model-adapter.js';
+
+/**
+ * Transient by nature: timeouts (408), lock conflicts (409), rate limits (429), server errors
+ * (5xx, including Anthropic's 529 "overloaded"), and no HTTP status at all (connection refused,
+ * reset, DNS, client-side timeout). Everything else (400, 401, 403, 404, 422...) repeats forever.
+ */
+export function isRetryableStatus(status: number | undefined): boolean {
+  if (status === undefined) {
+    return true;
+  }
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** Replaces every occurrence of each secret with `[redacted]`. */
+export function redactSecrets(text: string, secrets: ReadonlyArray<string | undefined>): string {
+  let result = text;
+  for (const secret of secrets) {
+    // Very short "secrets" (placeholders such as `none`) would mangle ordinary words.
+    if (secret !== undefined && secret.length >= 8) {
+      result = result.split(secret).join('[redacted]');
+    }
+  }
+  return result;
+}
+
+/** Parameters of `providerCallError`. */
+export interface ProviderFailure {
+  /** The adapter's label, e.g. `openai/gpt-4o-mini`. */
+  label: string;
+  /** HTTP status, or undefined for a connection-level failure. */
+  status: number | undefined;
+  /** The SDK's message. Redacted before use; servers sometimes echo the key they rejected. */
+  detail: string;
+  /** Values that must not appear in the message (the API key). */
+  secrets: ReadonlyArray<string | undefined>;
+}
+
+/**
+ * Builds the `ModelCallError`. The SDK error is deliberately not attached as `cause`: Temporal
+ * serializes the whole cause chain into history, and the SDK's own message is unredacted.
+ */
+export function providerCallError(failure: ProviderFailure): ModelCallError {
+  const what = failure.status === undefined ? 'request failed' : `HTTP ${failure.status}`;
+  const detail = redactSecrets(failure.detail, failure.secrets);
+  return new ModelCallError(`model ${failure.label}: ${what}: ${detail}`, {
+    retryable: isRetryableStatus(failure.status),
+    ...(failure.status === undefined ? {} : { status: failure.status }),
+  });
+}

@@ -1,0 +1,178 @@
+/**
+ * The scripted model (MOD): replays a YAML script of turns, for tests and demos without an API
+ * key. It is labelled `scripted:<path> (scripted model)` everywhere it shows, so nobody mistakes
+ * its output for a real model's.
+ *
+ * Script format:
+ *
+ * ```yaml
+ * description: optional, for humans
+ * turns:
+ *   - text: "I'll look at the README first."
+ *     toolCalls:
+ *       - name: read
+ *         arguments: { path: README.md }
+ *   - text: "Summary of ${task}: ${lastToolResult}"
+ * ```
+ *
+ * Each turn is one assistant answer: `text` (default empty) and `toolCalls` (default none); a turn
+ * must have at least one of them. In `text` and in string values inside `arguments`, `${task}` is
+ * replaced by the first user message and `${lastToolResult}` by the content of the most recent
+ * tool result (empty when there is none).
+ *
+ * The model is stateless on purpose: the model-call activity may run on another worker after a
+ * crash, so the turn to replay is derived from the request alone (the number of assistant
+ * entries already in the transcript), and tool call ids are deterministic (`call_<turn>_<index>`).
+ * Once the script is exhausted it answers a final text without tool calls, which ends the loop.
+ */
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type {
+  ModelRequest,
+  ModelResponse,
+  ToolCallRequest,
+  TranscriptEntry,
+} from '../shared/model.js';
+import { ModelConfigError } from './model-adapter.js';
+import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
+
+export const ScriptedToolCallSchema = z
+  .object({
+    name: z.string().min(1),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict();
+export type ScriptedToolCall = z.infer<typeof ScriptedToolCallSchema>;
+
+export const ScriptedTurnSchema = z
+  .object({
+    text: z.string().default(''),
+    toolCalls: z.array(ScriptedToolCallSchema).default([]),
+  })
+  .strict()
+  .refine((turn) => turn.text !== '' || turn.toolCalls.length > 0, {
+    message: 'a turn needs a text or at least one tool call',
+  });
+export type ScriptedTurn = z.infer<typeof ScriptedTurnSchema>;
+
+export const ScriptSchema = z
+  .object({
+    description: z.string().optional(),
+    turns: z.array(ScriptedTurnSchema).min(1),
+  })
+  .strict();
+export type Script = z.infer<typeof ScriptSchema>;
+
+/** Options for `loadScriptedModel` and `createScriptedModel`. */
+export interface ScriptedModelOptions {
+  /**
+   * The path as the user wrote it (e.g. `scripts/demo.yaml`), used in the label. Defaults to the
+   * absolute path; pass the handle's relative path so labels do not reveal the host's layout.
+   */
+  displayPath?: string;
+}
+
+export function scriptedLabel(displayPath: string): string {
+  return `scripted:${displayPath} (scripted model)`;
+}
+
+/** The text the scripted model answers once every turn has been replayed. */
+export function exhaustedText(turnCount: number): string {
+  return `[scripted model] script exhausted after ${turnCount} turns`;
+}
+
+/** Reads and validates a script file. Throws `ModelConfigError` naming the file and the field. */
+export function loadScript(absolutePath: string): Script {
+  let source: string;
+  try {
+    source = readFileSync(absolutePath, 'utf8');
+  } catch (error) {
+    throw new ModelConfigError(
+      `scripted model ${absolutePath}: cannot read the script: ${(error as Error).message}`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(source);
+  } catch (error) {
+    throw new ModelConfigError(
+      `scripted model ${absolutePath}: not valid YAML: ${(error as Error).message}`,
+    );
+  }
+  const parsed = ScriptSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `  ${issue.path.length === 0 ? '(root)' : issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new ModelConfigError(
+      `scripted model ${absolutePath} is invalid:\n${problems.join('\n')}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Reads a script file and returns an adapter that replays it. */
+export function loadScriptedModel(
+  absolutePath: string,
+  options: ScriptedModelOptions = {},
+): ModelAdapter {
+  return createScriptedModel(loadScript(absolutePath), {
+    displayPath: options.displayPath ?? absolutePath,
+  });
+}
+
+/** An adapter over an already-parsed script (tests build scripts in code). */
+export function createScriptedModel(
+  script: Script,
+  options: ScriptedModelOptions = {},
+): ModelAdapter {
+  const label = scriptedLabel(options.displayPath ?? '<inline>');
+  return {
+    label,
+    complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
+      if (callOptions.signal?.aborted) {
+        return Promise.reject(callOptions.signal.reason as Error);
+      }
+      return Promise.resolve(replayTurn(script, request.transcript, label));
+    },
+  };
+}
+
+function replayTurn(script: Script, transcript: TranscriptEntry[], label: string): ModelResponse {
+  const turnIndex = transcript.filter((entry) => entry.role === 'assistant').length;
+  const turn = script.turns[turnIndex];
+  if (turn === undefined) {
+    return { text: exhaustedText(script.turns.length), toolCalls: [], modelLabel: label };
+  }
+  const variables = {
+    task: transcript.find((entry) => entry.role === 'user')?.content ?? '',
+    lastToolResult: [...transcript].reverse().find((entry) => entry.role === 'tool')?.content ?? '',
+  };
+  const toolCalls: ToolCallRequest[] = turn.toolCalls.map((call, index) => ({
+    id: `call_${turnIndex}_${index}`,
+    name: call.name,
+    arguments: substitute(call.arguments, variables) as Record<string, unknown>,
+  }));
+  return { text: substitute(turn.text, variables) as string, toolCalls, modelLabel: label };
+}
+
+/** Replaces `${task}` / `${lastToolResult}` in strings, recursively through arrays and objects. */
+function substitute(value: unknown, variables: { task: string; lastToolResult: string }): unknown {
+  if (typeof value === 'string') {
+    // A replacer function, so `$&` and friends inside the task are not interpreted.
+    return value.replace(
+      /\$\{(task|lastToolResult)\}/g,
+      (_match, name: 'task' | 'lastToolResult') => variables[name],
+    );
+  }
+  if (Array.isArray(value)) {
+    return value.map((item) => substitute(item, variables));
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, substitute(item, variables)]),
+    );
+  }
+  return value;
+}

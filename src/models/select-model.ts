@@ -1,0 +1,250 @@
+/**
+ * Model handle -> adapter (MOD). Resolution order:
+ *
+ * 1. the operator override `models.overrides[agentName]` wins over the definition's own handle;
+ * 2. `default` (or no handle) becomes `models.default`;
+ * 3. an alias (`models.aliases`, e.g. `sonnet`) becomes its target handle;
+ * 4. `scripted:<relative path>` is a scripted model; `provider/model` must be a key of
+ *    `models.catalog`; anything else is a `ModelConfigError`.
+ *
+ * Creating an adapter does no network I/O and reads no API key (only a scripted model's file), so
+ * the definition registry can call `createModelAdapter` to refuse an unknown handle on save. Keys
+ * are read from the environment on each call, so workers that hold keys and an API server that
+ * does not can share one configuration.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { DeputyConfig, ModelEntry } from '../config.js';
+import type { DefinitionLevel } from '../shared/capability-snapshot.js';
+import { createAnthropicModel } from './anthropic.js';
+import { ModelConfigError } from './model-adapter.js';
+import type { ModelAdapter } from './model-adapter.js';
+import { createOpenAiCompatibleModel } from './openai-compatible.js';
+import { loadScriptedModel, scriptedLabel } from './scripted-model.js';
+
+export const SCRIPTED_PREFIX = 'scripted:';
+export const DEFAULT_HANDLE = 'default';
+
+/** The configuration `createModelAdapter` reads. */
+export type ModelConfig = Pick<DeputyConfig, 'models' | 'workspace' | 'projectRoot'>;
+
+/** Inputs of `createModelAdapter`. */
+export interface CreateModelAdapterOptions {
+  /** The definition's `model:` value. Undefined or empty means `default`. */
+  handle: string | undefined;
+  /** The agent's name: the key of `models.overrides`, and named in every error. */
+  agentName: string;
+  /** The definition's level, named in errors. */
+  level: DefinitionLevel;
+  config: ModelConfig;
+  /**
+   * Directory a definition's `scripted:` path is resolved against (the workspace; the project
+   * root for built-in agents). The script must stay inside it.
+   */
+  baseDirectory: string;
+  /** Where API keys are read from, at call time. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Where the effective handle came from; decides the base directory of a scripted path. */
+export type HandleSource = 'definition' | 'override' | 'default';
+
+export interface ResolvedHandle {
+  /** The effective handle after override, default and alias. */
+  handle: string;
+  source: HandleSource;
+  /** Human-readable trail, e.g. `default -> sonnet -> anthropic/claude-sonnet-4-5`. */
+  trail: string[];
+}
+
+/** Applies override, default and alias. Never throws; `createModelAdapter` checks the result. */
+export function resolveModelHandle(
+  handle: string | undefined,
+  agentName: string,
+  config: Pick<DeputyConfig, 'models'>,
+): ResolvedHandle {
+  const trail: string[] = [];
+  let source: HandleSource = 'definition';
+  let current = handle === undefined || handle.trim() === '' ? DEFAULT_HANDLE : handle.trim();
+  const override = Object.hasOwn(config.models.overrides, agentName)
+    ? config.models.overrides[agentName]
+    : undefined;
+  if (override !== undefined) {
+    trail.push(`${current} (overridden by models.overrides.${agentName})`);
+    current = override;
+    source = 'override';
+  }
+  if (current === DEFAULT_HANDLE) {
+    trail.push(current);
+    current = config.models.default;
+    if (source === 'definition') {
+      source = 'default';
+    }
+  }
+  // One level of aliasing only: an alias naming another alias is a configuration loop risk.
+  if (Object.hasOwn(config.models.aliases, current)) {
+    const target = config.models.aliases[current];
+    if (target !== undefined) {
+      trail.push(current);
+      current = target;
+    }
+  }
+  trail.push(current);
+  return { handle: current, source, trail };
+}
+
+/** Turns a definition's model handle into an adapter. Throws `ModelConfigError`. */
+export function createModelAdapter(options: CreateModelAdapterOptions): ModelAdapter {
+  const { agentName, level, config } = options;
+  const resolved = resolveModelHandle(options.handle, agentName, config);
+  const { handle } = resolved;
+  const where = `agent '${agentName}' (${level})`;
+  const via = resolved.trail.length > 1 ? ` (resolved ${resolved.trail.join(' -> ')})` : '';
+
+  if (handle.startsWith(SCRIPTED_PREFIX)) {
+    const relativePath = handle.slice(SCRIPTED_PREFIX.length);
+    // A definition's script lives next to the definition; a handle from the configuration may
+    // name a workspace script or, like the built-in default, one shipped with the project.
+    const bases =
+      resolved.source === 'definition'
+        ? [options.baseDirectory]
+        : [config.workspace, config.projectRoot];
+    const scriptPath = resolveScriptPath(relativePath, bases, `${where}: model '${handle}'${via}`);
+    return loadScriptedModel(scriptPath, { displayPath: relativePath });
+  }
+
+  if (handle === DEFAULT_HANDLE) {
+    throw new ModelConfigError(
+      `${where}: models.default is 'default' itself; set it to a catalog handle or scripted:<path>`,
+    );
+  }
+
+  const entry = Object.hasOwn(config.models.catalog, handle)
+    ? config.models.catalog[handle]
+    : undefined;
+  if (entry === undefined) {
+    throw new ModelConfigError(
+      `${where}: model '${handle}'${via} is not configured. ${configured(config)}`,
+    );
+  }
+  return createCatalogAdapter(handle, entry, options.env ?? process.env);
+}
+
+function createCatalogAdapter(
+  handle: string,
+  entry: ModelEntry,
+  env: NodeJS.ProcessEnv,
+): ModelAdapter {
+  const keyVariable = apiKeyVariable(entry);
+  const readKey = (): string | undefined => {
+    if (keyVariable === undefined) {
+      return undefined;
+    }
+    const value = env[keyVariable];
+    if (value === undefined || value === '') {
+      // Names the variable, never a value.
+      throw new ModelConfigError(
+        `model '${handle}': environment variable ${keyVariable} is not set (models.catalog.${handle}.apiKeyEnv)`,
+      );
+    }
+    return value;
+  };
+  const base = {
+    model: entry.model,
+    label: handle,
+    ...(entry.baseUrl === undefined ? {} : { baseUrl: entry.baseUrl }),
+  };
+  if (entry.provider === 'anthropic') {
+    return createAnthropicModel({ ...base, apiKey: () => readKey() ?? '' });
+  }
+  return createOpenAiCompatibleModel({ ...base, apiKey: readKey });
+}
+
+/**
+ * The variable holding the key: `apiKeyEnv` when given; otherwise the provider's conventional
+ * variable for the provider's own service; none for an OpenAI-compatible local server (Ollama,
+ * llama.cpp and vLLM need no key by default).
+ */
+export function apiKeyVariable(entry: ModelEntry): string | undefined {
+  if (entry.apiKeyEnv !== undefined) {
+    return entry.apiKeyEnv;
+  }
+  if (entry.provider === 'anthropic') {
+    return 'ANTHROPIC_API_KEY';
+  }
+  return entry.baseUrl === undefined ? 'OPENAI_API_KEY' : undefined;
+}
+
+/**
+ * Resolves `relativePath` against the first base where the file exists. Refuses absolute paths
+ * and paths that leave the base, including through a symlink: a definition must not make the
+ * worker read arbitrary files of the host.
+ */
+function resolveScriptPath(relativePath: string, bases: string[], context: string): string {
+  if (relativePath === '') {
+    throw new ModelConfigError(
+      `${context}: scripted model needs a path, e.g. scripted:scripts/demo.yaml`,
+    );
+  }
+  if (isAbsolute(relativePath)) {
+    throw new ModelConfigError(`${context}: scripted model path must be relative, not absolute`);
+  }
+  const tried: string[] = [];
+  for (const base of bases) {
+    const candidate = resolve(base, relativePath);
+    if (!isInside(base, candidate)) {
+      throw new ModelConfigError(`${context}: scripted model path escapes ${base}`);
+    }
+    if (!existsSync(candidate)) {
+      tried.push(candidate);
+      continue;
+    }
+    if (!isInside(realpathSync(base), realpathSync(candidate))) {
+      throw new ModelConfigError(
+        `${context}: scripted model path escapes ${base} through a symlink`,
+      );
+    }
+    return candidate;
+  }
+  throw new ModelConfigError(`${context}: script not found (looked at ${tried.join(', ')})`);
+}
+
+function isInside(base: string, candidate: string): boolean {
+  const path = relative(base, candidate);
+  return path !== '' && path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path);
+}
+
+function configured(config: Pick<DeputyConfig, 'models'>): string {
+  const catalog = Object.keys(config.models.catalog);
+  const aliases = Object.keys(config.models.aliases);
+  return [
+    `Catalog: ${catalog.length === 0 ? '(empty)' : catalog.join(', ')}.`,
+    ...(aliases.length === 0 ? [] : [`Aliases: ${aliases.join(', ')}.`]),
+    `Default: ${config.models.default}.`,
+    'Add it under models.catalog in .subagents/config.yaml, or use scripted:<path>.',
+  ].join(' ');
+}
+
+/**
+ * One line for status views and `deputy list`: what a handle resolves to, without throwing and
+ * without secrets. Pass `agentName` to apply that agent's operator override.
+ */
+export function describeModel(
+  handle: string | undefined,
+  config: Pick<DeputyConfig, 'models'>,
+  agentName?: string,
+): string {
+  const resolved = resolveModelHandle(handle, agentName ?? '', config);
+  const prefix = resolved.trail.length > 1 ? `${resolved.trail.slice(0, -1).join(' -> ')} -> ` : '';
+  if (resolved.handle.startsWith(SCRIPTED_PREFIX)) {
+    return prefix + scriptedLabel(resolved.handle.slice(SCRIPTED_PREFIX.length));
+  }
+  const entry = Object.hasOwn(config.models.catalog, resolved.handle)
+    ? config.models.catalog[resolved.handle]
+    : undefined;
+  if (entry === undefined) {
+    return `${prefix}${resolved.handle} (not configured)`;
+  }
+  const at = entry.baseUrl === undefined ? '' : ` at ${entry.baseUrl}`;
+  return `${prefix}${resolved.handle} (${entry.provider} ${entry.model}${at})`;
+}
