@@ -97,8 +97,8 @@ describe('loadScriptedModel validation', () => {
   });
 
   it('reports invalid YAML and a missing file with the path', () => {
-    expect(() => loadScriptedModel(`${scripts}not-yaml.yaml`)).toThrow(
-      /not-yaml\.yaml: not valid YAML/,
+    expect(() => loadScriptedModel(`${scripts}not-yaml.txt`)).toThrow(
+      /not-yaml\.txt: not valid YAML/,
     );
     expect(() => loadScriptedModel(`${scripts}missing.yaml`)).toThrow(
       /missing\.yaml: cannot read the script/,
