@@ -1,0 +1,56 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { DeputyConfig } from '../config.js';
+import { ModelCallError, ModelConfigError } from '../models/model-adapter.js';
+import { createModelAdapter } from '../models/select-model.js';
+import { canonicalCallPaths } from '../policy/call-paths.js';
+import type { CallModelInput, ModelTurn } from './types.js';
+import { FAILURE_TYPES } from '../shared/failures.js';
+import { whileHeartbeating } from './heartbeat.js';
+
+/** One model call: (system, transcript, tools) -> (text, tool calls), plus the calls' real paths. */
+export async function callModelActivity(
+  config: DeputyConfig,
+  input: CallModelInput,
+): Promise<ModelTurn> {
+  const context = Context.current();
+  let adapter;
+  try {
+    adapter = createModelAdapter({
+      handle: input.model,
+      agentName: input.agentName,
+      level: input.level,
+      config,
+      baseDirectory: input.level === 'builtin' ? config.projectRoot : config.workspace,
+    });
+  } catch (error) {
+    if (error instanceof ModelConfigError) {
+      throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.modelConfig);
+    }
+    throw error;
+  }
+  let response;
+  try {
+    response = await whileHeartbeating(() =>
+      adapter.complete(
+        { system: input.system, transcript: input.transcript, tools: input.tools },
+        { signal: context.cancellationSignal },
+      ),
+    );
+  } catch (error) {
+    if (error instanceof ModelCallError) {
+      throw ApplicationFailure.create({
+        message: error.message,
+        type: FAILURE_TYPES.modelCall,
+        nonRetryable: !error.retryable,
+      });
+    }
+    throw error;
+  }
+  const schemas = new Map(input.tools.map((tool) => [tool.name, tool]));
+  const callPaths: Record<string, string[]> = {};
+  for (const call of response.toolCalls) {
+    const schema = schemas.get(call.name);
+    callPaths[call.id] = schema ? canonicalCallPaths(config.workspace, schema, call.arguments) : [];
+  }
+  return { ...response, callPaths };
+}

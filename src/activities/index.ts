@@ -1,0 +1,25 @@
+/**
+ * deputy's activities, built by a factory so the worker injects configuration and the agent
+ * registry, and tests can build them the same way. The workflow proxies them by type only.
+ */
+import type { DeputyConfig } from '../config.js';
+import { callModelActivity } from './call-model.js';
+import type { AgentResolver } from './resolve-agent.js';
+import { resolveAgentActivity } from './resolve-agent.js';
+import { runToolActivity } from './run-tool.js';
+import type { CallModelInput, ResolveAgentInput, RunToolInput } from './types.js';
+
+export interface ActivityDependencies {
+  config: DeputyConfig;
+  agents: AgentResolver;
+}
+
+export function createActivities({ config, agents }: ActivityDependencies) {
+  return {
+    resolveAgent: (input: ResolveAgentInput) => resolveAgentActivity(agents, input),
+    callModel: (input: CallModelInput) => callModelActivity(config, input),
+    runTool: (input: RunToolInput) => runToolActivity(config, input),
+  };
+}
+
+export type DeputyActivities = ReturnType<typeof createActivities>;

@@ -1,0 +1,30 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Caller } from '../shared/caller.js';
+import type { ResolveAgentInput, ResolvedAgent } from './types.js';
+import { FAILURE_TYPES } from '../shared/failures.js';
+
+/** Turns an agent name and a caller into a snapshot; the worker builds it from the registry. */
+export interface AgentResolver {
+  /** The resolved agent, or null when no definition has that name. */
+  resolve(agent: string, caller: Caller): Promise<ResolvedAgent | null>;
+  names(): string[];
+}
+
+/**
+ * First step of every delegation (RUN-1): the snapshot it returns is recorded in history, so a
+ * later edit of the definition changes nothing for this run and replay is deterministic.
+ */
+export async function resolveAgentActivity(
+  agents: AgentResolver,
+  { agent, caller }: ResolveAgentInput,
+): Promise<ResolvedAgent> {
+  const resolved = await agents.resolve(agent, caller);
+  if (!resolved) {
+    const known = agents.names().join(', ') || 'none';
+    throw ApplicationFailure.nonRetryable(
+      `no agent named '${agent}' (known agents: ${known})`,
+      FAILURE_TYPES.agentNotFound,
+    );
+  }
+  return resolved;
+}

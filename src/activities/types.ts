@@ -1,0 +1,48 @@
+/**
+ * Inputs and outputs of deputy's activities. The workflow imports this file for types only,
+ * so it may name Node-side types but must not be imported as a value from the sandbox.
+ */
+import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
+import type { Caller } from '../shared/caller.js';
+import type { ModelResponse, ToolCallRequest, TranscriptEntry } from '../shared/model.js';
+
+export interface ResolveAgentInput {
+  agent: string;
+  caller: Caller;
+}
+
+export interface CallModelInput {
+  agentName: string;
+  /** Snapshot level decides where a `scripted:` path is resolved (project root for built-ins). */
+  level: CapabilitySnapshot['level'];
+  model: string;
+  system: string;
+  tools: CapabilitySnapshot['tools'];
+  transcript: TranscriptEntry[];
+}
+
+export interface ModelTurn extends ModelResponse {
+  /**
+   * Canonical (symlink-resolved) paths of each tool call, by call id. Resolved here, on the
+   * Node side, so the workflow's policy decision stays a pure function of recorded inputs.
+   */
+  callPaths: Record<string, string[]>;
+}
+
+export interface RunToolInput {
+  snapshot: CapabilitySnapshot;
+  call: ToolCallRequest;
+}
+
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
+
+/** What `resolveAgent` returns: the snapshot plus the roots policy compares paths with. */
+export interface ResolvedAgent {
+  snapshot: CapabilitySnapshot;
+  /** Real absolute workspace root and writable roots, fixed for the whole delegation. */
+  workspaceRoot: string;
+  writableRoots: string[];
+}

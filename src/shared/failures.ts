@@ -1,0 +1,11 @@
+/** Failure types (`ApplicationFailure.type`) the workflow and clients tell apart. */
+export const FAILURE_TYPES = {
+  /** No definition has the requested name. Not retryable. */
+  agentNotFound: 'AgentNotFound',
+  /** The model handle cannot become an adapter (unknown handle, missing key). Not retryable. */
+  modelConfig: 'ModelConfigError',
+  /** The provider failed; retryable or not as the provider's answer says. */
+  modelCall: 'ModelCallError',
+  /** The delegation itself ended as failed; its state query still answers. */
+  delegationFailed: 'DelegationFailed',
+} as const;

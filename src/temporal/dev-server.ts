@@ -1,0 +1,170 @@
+/**
+ * Starts `temporal server start-dev` for machines without a Temporal cluster: persistent SQLite
+ * under the data directory (WAL, so it survives a crash and stays fast), deputy's custom search
+ * attributes registered, ports free or as configured. `TEMPORAL_ADDRESS` bypasses all of this.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../shared/search-attributes.js';
+import { ensureTemporalCli } from './temporal-cli.js';
+
+export interface DevServerOptions {
+  /** deputy's data directory; the server keeps `temporal/temporal.db` inside it. */
+  dataDir: string;
+  /** gRPC port; default: a free port. */
+  port?: number;
+  /** Web UI port; default: a free port. */
+  uiPort?: number;
+  /** No Web UI (tests). Default false. */
+  headless?: boolean;
+  /** Milliseconds to wait for the server to answer. Default 90 000. */
+  readyTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string | null;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Where `deputy dev` records the running server, so the CLI can find it. */
+export function serverInfoPath(dataDir: string): string {
+  return join(dataDir, 'temporal', 'server.json');
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const log = options.log ?? (() => {});
+  const binary = await ensureTemporalCli(process.env, log);
+  const stateDir = join(options.dataDir, 'temporal');
+  await mkdir(stateDir, { recursive: true });
+  const port = options.port ?? (await freePort());
+  const uiPort = options.headless ? null : (options.uiPort ?? (await freePort()));
+  const args = [
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--db-filename',
+    join(stateDir, 'temporal.db'),
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
+    '--log-level',
+    'warn',
+    ...CUSTOM_SEARCH_ATTRIBUTES.flatMap((key) => [
+      '--search-attribute',
+      `${key.name}=${TYPE_NAMES[key.type] ?? key.type}`,
+    ]),
+    ...(uiPort === null
+      ? ['--headless']
+      : ['--ui-port', String(uiPort), '--ui-disable-news-fetch']),
+  ];
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderrTail = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+
+  const address = `127.0.0.1:${port}`;
+  try {
+    await waitUntilReady(
+      address,
+      child,
+      exited,
+      options.readyTimeoutMs ?? 90_000,
+      () => stderrTail,
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  const uiUrl = uiPort === null ? null : `http://127.0.0.1:${uiPort}`;
+  const infoPath = serverInfoPath(options.dataDir);
+  await writeFile(infoPath, JSON.stringify({ address, uiUrl, pid: child.pid }, null, 2));
+  log(`Temporal dev server on ${address}${uiUrl ? `, UI ${uiUrl}` : ''}`);
+
+  let stopping: Promise<void> | null = null;
+  return {
+    address,
+    uiUrl,
+    pid: child.pid ?? -1,
+    stop() {
+      stopping ??= (async () => {
+        await rm(infoPath, { force: true });
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** Ready = the frontend answers and lists every custom search attribute. */
+async function waitUntilReady(
+  address: string,
+  child: ChildProcess,
+  exited: Promise<number | null>,
+  timeoutMs: number,
+  stderr: () => string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code ?? -1));
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) {
+      throw new Error(
+        `temporal dev server exited with ${exitCode} before it was ready:\n${stderr()}`,
+      );
+    }
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      try {
+        const response = await connection.operatorService.listSearchAttributes({
+          namespace: 'default',
+        });
+        const known = Object.keys(response.customAttributes ?? {});
+        if (CUSTOM_SEARCH_ATTRIBUTES.every((key) => known.includes(key.name))) return;
+        lastError = 'search attributes not registered yet';
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(
+    `temporal dev server on ${address} not ready after ${timeoutMs} ms: ${lastError}\n${stderr()}`,
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * The approval cards of one delegation. Sandbox code: deterministic, no I/O.
+ */
+import type { ApprovalCard, CardDecision } from '../shared/delegation.js';
+
+export class CardBook {
+  private readonly cards = new Map<string, ApprovalCard>();
+
+  open(card: ApprovalCard): void {
+    this.cards.set(card.id, card);
+  }
+
+  get(cardId: string): ApprovalCard | undefined {
+    return this.cards.get(cardId);
+  }
+
+  pending(): ApprovalCard[] {
+    return [...this.cards.values()].filter((card) => card.state.status === 'pending');
+  }
+
+  decided(): ApprovalCard[] {
+    return [...this.cards.values()].filter((card) => card.state.status !== 'pending');
+  }
+
+  /** Why a decision cannot apply, or null when it can (used by the update validator). */
+  rejectionOf(decision: CardDecision): string | null {
+    const card = this.cards.get(decision.cardId);
+    if (!card) return `unknown card ${decision.cardId}`;
+    if (card.state.status !== 'pending') {
+      return `card ${decision.cardId} was already ${card.state.status}`;
+    }
+    if (decision.decision !== 'approve' && decision.decision !== 'deny') {
+      return `decision must be approve or deny, not ${String(decision.decision)}`;
+    }
+    return null;
+  }
+
+  /** Applies a decision to a pending card; returns the card, or null when it does not apply. */
+  apply(decision: CardDecision, decidedAt: string): ApprovalCard | null {
+    if (this.rejectionOf(decision) !== null) return null;
+    const card = this.cards.get(decision.cardId)!;
+    const decidedBy = decision.decidedBy ?? null;
+    card.state =
+      decision.decision === 'approve'
+        ? { status: 'approved', reason: decision.reason ?? null, decidedAt, decidedBy }
+        : {
+            status: 'denied',
+            reason: decision.reason ?? 'denied by a human',
+            decidedAt,
+            decidedBy,
+          };
+    return card;
+  }
+}

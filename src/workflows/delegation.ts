@@ -1,0 +1,326 @@
+/**
+ * The delegation workflow (SPEC section 4). Sandbox code: everything here must be
+ * deterministic. Side effects (model calls, tools, file reads) happen only in activities,
+ * which the workflow reaches through `proxyActivities` and activity *types*.
+ */
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  isCancellation,
+  log,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+  ActivityFailure,
+} from '@temporalio/workflow';
+import type { DeputyActivities } from '../activities/index.js';
+import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import { FAILURE_TYPES } from '../shared/failures.js';
+import { decide } from '../policy/decide.js';
+import type {
+  ApprovalCard,
+  DelegationEvent,
+  DelegationInput,
+  DelegationResult,
+  DelegationState,
+  DelegationStatus,
+} from '../shared/delegation.js';
+import { cardIdFor } from '../shared/delegation.js';
+import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
+import type { ToolCallRequest, TranscriptEntry } from '../shared/model.js';
+import type { Verdict } from '../shared/policy.js';
+import { redactSecrets } from '../shared/redact.js';
+import { PENDING_CARDS_ATTRIBUTE, STATUS_ATTRIBUTE } from '../shared/search-attributes.js';
+import type { ToolSchema } from '../shared/tools.js';
+import { isAtMostOnce, toolFailureText } from '../shared/tools.js';
+import { CardBook } from './card-book.js';
+import { summarizeEntry } from './transcript-summary.js';
+
+const { resolveAgent } = proxyActivities<DeputyActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FAILURE_TYPES.agentNotFound] },
+});
+
+const { callModel } = proxyActivities<DeputyActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: {
+    maximumAttempts: 4,
+    initialInterval: '2 seconds',
+    nonRetryableErrorTypes: [FAILURE_TYPES.modelConfig],
+  },
+});
+
+/** Read-class tools may retry: running them twice changes nothing (RUN-3). */
+const readTool = proxyActivities<DeputyActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+}).runTool;
+
+/**
+ * Write, exec and MCP tools run at most once: after a start that may have taken effect
+ * (worker crash, timeout) nothing retries them; the model is told instead.
+ */
+const onceTool = proxyActivities<DeputyActivities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { maximumAttempts: 1 },
+}).runTool;
+
+interface PlannedCall {
+  call: ToolCallRequest;
+  schema: ToolSchema | undefined;
+  verdict: Verdict;
+  card: ApprovalCard | null;
+}
+
+export async function delegation(input: DelegationInput): Promise<DelegationResult> {
+  const { workflowId } = workflowInfo();
+  const cards = new CardBook();
+  const events: DelegationEvent[] = [];
+  const transcript: TranscriptEntry[] = [{ role: 'user', content: input.task }];
+  let status: DelegationStatus = 'running';
+  let roundsUsed = 0;
+  let maxTurns = 0;
+  let model: string | null = null;
+  let result: DelegationResult | null = null;
+  let cardSequence = 0;
+
+  const now = (): string => new Date().toISOString();
+  const emit = (event: DistributiveOmit<DelegationEvent, 'seq' | 'at'>): void => {
+    events.push({ ...event, seq: events.length + 1, at: now() } as DelegationEvent);
+  };
+  const setStatus = (next: DelegationStatus): void => {
+    status = next;
+    upsertSearchAttributes([
+      { key: STATUS_ATTRIBUTE, value: next },
+      { key: PENDING_CARDS_ATTRIBUTE, value: cards.pending().length },
+    ]);
+  };
+  const decideCard = (decision: Parameters<CardBook['apply']>[0]): ApprovalCard | null => {
+    const card = cards.apply(decision, now());
+    if (card) emit({ type: 'card-decided', card });
+    return card;
+  };
+
+  // Handlers first, before any await, so no signal or query is ever missed.
+  setHandler(stateQuery, (): DelegationState => ({
+    delegationId: input.delegationId,
+    workflowId,
+    agent: input.agent,
+    session: input.session,
+    status,
+    roundsUsed,
+    maxTurns,
+    model,
+    pendingCards: cards.pending(),
+    decidedCards: cards.decided(),
+    transcriptSummary: transcript.map(summarizeEntry),
+    result,
+  }));
+  setHandler(eventsQuery, (afterSeq: number) => events.filter((event) => event.seq > afterSeq));
+  setHandler(decideCardSignal, (decision) => {
+    // Signals cannot answer; a bad decision is logged and changes nothing.
+    if (!decideCard(decision))
+      log.warn('ignored card decision', { ...decision, reason: undefined });
+  });
+  setHandler(
+    decideCardUpdate,
+    (decision) => {
+      const card = decideCard(decision);
+      if (!card) throw ApplicationFailure.nonRetryable(`card ${decision.cardId} cannot be decided`);
+      return card;
+    },
+    {
+      validator: (decision) => {
+        const rejection = cards.rejectionOf(decision);
+        if (rejection) throw new Error(rejection);
+      },
+    },
+  );
+
+  const lastAnswer = (): string => {
+    for (let index = transcript.length - 1; index >= 0; index--) {
+      const entry = transcript[index]!;
+      if (entry.role === 'assistant' && entry.content.trim()) return entry.content;
+    }
+    return '';
+  };
+  const finish = (next: DelegationResult): DelegationResult => {
+    result = next;
+    emit({ type: 'finished', result: next });
+    setStatus(next.status);
+    return next;
+  };
+
+  try {
+    const resolved = await resolveAgent({ agent: input.agent, caller: input.caller });
+    const { snapshot } = resolved;
+    model = snapshot.model;
+    maxTurns = snapshot.limits.maxTurns;
+    emit({ type: 'started', agent: snapshot.agentName, model: snapshot.model });
+    const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
+
+    for (;;) {
+      const turn: ModelTurn = await callModel({
+        agentName: snapshot.agentName,
+        level: snapshot.level,
+        model: snapshot.model,
+        system: snapshot.systemPrompt,
+        tools: snapshot.tools,
+        transcript,
+      });
+      roundsUsed += 1;
+      transcript.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
+      emit({
+        type: 'model-turn',
+        round: roundsUsed,
+        text: turn.text,
+        toolCalls: turn.toolCalls.map((call) => call.name),
+      });
+      if (turn.toolCalls.length === 0) {
+        return finish({ status: 'completed', text: turn.text, notice: null, roundsUsed });
+      }
+      if (roundsUsed >= maxTurns) {
+        const skipped = turn.toolCalls.map((call) => call.name).join(', ');
+        return finish({
+          status: 'completed',
+          text: lastAnswer(),
+          notice: `Stopped at maxTurns (${maxTurns}) before finishing; the requested call(s) ${skipped} were not run.`,
+          roundsUsed,
+        });
+      }
+
+      const planned = turn.toolCalls.map((call): PlannedCall => {
+        const schema = toolsByName.get(call.name);
+        const verdict: Verdict = schema
+          ? decide(
+              {
+                approvalMode: snapshot.approvalMode,
+                workspaceRoot: resolved.workspaceRoot,
+                writableRoots: resolved.writableRoots,
+                unattended: input.options.unattended ?? 'ask',
+              },
+              {
+                toolName: call.name,
+                toolClass: schema.toolClass,
+                paths: turn.callPaths[call.id] ?? [],
+              },
+            )
+          : { kind: 'deny', reason: unknownToolText(call.name, snapshot.tools) };
+        return { call, schema, verdict, card: null };
+      });
+
+      for (const item of planned) {
+        if (item.verdict.kind !== 'ask') continue;
+        cardSequence += 1;
+        item.card = {
+          id: cardIdFor(input.delegationId, cardSequence),
+          delegationId: input.delegationId,
+          workflowId,
+          session: input.session,
+          agent: snapshot.agentName,
+          tool: item.call.name,
+          arguments: redactSecrets(item.call.arguments) as Record<string, unknown>,
+          reason: item.verdict.reason,
+          openedAt: now(),
+          state: { status: 'pending' },
+        };
+        cards.open(item.card);
+        emit({ type: 'card-opened', card: item.card });
+      }
+      if (cards.pending().length > 0) {
+        setStatus('parked');
+        await condition(() => cards.pending().length === 0);
+        setStatus('running');
+      }
+
+      for (const item of planned) {
+        const outcome = await settleCall(item, resolved);
+        transcript.push({
+          role: 'tool',
+          toolCallId: item.call.id,
+          toolName: item.call.name,
+          content: outcome.content,
+          isError: outcome.isError,
+        });
+        emit({
+          type: 'tool-call',
+          tool: item.call.name,
+          verdict: item.card ? `ask:${item.card.state.status}` : item.verdict.kind,
+          summary: outcome.content.slice(0, 200),
+        });
+      }
+    }
+  } catch (error) {
+    if (isCancellation(error)) {
+      // TaskStop (RUN-5). Settling must itself not be cancelled, or cards stay pending forever.
+      return await CancellationScope.nonCancellable(async () => {
+        for (const card of cards.pending()) {
+          decideCard({
+            cardId: card.id,
+            decision: 'deny',
+            reason: 'stopped',
+            decidedBy: 'TaskStop',
+          });
+        }
+        return finish({
+          status: 'stopped',
+          text: lastAnswer(),
+          notice: 'Stopped by TaskStop; pending approval cards were denied.',
+          roundsUsed,
+        });
+      });
+    }
+    const notice = failureNotice(error);
+    finish({ status: 'failed', text: lastAnswer(), notice, roundsUsed });
+    throw ApplicationFailure.nonRetryable(notice, FAILURE_TYPES.delegationFailed);
+  }
+}
+
+async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Promise<ToolOutcome> {
+  const { call, schema, verdict, card } = item;
+  if (card && card.state.status === 'denied') {
+    return { content: `[tool '${call.name}' denied] ${card.state.reason}`, isError: true };
+  }
+  if (!card && verdict.kind === 'deny') {
+    return { content: `[tool '${call.name}' denied] ${verdict.reason}`, isError: true };
+  }
+  if (!schema) return { content: toolFailureText(call.name, 'unknown tool'), isError: true };
+  const runTool = isAtMostOnce(schema.toolClass) ? onceTool : readTool;
+  try {
+    return await runTool({ snapshot: resolved.snapshot, call });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    const cause =
+      error instanceof ActivityFailure && isAtMostOnce(schema.toolClass)
+        ? 'the tool may have started but did not report back (worker lost or timed out); ' +
+          'it was not retried because it may already have taken effect'
+        : causeOf(error);
+    return { content: toolFailureText(call.name, cause), isError: true };
+  }
+}
+
+function unknownToolText(name: string, tools: ToolSchema[]): string {
+  const available = tools.map((tool) => tool.name).join(', ') || 'none';
+  return `You don't have a tool named '${name}'. Your tools: ${available}.`;
+}
+
+function causeOf(error: unknown): string {
+  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function failureNotice(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure) {
+    if (cause.type === FAILURE_TYPES.agentNotFound) return `Unknown agent: ${cause.message}`;
+    if (cause.type === FAILURE_TYPES.modelConfig) return `Model not available: ${cause.message}`;
+  }
+  return `Delegation failed: ${causeOf(error)}`;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

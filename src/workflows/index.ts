@@ -1,0 +1,2 @@
+/** The workflow bundle's single entry: every workflow the worker registers. */
+export { delegation } from './delegation.js';
