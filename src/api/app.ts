@@ -1,0 +1,61 @@
+/**
+ * The HTTP API as a Hono app, without listen(): tests call `app.request(...)` in-process and
+ * src/server.ts puts it on a socket. Routes reach Temporal only through the Delegations facade.
+ */
+import { Hono } from 'hono';
+import type { DeputyConfig } from '../config.js';
+import type { Caller } from '../shared/caller.js';
+import { DeputyError } from '../errors.js';
+import type { Delegations } from '../temporal/delegations.js';
+import type { Auth } from './auth.js';
+import { registerCardRoutes } from './card-routes.js';
+import { registerDelegationRoutes } from './delegation-routes.js';
+import { consoleLogger, errorResponse, type Logger } from './errors.js';
+import type { EventStreamOptions } from './event-stream.js';
+import { openApiDocument } from './openapi.js';
+
+export interface AppDeps {
+  delegations: Delegations;
+  config: DeputyConfig;
+  auth: Auth;
+  logger?: Logger;
+  events?: EventStreamOptions;
+}
+
+export type AppEnv = { Variables: { caller: Caller } };
+
+/** Routes anyone may call: liveness and the API description. */
+const PUBLIC_PATHS = new Set(['/health', '/openapi.json']);
+
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const logger = deps.logger ?? consoleLogger;
+  const app = new Hono<AppEnv>();
+
+  app.onError((error, c) => errorResponse(error, c, logger));
+  app.notFound((c) =>
+    c.json({ error: 'not_found', message: `no route ${c.req.method} ${c.req.path}` }, 404),
+  );
+
+  app.use('*', async (c, next) => {
+    if (PUBLIC_PATHS.has(c.req.path)) {
+      c.set('caller', { id: null, roles: [] });
+    } else {
+      c.set('caller', deps.auth.authenticate(c.req.header('Authorization')));
+    }
+    await next();
+  });
+
+  app.get('/health', (c) => c.json({ ok: true, auth: deps.auth.enabled }));
+  app.get('/openapi.json', (c) => c.json(openApiDocument()));
+
+  registerDelegationRoutes(app, { ...deps, logger });
+  registerCardRoutes(app, deps);
+  return app;
+}
+
+/** For routes that need a role (authoring, later): 403 unless auth is off or the caller has it. */
+export function requireRole(caller: Caller, role: string): void {
+  if (caller.id !== null && !caller.roles.includes(role)) {
+    throw new DeputyError('forbidden', `this route needs the '${role}' role`);
+  }
+}

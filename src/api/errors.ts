@@ -1,0 +1,60 @@
+/**
+ * The one place errors become HTTP answers. A DeputyError maps by kind; anything else is a bug:
+ * it is logged here with its stack and answered as a bare 500 that leaks nothing (no message,
+ * no stack, no Temporal detail).
+ */
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import { DeputyError, type DeputyErrorKind, type Issue } from '../errors.js';
+
+export interface Logger {
+  error(message: string, error?: unknown): void;
+  warn(message: string): void;
+  info(message: string): void;
+}
+
+export const consoleLogger: Logger = {
+  error: (message, error) => console.error(message, error ?? ''),
+  warn: (message) => console.warn(message),
+  info: (message) => console.log(message),
+};
+
+const STATUS: Record<DeputyErrorKind, ContentfulStatusCode> = {
+  'not-found': 404,
+  conflict: 409,
+  invalid: 422,
+  forbidden: 403,
+  unauthorized: 401,
+};
+
+const CODE: Record<Exclude<DeputyErrorKind, 'invalid'>, string> = {
+  'not-found': 'not_found',
+  conflict: 'conflict',
+  forbidden: 'forbidden',
+  unauthorized: 'unauthorized',
+};
+
+export function errorResponse(error: unknown, c: Context, logger: Logger): Response {
+  if (error instanceof DeputyError) {
+    const status = STATUS[error.kind];
+    if (error.kind === 'invalid') {
+      const issues =
+        error.issues.length > 0 ? error.issues : [{ path: '', message: error.message }];
+      return c.json({ error: error.code, message: error.message, issues }, status);
+    }
+    if (error.kind === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
+    return c.json({ error: CODE[error.kind], message: error.message }, status);
+  }
+  logger.error(`internal error on ${c.req.method} ${c.req.path}`, error);
+  return c.json({ error: 'internal' }, 500);
+}
+
+/** A zod failure as a 422 DeputyError with `{path, message}` issues. */
+export function invalidRequest(error: ZodError, where: 'body' | 'query' = 'body'): DeputyError {
+  const issues: Issue[] = error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  return new DeputyError('invalid', `the request ${where} is not valid`, { issues });
+}

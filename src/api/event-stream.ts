@@ -1,0 +1,114 @@
+/**
+ * `GET /delegations/:id/events` as Server-Sent Events. The workflow is the only source: the
+ * stream polls the events query with the last sequence number it sent, so a reconnecting
+ * client (Last-Event-ID) resumes where it left off and nothing lives in this process.
+ */
+import type { Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import type { ApprovalCard, DelegationEvent, DelegationState } from '../shared/delegation.js';
+import { DeputyError } from '../errors.js';
+import type { Delegations } from '../temporal/delegations.js';
+import type { Logger } from './errors.js';
+
+export interface EventStreamOptions {
+  /** Poll interval of the events query, milliseconds. Default 300. */
+  pollMs?: number;
+  /** A comment line is sent after this much silence so proxies keep the stream. Default 15 000. */
+  keepAliveMs?: number;
+}
+
+export async function delegationEventStream(
+  c: Context,
+  delegations: Delegations,
+  delegationId: string,
+  afterSeq: number,
+  logger: Logger,
+  options: EventStreamOptions = {},
+): Promise<Response> {
+  const pollMs = options.pollMs ?? 300;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  // Resolve before the stream opens, so an unknown id is a plain 404, not an empty stream.
+  const initial = await delegations.get(delegationId);
+
+  return streamSSE(
+    c,
+    async (stream) => {
+      let last = afterSeq;
+      let quietSince = Date.now();
+      let first = true;
+      while (!stream.aborted) {
+        let batch: DelegationEvent[];
+        try {
+          batch = await delegations.events(delegationId, last);
+        } catch (error) {
+          if (error instanceof DeputyError && error.kind === 'not-found') return;
+          // The workflow cannot answer (no worker, or it closed without answering): if it is
+          // finished, say so from its final state; otherwise keep waiting for a worker.
+          const state = await delegations.get(delegationId).catch(() => null);
+          if (state?.result != null) {
+            await send(stream, syntheticFinished(state, last + 1));
+            return;
+          }
+          batch = [];
+        }
+        if (first) {
+          await replayPendingCards(stream, initial, batch);
+          first = false;
+        }
+        for (const event of batch) {
+          await send(stream, event);
+          last = Math.max(last, event.seq);
+          if (event.type === 'finished') return;
+        }
+        if (batch.length > 0) quietSince = Date.now();
+        else if (Date.now() - quietSince >= keepAliveMs) {
+          await stream.write(': keep-alive\n\n');
+          quietSince = Date.now();
+        }
+        await stream.sleep(pollMs);
+      }
+    },
+    async (error, stream) => {
+      logger.error(`event stream of ${delegationId} failed`, error);
+      await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: 'internal' }) });
+    },
+  );
+}
+
+/**
+ * Cards still pending whose `card-opened` event is before the resume point would otherwise
+ * never reach this client (POL-2: a card is never lost because nobody was listening).
+ */
+async function replayPendingCards(
+  stream: SSEStreamingApi,
+  state: DelegationState,
+  batch: DelegationEvent[],
+): Promise<void> {
+  const inBatch = new Set(
+    batch.flatMap((event) => (event.type === 'card-opened' ? [event.card.id] : [])),
+  );
+  for (const card of state.pendingCards) {
+    if (!inBatch.has(card.id)) await send(stream, replayedCard(card));
+  }
+}
+
+function replayedCard(card: ApprovalCard) {
+  return { seq: 0, at: card.openedAt, type: 'card-opened' as const, card, replayed: true };
+}
+
+function syntheticFinished(state: DelegationState, seq: number): DelegationEvent {
+  // `result` is checked non-null by the caller.
+  return { seq, at: new Date().toISOString(), type: 'finished', result: state.result! };
+}
+
+async function send(
+  stream: SSEStreamingApi,
+  event: DelegationEvent | ReturnType<typeof replayedCard>,
+): Promise<void> {
+  // A replayed card carries no `id:` so the client's Last-Event-ID does not move backwards.
+  await stream.writeSSE({
+    event: event.type,
+    data: JSON.stringify(event),
+    ...('replayed' in event ? {} : { id: String(event.seq) }),
+  });
+}

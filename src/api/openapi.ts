@@ -1,0 +1,329 @@
+/**
+ * The OpenAPI 3.1 description of the API (API-8). Written next to the routes and checked
+ * against the app's registered routes by test/api/openapi.test.ts, so the two cannot drift.
+ * Request bodies come from the same zod schemas that validate them.
+ */
+import { z } from 'zod';
+import {
+  DecideCardBodySchema,
+  DelegationStatusSchema,
+  StartDelegationBodySchema,
+} from './schemas.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+const json = (schema: JsonSchema, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const errors = {
+  '401': json(ref('Error'), 'Missing or invalid bearer token (when auth is configured)'),
+  '422': json(
+    ref('Error'),
+    'Invalid request: `{"error":"invalid_request","issues":[{path,message}]}`',
+  ),
+  '500': json(ref('Error'), 'Internal error; details are logged, never returned'),
+};
+
+const idParameter = (description: string) => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description,
+});
+
+const queryParameter = (name: string, schema: JsonSchema, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  schema,
+  description,
+});
+
+function bodySchema(schema: z.ZodType): JsonSchema {
+  const generated = z.toJSONSchema(schema, { io: 'input' }) as JsonSchema;
+  delete generated.$schema;
+  return generated;
+}
+
+const cardSchema: JsonSchema = {
+  type: 'object',
+  required: [
+    'id',
+    'delegationId',
+    'workflowId',
+    'session',
+    'agent',
+    'tool',
+    'arguments',
+    'reason',
+    'openedAt',
+    'state',
+  ],
+  properties: {
+    id: { type: 'string', description: '`<delegationId>.<n>`' },
+    delegationId: { type: 'string' },
+    workflowId: { type: 'string' },
+    session: { type: 'string' },
+    agent: { type: 'string' },
+    tool: { type: 'string' },
+    arguments: { type: 'object', description: 'secret-looking values replaced by `__redacted__`' },
+    reason: { type: 'string' },
+    openedAt: { type: 'string', format: 'date-time' },
+    state: {
+      type: 'object',
+      required: ['status'],
+      properties: {
+        status: { enum: ['pending', 'approved', 'denied'] },
+        reason: { type: ['string', 'null'] },
+        decidedAt: { type: 'string', format: 'date-time' },
+        decidedBy: { type: ['string', 'null'] },
+      },
+    },
+  },
+};
+
+const resultSchema: JsonSchema = {
+  type: 'object',
+  required: ['status', 'text', 'notice', 'roundsUsed'],
+  properties: {
+    status: { enum: ['completed', 'failed', 'stopped'] },
+    text: { type: 'string' },
+    notice: { type: ['string', 'null'] },
+    roundsUsed: { type: 'integer' },
+  },
+};
+
+const statusSchema = bodySchema(DelegationStatusSchema);
+
+export function openApiDocument(): JsonSchema {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'deputy',
+      version: '0.1.0',
+      description:
+        'Durable declared-capability subagents on Temporal: delegations and approval cards.',
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: { type: 'string' },
+            message: { type: 'string' },
+            issues: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { path: { type: 'string' }, message: { type: 'string' } },
+              },
+            },
+          },
+        },
+        ApprovalCard: cardSchema,
+        DelegationResult: resultSchema,
+        DelegationState: {
+          type: 'object',
+          properties: {
+            delegationId: { type: 'string' },
+            workflowId: { type: 'string' },
+            agent: { type: 'string' },
+            session: { type: 'string' },
+            status: statusSchema,
+            roundsUsed: { type: 'integer' },
+            maxTurns: { type: 'integer' },
+            model: { type: ['string', 'null'] },
+            pendingCards: { type: 'array', items: ref('ApprovalCard') },
+            decidedCards: { type: 'array', items: ref('ApprovalCard') },
+            transcriptSummary: { type: 'array', items: { type: 'string' } },
+            result: { oneOf: [ref('DelegationResult'), { type: 'null' }] },
+          },
+        },
+        DelegationSummary: {
+          type: 'object',
+          properties: {
+            delegationId: { type: 'string' },
+            workflowId: { type: 'string' },
+            agent: { type: ['string', 'null'] },
+            session: { type: ['string', 'null'] },
+            status: statusSchema,
+            pendingCards: { type: 'integer' },
+            task: { type: ['string', 'null'], description: 'first line of the task' },
+            startedAt: { type: 'string', format: 'date-time' },
+            closedAt: { type: ['string', 'null'], format: 'date-time' },
+          },
+        },
+      },
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      '/health': {
+        get: {
+          summary: 'Liveness',
+          security: [],
+          responses: { '200': json({ type: 'object' }, 'The server is up') },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          summary: 'This document',
+          security: [],
+          responses: { '200': json({ type: 'object' }, 'OpenAPI 3.1 document') },
+        },
+      },
+      '/delegations': {
+        post: {
+          summary: 'Start a delegation',
+          parameters: [
+            queryParameter(
+              'wait',
+              { enum: ['true', 'false'] },
+              'Wait for the result (ignored with `background`)',
+            ),
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: bodySchema(StartDelegationBodySchema) } },
+          },
+          responses: {
+            '201': json(
+              {
+                type: 'object',
+                properties: {
+                  delegationId: { type: 'string' },
+                  workflowId: { type: 'string' },
+                  session: { type: 'string' },
+                  agent: { type: 'string' },
+                  status: statusSchema,
+                  result: { oneOf: [ref('DelegationResult'), { type: 'null' }] },
+                  links: { type: 'object' },
+                },
+              },
+              'Started (and, with `wait=true`, finished)',
+            ),
+            '409': json(ref('Error'), 'A delegation with this id exists'),
+            ...errors,
+          },
+        },
+        get: {
+          summary: 'List delegations, newest first',
+          parameters: [
+            queryParameter('session', { type: 'string' }, 'Only this session'),
+            queryParameter('agent', { type: 'string' }, 'Only this agent'),
+            queryParameter('status', statusSchema, 'Only this status'),
+          ],
+          responses: {
+            '200': json(
+              {
+                type: 'object',
+                properties: { delegations: { type: 'array', items: ref('DelegationSummary') } },
+              },
+              'Delegations',
+            ),
+            ...errors,
+          },
+        },
+      },
+      '/delegations/{id}': {
+        get: {
+          summary: 'State, pending cards and result of a delegation',
+          parameters: [idParameter('Delegation id')],
+          responses: {
+            '200': json(ref('DelegationState'), 'The delegation'),
+            '404': json(ref('Error'), 'Unknown delegation'),
+            ...errors,
+          },
+        },
+      },
+      '/delegations/{id}/events': {
+        get: {
+          summary: 'Live events (Server-Sent Events); pending cards are replayed on attach',
+          description:
+            'Event names: started, model-turn, tool-call, card-opened, card-decided, finished. ' +
+            'Each `data` is the JSON event; `id` is its sequence number, so `Last-Event-ID` resumes. ' +
+            'The stream ends after `finished`.',
+          parameters: [
+            idParameter('Delegation id'),
+            queryParameter(
+              'after',
+              { type: 'integer', minimum: 0 },
+              'Resume after this sequence number',
+            ),
+          ],
+          responses: {
+            '200': {
+              description: 'Event stream',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            '404': json(ref('Error'), 'Unknown delegation'),
+            ...errors,
+          },
+        },
+      },
+      '/delegations/{id}/stop': {
+        post: {
+          summary: 'Stop a delegation (TaskStop); a finished one answers alreadyFinished',
+          parameters: [idParameter('Delegation id')],
+          responses: {
+            '200': json(
+              {
+                oneOf: [
+                  { type: 'object', properties: { stopped: { const: true } } },
+                  {
+                    type: 'object',
+                    properties: { alreadyFinished: { const: true }, status: statusSchema },
+                  },
+                ],
+              },
+              'Stopped, or already finished',
+            ),
+            '404': json(ref('Error'), 'Unknown delegation'),
+            ...errors,
+          },
+        },
+      },
+      '/sessions/{id}/cards': {
+        get: {
+          summary: "Pending approval cards of a session's delegations",
+          parameters: [idParameter('Session id')],
+          responses: {
+            '200': json(
+              {
+                type: 'object',
+                properties: {
+                  session: { type: 'string' },
+                  cards: { type: 'array', items: ref('ApprovalCard') },
+                },
+              },
+              'Pending cards, oldest first',
+            ),
+            ...errors,
+          },
+        },
+      },
+      '/cards/{id}': {
+        post: {
+          summary: 'Approve or deny a card',
+          parameters: [idParameter('Card id')],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: bodySchema(DecideCardBodySchema) } },
+          },
+          responses: {
+            '200': json(ref('ApprovalCard'), 'The decided card'),
+            '404': json(ref('Error'), 'Unknown card'),
+            '409': json(ref('Error'), 'Card already decided'),
+            ...errors,
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** Request parsing that fails as a 422 DeputyError with field-level issues. */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { DeputyError } from '../errors.js';
+import { invalidRequest } from './errors.js';
+
+export async function parseBody<Schema extends z.ZodType>(
+  c: Context,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
+  let body: unknown;
+  try {
+    const text = await c.req.text();
+    body = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw new DeputyError('invalid', 'the request body is not valid JSON', {
+      issues: [{ path: '', message: 'the request body is not valid JSON' }],
+    });
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw invalidRequest(parsed.error, 'body');
+  return parsed.data;
+}
+
+export function parseQuery<Schema extends z.ZodType>(c: Context, schema: Schema): z.infer<Schema> {
+  const parsed = schema.safeParse(c.req.query());
+  if (!parsed.success) throw invalidRequest(parsed.error, 'query');
+  return parsed.data;
+}

@@ -1,0 +1,40 @@
+/**
+ * The one error class the API and the CLI map to answers: an HTTP status (src/api/errors.ts)
+ * or an exit code (src/cli/exit-codes.ts). Anything that is not a DeputyError is a bug, and
+ * is reported as an internal error that leaks nothing.
+ */
+export type DeputyErrorKind = 'not-found' | 'conflict' | 'invalid' | 'forbidden' | 'unauthorized';
+
+/** One problem with a request or a configuration, by field path. */
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+export interface DeputyErrorOptions {
+  cause?: unknown;
+  /** Field-level problems, for `invalid` (answered as 422 with an `issues` list). */
+  issues?: Issue[];
+  /** `invalid_config` when the problem is in a definition or configuration (API-4). */
+  code?: 'invalid_request' | 'invalid_config';
+}
+
+export class DeputyError extends Error {
+  override readonly name = 'DeputyError';
+  readonly issues: Issue[];
+  readonly code: 'invalid_request' | 'invalid_config';
+
+  constructor(
+    readonly kind: DeputyErrorKind,
+    message: string,
+    options: DeputyErrorOptions = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.issues = options.issues ?? [];
+    this.code = options.code ?? 'invalid_request';
+  }
+}
+
+export function isDeputyError(error: unknown, kind?: DeputyErrorKind): error is DeputyError {
+  return error instanceof DeputyError && (kind === undefined || error.kind === kind);
+}

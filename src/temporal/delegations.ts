@@ -1,0 +1,449 @@
+/**
+ * The one way the API and the CLI talk to delegations: a small facade over the Temporal client.
+ * Everything it answers is read from Temporal (queries, updates, visibility), never from this
+ * process's memory, so any number of API servers and CLIs can share one cluster (DESIGN §5).
+ */
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowExecutionInfo,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import type { Caller } from '../shared/caller.js';
+import {
+  TASK_QUEUE,
+  delegationIdOfCard,
+  delegationWorkflowId,
+  type ApprovalCard,
+  type CardDecisionKind,
+  type DelegationEvent,
+  type DelegationOptions,
+  type DelegationResult,
+  type DelegationState,
+  type DelegationStatus,
+} from '../shared/delegation.js';
+import { decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
+import {
+  AGENT_ATTRIBUTE,
+  DELEGATION_ID_ATTRIBUTE,
+  PENDING_CARDS_ATTRIBUTE,
+  SESSION_ATTRIBUTE,
+  STATUS_ATTRIBUTE,
+} from '../shared/search-attributes.js';
+import { DeputyError } from '../errors.js';
+import {
+  AGENT_NAME_PATTERN,
+  assertValidId,
+  isValidId,
+  newDelegationId,
+  quote,
+} from './delegation-ids.js';
+import { effectiveStatus, failureMessage, mapCardRejection } from './delegation-status.js';
+
+/** Workflow type name of a delegation (src/workflows/index.ts exports `delegation`). */
+export const DELEGATION_WORKFLOW_TYPE = 'delegation';
+
+export interface StartDelegationRequest {
+  agent: string;
+  task: string;
+  session: string;
+  caller: Caller;
+  options: DelegationOptions;
+  /** Generated (`d-` + 12 base36 characters) when omitted. */
+  delegationId?: string;
+}
+
+export interface StartedDelegation {
+  delegationId: string;
+  workflowId: string;
+  session: string;
+  agent: string;
+}
+
+/** One row of a listing, read from visibility alone (no worker needed). */
+export interface DelegationSummary {
+  delegationId: string;
+  workflowId: string;
+  agent: string | null;
+  session: string | null;
+  status: DelegationStatus;
+  pendingCards: number;
+  /** First line of the task (the memo). */
+  task: string | null;
+  startedAt: string;
+  closedAt: string | null;
+}
+
+export interface ListFilter {
+  session?: string;
+  agent?: string;
+  status?: DelegationStatus;
+}
+
+export type StopOutcome = { stopped: true } | { alreadyFinished: true; status: DelegationStatus };
+
+export interface DecideRequest {
+  decision: CardDecisionKind;
+  reason?: string;
+  decidedBy?: string | null;
+}
+
+/** What the API and the CLI need from delegations. The Temporal implementation is below. */
+export interface Delegations {
+  start(request: StartDelegationRequest): Promise<StartedDelegation>;
+  /** Workflow id of a delegation; `not-found` when no such delegation exists. */
+  find(delegationId: string): Promise<string>;
+  get(delegationId: string): Promise<DelegationState>;
+  list(filter?: ListFilter): Promise<DelegationSummary[]>;
+  stop(delegationId: string): Promise<StopOutcome>;
+  /** Pending cards across delegations, oldest first. */
+  cards(filter?: { session?: string }): Promise<ApprovalCard[]>;
+  /** `not-found` for an unknown card, `conflict` for a card already decided. */
+  decide(cardId: string, request: DecideRequest): Promise<ApprovalCard>;
+  events(delegationId: string, afterSeq: number): Promise<DelegationEvent[]>;
+  /** Waits for the delegation to finish. */
+  result(delegationId: string): Promise<DelegationResult>;
+}
+
+export interface DelegationsOptions {
+  namespace: string;
+  /**
+   * How long a query may take before `get` falls back to describe() (a query needs a worker;
+   * with none polling it would hang). Milliseconds, default 10 000.
+   */
+  queryTimeoutMs?: number;
+}
+
+/** Visibility is eventually consistent: a just-started workflow may take a moment to be listed. */
+const FIND_RETRY_DELAYS_MS = [100, 200, 400, 600];
+/** Bound on the in-process id -> workflow id cache; visibility answers the rest. */
+const KNOWN_CACHE_LIMIT = 1000;
+const LIST_LIMIT = 500;
+
+export function createDelegations(client: Client, options: DelegationsOptions): Delegations {
+  const queryTimeoutMs = options.queryTimeoutMs ?? 10_000;
+  // Delegations started by this process, so a GET right after POST does not race visibility.
+  const known = new Map<string, string>();
+
+  function remember(delegationId: string, workflowId: string): void {
+    if (known.size >= KNOWN_CACHE_LIMIT) {
+      const oldest = known.keys().next().value;
+      if (oldest !== undefined) known.delete(oldest);
+    }
+    known.set(delegationId, workflowId);
+  }
+
+  async function* visible(query: string): AsyncGenerator<WorkflowExecutionInfo> {
+    let count = 0;
+    for await (const info of client.workflow.list({ query })) {
+      // A continued-as-new run shares its workflow id with the live run; list the live one.
+      if (info.status.name === 'CONTINUED_AS_NEW') continue;
+      yield info;
+      if (++count >= LIST_LIMIT) return;
+    }
+  }
+
+  async function find(delegationId: string): Promise<string> {
+    const cached = known.get(delegationId);
+    if (cached !== undefined) return cached;
+    if (!isValidId(delegationId)) throw notFound(delegationId);
+    const query = `${DELEGATION_ID_ATTRIBUTE.name} = ${quote(delegationId)}`;
+    for (let attempt = 0; ; attempt++) {
+      for await (const info of client.workflow.list({ query })) {
+        remember(delegationId, info.workflowId);
+        return info.workflowId;
+      }
+      const delay = FIND_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined) throw notFound(delegationId);
+      await sleep(delay);
+    }
+  }
+
+  async function handleOf(delegationId: string): Promise<WorkflowHandle> {
+    return client.workflow.getHandle(await find(delegationId));
+  }
+
+  async function describe(delegationId: string, handle: WorkflowHandle) {
+    try {
+      return await handle.describe();
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
+      throw error;
+    }
+  }
+
+  async function get(delegationId: string): Promise<DelegationState> {
+    const handle = await handleOf(delegationId);
+    try {
+      return await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(stateQuery));
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
+      // No worker, or the workflow failed/was terminated before it could answer: build what
+      // visibility knows instead of failing the caller.
+      return stateFromDescription(delegationId, await describe(delegationId, handle), handle);
+    }
+  }
+
+  async function stateFromDescription(
+    delegationId: string,
+    description: WorkflowExecutionDescription,
+    handle: WorkflowHandle,
+  ): Promise<DelegationState> {
+    const attributes = description.typedSearchAttributes;
+    const status = effectiveStatus(description.status.name, attributes.get(STATUS_ATTRIBUTE));
+    let result: DelegationResult | null = null;
+    if (description.status.name !== 'RUNNING') {
+      result = await settledResult(handle, status);
+    }
+    return {
+      delegationId,
+      workflowId: description.workflowId,
+      agent: attributes.get(AGENT_ATTRIBUTE) ?? '',
+      session: attributes.get(SESSION_ATTRIBUTE) ?? '',
+      status,
+      roundsUsed: result?.roundsUsed ?? 0,
+      maxTurns: 0,
+      model: null,
+      pendingCards: [],
+      decidedCards: [],
+      transcriptSummary: [],
+      result,
+    };
+  }
+
+  async function settledResult(
+    handle: WorkflowHandle,
+    status: DelegationStatus,
+  ): Promise<DelegationResult> {
+    try {
+      return (await handle.result()) as DelegationResult;
+    } catch (error) {
+      return {
+        status: status === 'stopped' ? 'stopped' : 'failed',
+        text: '',
+        notice: error instanceof WorkflowFailedError ? failureMessage(error) : String(error),
+        roundsUsed: 0,
+      };
+    }
+  }
+
+  return {
+    async start(request) {
+      const delegationId = request.delegationId ?? newDelegationId();
+      assertValidId('delegation id', delegationId);
+      assertValidId('session', request.session);
+      if (!AGENT_NAME_PATTERN.test(request.agent)) {
+        throw new DeputyError('invalid', `agent name '${request.agent.slice(0, 80)}' is not valid`);
+      }
+      if (request.task.trim() === '') throw new DeputyError('invalid', 'task is empty');
+      const workflowId = delegationWorkflowId(request.session, delegationId);
+      try {
+        await client.workflow.start(DELEGATION_WORKFLOW_TYPE, {
+          taskQueue: TASK_QUEUE,
+          workflowId,
+          // An id names one delegation forever: never reuse it after the first one closed.
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          args: [
+            {
+              delegationId,
+              agent: request.agent,
+              task: request.task,
+              session: request.session,
+              caller: request.caller,
+              options: request.options,
+            },
+          ],
+          typedSearchAttributes: [
+            { key: AGENT_ATTRIBUTE, value: request.agent },
+            { key: SESSION_ATTRIBUTE, value: request.session },
+            { key: STATUS_ATTRIBUTE, value: 'running' },
+            { key: DELEGATION_ID_ATTRIBUTE, value: delegationId },
+            { key: PENDING_CARDS_ATTRIBUTE, value: 0 },
+          ],
+          memo: { task: firstLine(request.task) },
+        });
+      } catch (error) {
+        if (error instanceof WorkflowExecutionAlreadyStartedError) {
+          throw new DeputyError('conflict', `delegation ${delegationId} already exists`);
+        }
+        throw error;
+      }
+      remember(delegationId, workflowId);
+      return { delegationId, workflowId, session: request.session, agent: request.agent };
+    },
+
+    find,
+    get,
+
+    async list(filter = {}) {
+      const clauses = [`WorkflowType = ${quote(DELEGATION_WORKFLOW_TYPE)}`];
+      if (filter.session !== undefined) {
+        assertValidId('session', filter.session);
+        clauses.push(`${SESSION_ATTRIBUTE.name} = ${quote(filter.session)}`);
+      }
+      if (filter.agent !== undefined) {
+        clauses.push(`${AGENT_ATTRIBUTE.name} = ${quote(filter.agent)}`);
+      }
+      const rows: DelegationSummary[] = [];
+      for await (const info of visible(clauses.join(' AND '))) {
+        const row = summaryOf(info);
+        // Status is filtered here, not in the query: a terminated workflow never updated its
+        // DeputyStatus, so only the combination with the execution status is the truth.
+        if (filter.status === undefined || row.status === filter.status) rows.push(row);
+      }
+      return rows.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+    },
+
+    async stop(delegationId) {
+      const handle = await handleOf(delegationId);
+      const before = await describe(delegationId, handle);
+      if (before.status.name !== 'RUNNING') {
+        return { alreadyFinished: true, status: statusOf(before) };
+      }
+      try {
+        await handle.cancel();
+        return { stopped: true };
+      } catch (error) {
+        // It closed between describe() and cancel(): still a clear no-op answer (RUN-5).
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+        return { alreadyFinished: true, status: statusOf(await describe(delegationId, handle)) };
+      }
+    },
+
+    async cards(filter = {}) {
+      const clauses = [`${PENDING_CARDS_ATTRIBUTE.name} > 0`, `ExecutionStatus = 'Running'`];
+      if (filter.session !== undefined) {
+        assertValidId('session', filter.session);
+        clauses.push(`${SESSION_ATTRIBUTE.name} = ${quote(filter.session)}`);
+      }
+      const delegationIds: string[] = [];
+      for await (const info of visible(clauses.join(' AND '))) {
+        const id = info.typedSearchAttributes.get(DELEGATION_ID_ATTRIBUTE);
+        if (id !== undefined) {
+          remember(id, info.workflowId);
+          delegationIds.push(id);
+        }
+      }
+      const states = await Promise.all(delegationIds.map((id) => get(id).catch(() => null)));
+      return states
+        .flatMap((state) => state?.pendingCards ?? [])
+        .filter((card) => filter.session === undefined || card.session === filter.session)
+        .sort((a, b) => a.openedAt.localeCompare(b.openedAt));
+    },
+
+    async decide(cardId, request) {
+      const delegationId = delegationIdOfCard(cardId);
+      if (delegationId === null) throw unknownCard(cardId);
+      let handle: WorkflowHandle;
+      try {
+        handle = await handleOf(delegationId);
+      } catch (error) {
+        if (error instanceof DeputyError && error.kind === 'not-found') throw unknownCard(cardId);
+        throw error;
+      }
+      try {
+        return await handle.executeUpdate(decideCardUpdate, {
+          args: [
+            {
+              cardId,
+              decision: request.decision,
+              ...(request.reason === undefined ? {} : { reason: request.reason }),
+              ...(request.decidedBy == null ? {} : { decidedBy: request.decidedBy }),
+            },
+          ],
+        });
+      } catch (error) {
+        if (error instanceof WorkflowUpdateFailedError) {
+          const mapped = mapCardRejection(cardId, error.cause);
+          throw new DeputyError(mapped.kind, mapped.message);
+        }
+        if (error instanceof WorkflowNotFoundError) {
+          // The delegation has closed; its cards were settled. Say which, from its final state.
+          const state = await get(delegationId).catch(() => null);
+          const decided = state?.decidedCards.find((card) => card.id === cardId);
+          if (decided !== undefined) {
+            throw new DeputyError(
+              'conflict',
+              `card ${cardId} was already ${decided.state.status} (delegation ${state?.status})`,
+            );
+          }
+          throw unknownCard(cardId);
+        }
+        throw error;
+      }
+    },
+
+    async events(delegationId, afterSeq) {
+      const handle = await handleOf(delegationId);
+      try {
+        return await client.withDeadline(Date.now() + queryTimeoutMs, () =>
+          handle.query(eventsQuery, afterSeq),
+        );
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
+        throw error;
+      }
+    },
+
+    async result(delegationId) {
+      const handle = await handleOf(delegationId);
+      try {
+        return (await handle.result()) as DelegationResult;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
+        if (error instanceof WorkflowFailedError) {
+          const status = statusOf(await describe(delegationId, handle));
+          return {
+            status: status === 'stopped' ? 'stopped' : 'failed',
+            text: '',
+            notice: failureMessage(error),
+            roundsUsed: 0,
+          };
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+function statusOf(info: WorkflowExecutionInfo | WorkflowExecutionDescription): DelegationStatus {
+  return effectiveStatus(info.status.name, info.typedSearchAttributes.get(STATUS_ATTRIBUTE));
+}
+
+function summaryOf(info: WorkflowExecutionInfo): DelegationSummary {
+  const attributes = info.typedSearchAttributes;
+  const task = info.memo?.task;
+  return {
+    delegationId: attributes.get(DELEGATION_ID_ATTRIBUTE) ?? info.workflowId,
+    workflowId: info.workflowId,
+    agent: attributes.get(AGENT_ATTRIBUTE) ?? null,
+    session: attributes.get(SESSION_ATTRIBUTE) ?? null,
+    status: statusOf(info),
+    pendingCards:
+      info.status.name === 'RUNNING' ? (attributes.get(PENDING_CARDS_ATTRIBUTE) ?? 0) : 0,
+    task: typeof task === 'string' ? task : null,
+    startedAt: info.startTime.toISOString(),
+    closedAt: info.closeTime?.toISOString() ?? null,
+  };
+}
+
+function firstLine(task: string): string {
+  const line = task.trim().split('\n', 1)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+function notFound(delegationId: string): DeputyError {
+  return new DeputyError('not-found', `no delegation with id '${delegationId.slice(0, 80)}'`);
+}
+
+function unknownCard(cardId: string): DeputyError {
+  return new DeputyError('not-found', `no approval card with id '${cardId.slice(0, 80)}'`);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
