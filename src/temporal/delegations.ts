@@ -111,6 +111,8 @@ export interface Delegations {
 
 export interface DelegationsOptions {
   namespace: string;
+  /** Task queue delegations are started on. Default TASK_QUEUE (tests use their own). */
+  taskQueue?: string;
   /**
    * How long a query may take before `get` falls back to describe() (a query needs a worker;
    * with none polling it would hang). Milliseconds, default 10 000.
@@ -126,6 +128,7 @@ const LIST_LIMIT = 500;
 
 export function createDelegations(client: Client, options: DelegationsOptions): Delegations {
   const queryTimeoutMs = options.queryTimeoutMs ?? 10_000;
+  const taskQueue = options.taskQueue ?? TASK_QUEUE;
   // Delegations started by this process, so a GET right after POST does not race visibility.
   const known = new Map<string, string>();
 
@@ -243,7 +246,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       const workflowId = delegationWorkflowId(request.session, delegationId);
       try {
         await client.workflow.start(DELEGATION_WORKFLOW_TYPE, {
-          taskQueue: TASK_QUEUE,
+          taskQueue,
           workflowId,
           // An id names one delegation forever: never reuse it after the first one closed.
           workflowIdReusePolicy: 'REJECT_DUPLICATE',

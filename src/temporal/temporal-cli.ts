@@ -89,3 +89,9 @@ export async function ensureTemporalCli(
   await rm(staging, { recursive: true, force: true });
   return localBinary;
 }
+
+// `npm run setup`: install the CLI ahead of time (CI does this before the tests).
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const path = await ensureTemporalCli(process.env, (line) => console.log(line));
+  console.log(`temporal CLI: ${path}`);
+}

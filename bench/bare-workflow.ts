@@ -1,0 +1,33 @@
+/**
+ * B1 baseline: a bare Temporal workflow that runs exactly the activities a delegation runs
+ * (resolveAgent once, then callModel + runTool per round) with none of deputy's workflow logic
+ * (policy, cards, events, search attributes). Sandbox code, bundled only by the benchmark.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { DeputyActivities } from '../src/activities/index.js';
+import type { TranscriptEntry } from '../src/shared/model.js';
+
+const { resolveAgent, callModel, runTool } = proxyActivities<DeputyActivities>({
+  startToCloseTimeout: '1 minute',
+});
+
+export async function bareRounds(agent: string, task: string): Promise<number> {
+  const { snapshot } = await resolveAgent({ agent, caller: { id: null, roles: [] } });
+  const transcript: TranscriptEntry[] = [{ role: 'user', content: task }];
+  for (let round = 1; ; round++) {
+    const turn = await callModel({
+      agentName: snapshot.agentName,
+      level: snapshot.level,
+      model: snapshot.model,
+      system: snapshot.systemPrompt,
+      tools: snapshot.tools,
+      transcript,
+    });
+    transcript.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
+    if (turn.toolCalls.length === 0) return round;
+    for (const call of turn.toolCalls) {
+      const outcome = await runTool({ snapshot, call });
+      transcript.push({ role: 'tool', toolCallId: call.id, toolName: call.name, ...outcome });
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Composes the registry, skill discovery, resident memory and the pure resolver into the
+ * `AgentResolver` the `resolveAgent` activity uses. File reads happen here, once per
+ * delegation start; what they produce is recorded in history as the snapshot.
+ */
+import { resolveCapabilities } from '../capabilities/resolve.js';
+import { memoryDirectory } from '../capabilities/resolve.js';
+import { discoverSkills, type SkillDiscoveryOptions } from '../capabilities/skill-discovery.js';
+import { resolve } from 'node:path';
+import type { DeputyConfig } from '../config.js';
+import type { LoadedDefinition } from '../definitions/definition.js';
+import { readResidentMemory } from '../tools/memory.js';
+import { realpathLenient } from '../tools/workspace-path.js';
+import type { AgentResolver } from './resolve-agent.js';
+
+/** The registry surface resolution needs (src/definitions/registry.ts provides it). */
+export interface DefinitionSource {
+  get(name: string): LoadedDefinition | undefined;
+  list(): LoadedDefinition[];
+}
+
+export function createAgentResolver(
+  config: DeputyConfig,
+  definitions: DefinitionSource,
+  skillOptions: SkillDiscoveryOptions = {},
+): AgentResolver {
+  return {
+    names: () => definitions.list().map((loaded) => loaded.definition.name),
+    async resolve(agent, caller) {
+      const loaded = definitions.get(agent);
+      if (!loaded) return null;
+      const { definition } = loaded;
+      const directory = memoryDirectory(config.dataDir, definition.name, definition.memory);
+      const snapshot = resolveCapabilities({
+        loaded,
+        config,
+        caller,
+        skillIndex: discoverSkills(config, skillOptions).index,
+        resolvedModel: definition.model,
+        residentMemory: directory === null ? null : await readResidentMemory(directory),
+      });
+      return {
+        snapshot,
+        workspaceRoot: config.workspace,
+        writableRoots: writableRoots(config),
+      };
+    },
+  };
+}
+
+/** The workspace plus configured extra roots, symlinks resolved (POL-1 compares real paths). */
+function writableRoots(config: DeputyConfig): string[] {
+  const extra = config.writableRoots.map((root) => realpathLenient(resolve(config.workspace, root)));
+  return [config.workspace, ...extra];
+}

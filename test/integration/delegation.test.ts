@@ -1,0 +1,233 @@
+/**
+ * The delegation workflow on a real Temporal dev server with a real worker. The model is the
+ * scripted model (the one scripted part); tools, files and Temporal are real.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DelegationState } from '../../src/shared/delegation.js';
+import { decideCardSignal, decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { createHarness, eventually, recordHistory, type Harness } from './support/harness.js';
+
+function agent(name: string, frontmatter: string, script: string): Record<string, string> {
+  return {
+    [`.subagents/agents/${name}.md`]: `---\nname: ${name}\ndescription: test agent ${name}\nmodel: scripted:scripts/${name}.yaml\n${frontmatter}\n---\nYou are ${name}.\n`,
+    [`scripts/${name}.yaml`]: script,
+  };
+}
+
+const files = {
+  'notes.txt': 'teh quick brown fox\n',
+  ...agent(
+    'fixer',
+    'approvalMode: auto-edit\ntools: [read, edit]',
+    `turns:
+  - text: Reading the notes.
+    toolCalls: [{ name: read, arguments: { path: notes.txt } }]
+  - text: Fixing the typo.
+    toolCalls: [{ name: edit, arguments: { path: notes.txt, old_string: teh, new_string: the } }]
+  - text: Fixed one typo in notes.txt.
+`,
+  ),
+  ...agent(
+    'writer',
+    'tools: [read, write]',
+    `turns:
+  - text: Writing the greeting.
+    toolCalls: [{ name: write, arguments: { path: hello.txt, content: "hi\\n" } }]
+  - text: Done writing.
+`,
+  ),
+  ...agent(
+    'pair-writer',
+    'tools: [write]',
+    `turns:
+  - text: Two files, please.
+    toolCalls:
+      - { name: write, arguments: { path: a.txt, content: a } }
+      - { name: write, arguments: { path: b.txt, content: b } }
+  - text: Wrote both.
+`,
+  ),
+  ...agent(
+    'looper',
+    'maxTurns: 2\napprovalMode: full-access\ntools: [read, write]',
+    `turns:
+  - text: First look.
+    toolCalls: [{ name: read, arguments: { path: notes.txt } }]
+  - text: Now I would write.
+    toolCalls: [{ name: write, arguments: { path: never.txt, content: should not exist } }]
+  - text: unreachable
+`,
+  ),
+  ...agent(
+    'wanderer',
+    'approvalMode: full-access\ntools: [read]',
+    `turns:
+  - text: Trying things I was not given.
+    toolCalls:
+      - { name: bash, arguments: { command: "touch pwned.txt" } }
+      - { name: read, arguments: { path: ../outside.txt } }
+      - { name: read, arguments: { path: missing.txt } }
+  - text: Could not do it.
+`,
+  ),
+};
+
+let harness: Harness;
+
+beforeAll(async () => {
+  harness = await createHarness(files);
+});
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+async function parkedState(handle: WorkflowHandle, cards: number): Promise<DelegationState> {
+  return eventually(async () => {
+    const state = await handle.query(stateQuery);
+    return state.pendingCards.length === cards ? state : undefined;
+  }, `${cards} pending card(s)`);
+}
+
+describe('delegation workflow', () => {
+  it('runs scripted turns through real tools to a final answer', async () => {
+    const handle = await harness.start('fixer', 'Fix the typo in notes.txt');
+    const result = await handle.result();
+    expect(result).toEqual({
+      status: 'completed',
+      text: 'Fixed one typo in notes.txt.',
+      notice: null,
+      roundsUsed: 3,
+    });
+    expect(readFileSync(join(harness.workspace, 'notes.txt'), 'utf8')).toBe(
+      'the quick brown fox\n',
+    );
+    const state = await handle.query(stateQuery);
+    expect(state.status).toBe('completed');
+    expect(state.transcriptSummary[2]).toContain('read: 1\tteh quick brown fox'.slice(0, 10));
+  });
+
+  it('parks a write on a card and runs it after approval', async () => {
+    const handle = await harness.start('writer', 'Say hi');
+    const state = await parkedState(handle, 1);
+    expect(state.status).toBe('parked');
+    const card = state.pendingCards[0]!;
+    expect(card).toMatchObject({
+      tool: 'write',
+      agent: 'writer',
+      session: 'test',
+      arguments: { path: 'hello.txt' },
+    });
+    expect(card.reason).toMatch(/approval/i);
+    expect(existsSync(join(harness.workspace, 'hello.txt'))).toBe(false);
+
+    const decided = await handle.executeUpdate(decideCardUpdate, {
+      args: [{ cardId: card.id, decision: 'approve', decidedBy: 'tester' }],
+    });
+    expect(decided.state.status).toBe('approved');
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(readFileSync(join(harness.workspace, 'hello.txt'), 'utf8')).toBe('hi\n');
+    await recordHistory(handle, 'approve');
+
+    // Deciding the same card again is an error to the caller, not a silent no-op.
+    await expect(
+      handle.executeUpdate(decideCardUpdate, { args: [{ cardId: card.id, decision: 'deny' }] }),
+    ).rejects.toThrow();
+  });
+
+  it('on deny the tool does not run and the model sees the reason', async () => {
+    const handle = await harness.start('writer', 'Say hi elsewhere', { session: 'deny-session' });
+    const state = await parkedState(handle, 1);
+    await handle.signal(decideCardSignal, {
+      cardId: state.pendingCards[0]!.id,
+      decision: 'deny',
+      reason: 'not in this folder',
+    });
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    const after = await handle.query(stateQuery);
+    expect(after.transcriptSummary).toContain(
+      "write (error): [tool 'write' denied] not in this folder",
+    );
+    expect(after.decidedCards[0]!.state).toMatchObject({
+      status: 'denied',
+      reason: 'not in this folder',
+    });
+  });
+
+  it('rejects an unknown card through the update validator', async () => {
+    const handle = await harness.start('writer', 'Say hi again');
+    await parkedState(handle, 1);
+    await expect(
+      handle.executeUpdate(decideCardUpdate, { args: [{ cardId: 'nope.1', decision: 'approve' }] }),
+    ).rejects.toThrow(/unknown card nope\.1/);
+    await handle.cancel();
+    expect((await handle.result()).status).toBe('stopped');
+  });
+
+  it('TaskStop while parked on two cards denies both and returns the partial result', async () => {
+    const handle = await harness.start('pair-writer', 'Write a and b');
+    const state = await parkedState(handle, 2);
+    expect(state.pendingCards.map((card) => card.tool)).toEqual(['write', 'write']);
+    await handle.cancel();
+    const result = await handle.result();
+    expect(result.status).toBe('stopped');
+    expect(result.text).toBe('Two files, please.');
+    expect(result.notice).toMatch(/TaskStop/);
+    const after = await handle.query(stateQuery);
+    expect(after.pendingCards).toEqual([]);
+    expect(after.decidedCards.map((card) => card.state)).toEqual([
+      expect.objectContaining({ status: 'denied', reason: 'stopped' }),
+      expect.objectContaining({ status: 'denied', reason: 'stopped' }),
+    ]);
+    expect(existsSync(join(harness.workspace, 'a.txt'))).toBe(false);
+    expect(existsSync(join(harness.workspace, 'b.txt'))).toBe(false);
+    await recordHistory(handle, 'stop-two-cards');
+  });
+
+  it('unattended: an ask becomes a deny at once, saying no human will answer', async () => {
+    const handle = await harness.start('writer', 'Say hi unattended', { unattended: 'deny' });
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    const after = await handle.query(stateQuery);
+    expect(after.decidedCards).toEqual([]);
+    expect(after.transcriptSummary.join('\n')).toMatch(
+      /write \(error\): \[tool 'write' denied\].*no human/i,
+    );
+  });
+
+  it('maxTurns ends the run with a notice and does not run the next call', async () => {
+    const handle = await harness.start('looper', 'Loop');
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(result.roundsUsed).toBe(2);
+    expect(result.notice).toMatch(/maxTurns \(2\).*write.*not run/);
+    expect(existsSync(join(harness.workspace, 'never.txt'))).toBe(false);
+    await recordHistory(handle, 'max-turns');
+  });
+
+  it('undeclared tools and escaping paths come back to the model as plain refusals', async () => {
+    const handle = await harness.start('wanderer', 'Wander');
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    const summary = (await handle.query(stateQuery)).transcriptSummary.join('\n');
+    expect(summary).toContain(
+      "bash (error): [tool 'bash' denied] You don't have a tool named 'bash'. Your tools: read.",
+    );
+    expect(summary).toMatch(/read \(error\): \[tool 'read' failed\] .*outside the workspace/);
+    expect(summary).toMatch(/read \(error\): \[tool 'read' failed\] .*missing\.txt/);
+    expect(existsSync(join(harness.workspace, 'pwned.txt'))).toBe(false);
+  });
+
+  it('an unknown agent fails the delegation with a clear notice', async () => {
+    const handle = await harness.start('no-such-agent', 'Anything');
+    await expect(handle.result()).rejects.toThrow();
+    const state = await handle.query(stateQuery);
+    expect(state.status).toBe('failed');
+    expect(state.result?.notice).toMatch(/no agent named 'no-such-agent'/);
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * RUN-6: a delegation parked on a card survives a SIGKILLed worker process and a restart of
+ * the Temporal server on the same SQLite file; and no tool ever runs twice.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config.js';
+import type { DelegationState } from '../../src/shared/delegation.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
+import { createHarness, eventually, type Harness } from './support/harness.js';
+
+const counterAgent = {
+  '.subagents/agents/counter.md':
+    '---\nname: counter\ndescription: appends to a counter file\nmodel: scripted:scripts/counter.yaml\ntools: [bash]\n---\nCount.\n',
+  'scripts/counter.yaml': `turns:
+  - text: Step one.
+    toolCalls: [{ name: bash, arguments: { command: "echo step1 >> counter.log" } }]
+  - text: Step two.
+    toolCalls: [{ name: bash, arguments: { command: "echo step2 >> counter.log" } }]
+  - text: Counted twice.
+`,
+};
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function pendingCard(handle: WorkflowHandle, round: number): Promise<DelegationState> {
+  return eventually(
+    async () => {
+      const state = await handle.query(stateQuery);
+      return state.pendingCards.length === 1 && state.roundsUsed === round ? state : undefined;
+    },
+    `a pending card in round ${round}`,
+    60_000,
+  );
+}
+
+async function approve(handle: WorkflowHandle, state: DelegationState): Promise<void> {
+  await handle.executeUpdate(decideCardUpdate, {
+    args: [{ cardId: state.pendingCards[0]!.id, decision: 'approve' }],
+  });
+}
+
+function spawnWorker(harness: Harness): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(PROJECT_ROOT, 'test/fixtures/worker-process.ts')],
+    {
+      cwd: PROJECT_ROOT,
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: harness.address,
+        DEPUTY_WORKSPACE: harness.workspace,
+        DEPUTY_USER_DIR: join(harness.workspace, '.user-config'),
+        TASK_QUEUE: harness.taskQueue,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('worker ready')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
+  });
+}
+
+describe('durability', () => {
+  it('survives a SIGKILLed worker while parked; every tool runs exactly once', async () => {
+    const harness = await createHarness(counterAgent, { startWorker: false });
+    cleanups.push(() => harness.close());
+    const first = await spawnWorker(harness);
+    const handle = await harness.start('counter', 'Count');
+
+    await approve(handle, await pendingCard(handle, 1));
+    const parked = await pendingCard(handle, 2);
+    expect(await readFile(join(harness.workspace, 'counter.log'), 'utf8')).toBe('step1\n');
+
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    await spawnWorker(harness);
+    await approve(handle, parked);
+
+    const result = await handle.result();
+    expect(result).toMatchObject({ status: 'completed', text: 'Counted twice.', roundsUsed: 3 });
+    expect(await readFile(join(harness.workspace, 'counter.log'), 'utf8')).toBe('step1\nstep2\n');
+  });
+
+  it('survives a Temporal server restart on the same SQLite file while parked', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'deputy-restart-'));
+    const port = await freePort();
+    let server: DevServer = await startDevServer({ dataDir, port, headless: true });
+    cleanups.push(() => server.stop());
+
+    const before = await createHarness(counterAgent, { address: server.address });
+    const handle = await before.start('counter', 'Count across a restart');
+    const parked = await pendingCard(handle, 1);
+    await before.close();
+
+    await server.stop();
+    server = await startDevServer({ dataDir, port, headless: true });
+
+    const after = await createHarness(
+      {},
+      { address: server.address, workspace: before.workspace, taskQueue: before.taskQueue },
+    );
+    cleanups.push(() => after.close());
+    const again = after.client.workflow.getHandle(handle.workflowId);
+    const state = await again.query(stateQuery);
+    expect(state.status).toBe('parked');
+    expect(state.pendingCards.map((card) => card.id)).toEqual(
+      parked.pendingCards.map((card) => card.id),
+    );
+
+    await approve(again, state);
+    await approve(again, await pendingCard(again, 2));
+    const result = await again.result();
+    expect(result).toMatchObject({ status: 'completed', roundsUsed: 3 });
+    expect(await readFile(join(before.workspace, 'counter.log'), 'utf8')).toBe('step1\nstep2\n');
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Integration harness: a real worker on a real Temporal dev server (started by
+ * test/global-setup.ts), a temporary workspace with agent definitions and scripted-model
+ * scripts, and its own task queue so test files running in parallel never share workers.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
+import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
+import { inject } from 'vitest';
+import { createAgentResolver } from '../../../src/activities/agent-resolver.js';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { loadConfig, PROJECT_ROOT, type DeputyConfig } from '../../../src/config.js';
+import { createRegistry } from '../../../src/definitions/registry.js';
+import type { Caller } from '../../../src/shared/caller.js';
+import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
+import {
+  delegationWorkflowId,
+  type DelegationInput,
+  type DelegationOptions,
+  type DelegationResult,
+} from '../../../src/shared/delegation.js';
+import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
+import { delegation } from '../../../src/workflows/index.js';
+
+let sharedBundle: Promise<{ code: string }> | null = null;
+
+/** Bundling takes seconds; one bundle per test process is enough. */
+export function workflowBundle(): Promise<{ code: string }> {
+  sharedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
+  return sharedBundle;
+}
+
+const quietLogger = {
+  log: () => {},
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: (message: string) => console.error(message),
+};
+
+/** Writes `files` (workspace-relative path -> content) into `workspace`. */
+export async function writeFiles(
+  workspace: string,
+  files: Record<string, string>,
+): Promise<string> {
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(workspace, path)), { recursive: true });
+    await writeFile(join(workspace, path), content);
+  }
+  return workspace;
+}
+
+export interface Harness {
+  workspace: string;
+  config: DeputyConfig;
+  client: Client;
+  address: string;
+  taskQueue: string;
+  /** Starts a delegation workflow directly (what the API and CLI do through the facade). */
+  start(
+    agent: string,
+    task: string,
+    options?: DelegationOptions & { caller?: Caller; session?: string },
+  ): Promise<WorkflowHandle<typeof delegation>>;
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Default: the dev server of test/global-setup.ts. */
+  address?: string;
+  /** Reuse a workspace (after a server restart); `files` are then written into it. */
+  workspace?: string;
+  /** Reuse a task queue (to pick up delegations started by an earlier harness). */
+  taskQueue?: string;
+  /** Default true; false when the test runs its worker in a child process. */
+  startWorker?: boolean;
+}
+
+export async function createHarness(
+  files: Record<string, string>,
+  options: HarnessOptions = {},
+): Promise<Harness> {
+  const address = options.address ?? inject('temporalAddress');
+  const workspace = await writeFiles(
+    options.workspace ?? (await mkdtemp(join(tmpdir(), 'deputy-ws-'))),
+    files,
+  );
+  const config = loadConfig(
+    { workspace, temporalAddress: address },
+    {
+      DEPUTY_USER_DIR: join(workspace, '.user-config'),
+    },
+  );
+  const registry = createRegistry({ config });
+  await registry.load();
+  const agents = createAgentResolver(config, registry, { homeDir: join(workspace, '.home') });
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
+  const nativeConnection = await NativeConnection.connect({ address });
+  let worker: Worker | null = null;
+  let running: Promise<void> | null = null;
+
+  const harness: Harness = {
+    workspace,
+    config,
+    client,
+    address,
+    taskQueue,
+    async start(agent, task, options = {}) {
+      const { caller = ANONYMOUS_CALLER, session = 'test', ...rest } = options;
+      const delegationId = `d-${randomUUID().slice(0, 8)}`;
+      const input: DelegationInput = { delegationId, agent, task, session, caller, options: rest };
+      return client.workflow.start(delegation, {
+        taskQueue,
+        workflowId: delegationWorkflowId(session, delegationId),
+        args: [input],
+      });
+    },
+    async startWorker() {
+      if (worker) return;
+      worker = await createDeputyWorker({
+        config,
+        connection: nativeConnection,
+        agents,
+        taskQueue,
+        workflowBundle: await workflowBundle(),
+      });
+      running = worker.run();
+    },
+    async stopWorker() {
+      if (!worker) return;
+      worker.shutdown();
+      await running;
+      worker = null;
+      running = null;
+    },
+    async close() {
+      await harness.stopWorker();
+      await nativeConnection.close();
+      await connection.close();
+    },
+  };
+  if (options.startWorker !== false) await harness.startWorker();
+  return harness;
+}
+
+/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+}
+
+export type { DelegationResult };
+
+/**
+ * With DEPUTY_RECORD_HISTORIES=1 (`npm run record-histories`), writes the workflow's history to
+ * test/fixtures/histories/<name>.json for the replay test. Otherwise does nothing.
+ */
+export async function recordHistory(handle: WorkflowHandle, name: string): Promise<void> {
+  if (process.env.DEPUTY_RECORD_HISTORIES !== '1') return;
+  const history = await handle.fetchHistory();
+  const directory = join(PROJECT_ROOT, 'test/fixtures/histories');
+  await mkdir(directory, { recursive: true });
+  await writeFile(join(directory, `${name}.json`), historyToJSON(history));
+}
