@@ -1,0 +1,432 @@
+import { join } from 'node:path';
+import type { ConfiguredMcpServer, DeputyConfig } from '../config.js';
+import type { LoadedDefinition } from '../definitions/definition.js';
+import type { Caller } from '../shared/caller.js';
+import type {
+  CapabilitySnapshot,
+  KnowledgeSourceRef,
+  McpServerRef,
+  MemoryMode,
+  MemoryRef,
+  SkillRef,
+} from '../shared/capability-snapshot.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
+import type { ToolSchema } from '../shared/tools.js';
+import type { ToolProviderInfo } from '../tools/tool.js';
+import { knowledgeGlobProblem } from './knowledge-glob.js';
+import { assembleSystemPrompt, SUBAGENT_FRAMING, type ResidentMemoryFile } from './prompt.js';
+import { capabilityDimensionOf, isPermitted, TOOL_PROVIDERS } from './providers.js';
+import type { SkillIndex } from './skill-discovery.js';
+import { matchToolSpec, type SpecMatch } from './tool-spec.js';
+import { mcpDirectToolSchema } from './tool-schemas.js';
+
+/**
+ * Capability resolution (SPEC section 2): definition + configuration + caller roles ->
+ * capability snapshot with diagnostics. A pure function: everything that needs the file system
+ * (skill discovery, resident memory) is read beforehand and passed in, so it is testable
+ * without a server and deterministic for the delegation that records its result (RUN-1).
+ */
+
+export const MAX_SKILLS = 16;
+export const TOOL_RESULT_MAX_CHARS = 32_000;
+
+/** The part of the configuration resolution reads; a `DeputyConfig` fits as it is. */
+export interface CapabilityConfigView {
+  workspace: string;
+  dataDir: string;
+  mcpServers: Record<
+    string,
+    Pick<ConfiguredMcpServer, 'enabled' | 'approve'> & { toolTimeoutSeconds?: number | undefined }
+  >;
+  /** Default per-MCP-call timeout in seconds (CAP-3). */
+  mcpToolTimeoutSeconds: number;
+  writableRoots?: DeputyConfig['writableRoots'];
+}
+
+/** Resident memory as read by `readResidentMemory` (src/tools/memory.ts). */
+export interface ResidentMemory {
+  files: ResidentMemoryFile[];
+  notes: string[];
+}
+
+export interface ResolveInput {
+  loaded: LoadedDefinition;
+  config: CapabilityConfigView;
+  caller: Caller;
+  skillIndex: SkillIndex;
+  /** Model handle already resolved from `default`, aliases and operator overrides. */
+  resolvedModel: string;
+  /**
+   * Resident memory of `memoryDirectory(...)`, read by the caller. Ignored when the definition
+   * declares no memory; omitted = empty.
+   */
+  residentMemory?: ResidentMemory | null;
+  /** Tool catalog; defaults to `TOOL_PROVIDERS` (tests may pass their own). */
+  providers?: readonly ToolProviderInfo[];
+}
+
+/** The memory directory of CAP-5: private per agent, or the main agent's shared one. */
+export function memoryDirectory(
+  dataDir: string,
+  agentName: string,
+  mode: MemoryMode,
+): string | null {
+  if (mode === 'none') return null;
+  return mode === 'private'
+    ? join(dataDir, 'memory', 'agents', agentName)
+    : join(dataDir, 'memory', 'main');
+}
+
+export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
+  const { definition } = input.loaded;
+  const providers = input.providers ?? TOOL_PROVIDERS;
+  const diagnostics: Diagnostic[] = [];
+
+  const knowledge = resolveKnowledge(definition.knowledge, diagnostics);
+  const skills = resolveSkills(definition.skills, input.skillIndex, diagnostics);
+  const mcpServers = resolveMcpServers(definition.mcpServers, input.config, diagnostics);
+  const directory = memoryDirectory(input.config.dataDir, definition.name, definition.memory);
+  const memory: MemoryRef | null =
+    directory === null || definition.memory === 'none'
+      ? null
+      : { mode: definition.memory, directory };
+
+  const declared = {
+    knowledge: knowledge.length > 0,
+    memory: memory !== null,
+    skills: skills.length > 0,
+    mcpServers: mcpServers.length > 0,
+  };
+  const tools = resolveTools({
+    tools: definition.tools,
+    disallowed: definition.disallowedTools,
+    providers,
+    caller: input.caller,
+    declared,
+    mcpServers,
+    diagnostics,
+  });
+  const toolNames = new Set(tools.map((tool) => tool.name));
+
+  // A dimension is in effect only while one of its tools survived `disallowedTools`/roles:
+  // otherwise its catalog section would advertise something the agent cannot use.
+  const inEffect = {
+    knowledge: declared.knowledge && toolNames.has('kb_search'),
+    skills: declared.skills && toolNames.has('use_skill'),
+    mcpServers: declared.mcpServers && tools.some((tool) => tool.provider === 'Mcp'),
+    memory: declared.memory && tools.some((tool) => tool.provider === 'Memory'),
+  };
+  for (const [dimension, on] of Object.entries(inEffect)) {
+    if (declared[dimension as keyof typeof declared] && !on) {
+      diagnostics.push({
+        severity: 'warning',
+        path: dimension,
+        code: 'capability.tools-removed',
+        message: `${dimension} is declared but its tools were removed (disallowedTools or the caller's roles), so it is left out of the prompt`,
+      });
+    }
+  }
+  if (declared.knowledge && !toolNames.has('read')) {
+    diagnostics.push({
+      severity: 'warning',
+      path: 'knowledge',
+      code: 'knowledge.without-read',
+      message:
+        "knowledge is declared without the 'read' tool: kb_search returns path:line hits the agent cannot open; add read to tools",
+    });
+  }
+
+  const resident = input.residentMemory ?? { files: [], notes: [] };
+  const systemPrompt = assembleSystemPrompt({
+    framing: SUBAGENT_FRAMING,
+    skills: inEffect.skills ? skills : [],
+    knowledge: inEffect.knowledge ? knowledge : [],
+    mcpServers: inEffect.mcpServers ? mcpServers : [],
+    memory:
+      inEffect.memory && memory !== null
+        ? { mode: memory.mode, residentFiles: resident.files, notes: resident.notes }
+        : null,
+    body: definition.systemPrompt,
+  });
+
+  return {
+    agentName: definition.name,
+    description: definition.description,
+    level: input.loaded.level,
+    definitionHash: input.loaded.contentHash,
+    model: input.resolvedModel,
+    systemPrompt,
+    tools,
+    skills: inEffect.skills ? skills : [],
+    knowledge: inEffect.knowledge ? knowledge : [],
+    mcpServers: inEffect.mcpServers ? mcpServers : [],
+    memory: inEffect.memory ? memory : null,
+    approvalMode: definition.approvalMode,
+    background: definition.background,
+    limits: { maxTurns: definition.maxTurns, toolResultMaxChars: TOOL_RESULT_MAX_CHARS },
+    callerRoles: [...new Set(input.caller.roles)],
+    diagnostics: dedupe([...input.loaded.diagnostics, ...diagnostics]),
+  };
+}
+
+function resolveKnowledge(
+  sources: KnowledgeSourceRef[],
+  diagnostics: Diagnostic[],
+): KnowledgeSourceRef[] {
+  const result: KnowledgeSourceRef[] = [];
+  const seen = new Set<string>();
+  sources.forEach((source, index) => {
+    const problem = knowledgeGlobProblem(source.glob);
+    if (problem !== null) {
+      diagnostics.push({
+        severity: 'error',
+        path: `knowledge[${index}].glob`,
+        code: 'knowledge.glob-escapes',
+        message: `knowledge source '${source.name}': glob ${JSON.stringify(source.glob)} is refused because ${problem}; the source is dropped`,
+      });
+      return;
+    }
+    const key = source.name.toLowerCase();
+    if (seen.has(key)) {
+      diagnostics.push({
+        severity: 'warning',
+        path: `knowledge[${index}].name`,
+        code: 'knowledge.duplicate-name',
+        message: `knowledge source name '${source.name}' is declared twice; the later one is dropped`,
+      });
+      return;
+    }
+    seen.add(key);
+    result.push({ name: source.name, glob: source.glob });
+  });
+  return result;
+}
+
+function resolveSkills(
+  declared: string[],
+  index: SkillIndex,
+  diagnostics: Diagnostic[],
+): SkillRef[] {
+  const byLowerName = new Map(
+    [...index.values()].map((skill) => [skill.name.toLowerCase(), skill]),
+  );
+  if (declared.length > MAX_SKILLS) {
+    diagnostics.push({
+      severity: 'error',
+      path: 'skills',
+      code: 'skill.too-many',
+      message: `${declared.length} skills are declared but at most ${MAX_SKILLS} are allowed; not loaded: ${declared.slice(MAX_SKILLS).join(', ')}`,
+    });
+  }
+  const result: SkillRef[] = [];
+  declared.slice(0, MAX_SKILLS).forEach((name, index) => {
+    const skill = byLowerName.get(name.toLowerCase());
+    if (skill === undefined) {
+      diagnostics.push({
+        severity: 'warning',
+        path: `skills[${index}]`,
+        code: 'skill.not-found',
+        message: `skill '${name}' was not found in any skill layer (workspace .subagents/skills, .claude/skills, .agents/skills, the runtime's skills/, ~/.claude/skills, plugin dirs): it is not in the catalog and use_skill cannot load it`,
+      });
+      return;
+    }
+    if (result.some((ref) => ref.name === skill.name)) return;
+    result.push({ name: skill.name, description: skill.description, location: skill.location });
+  });
+  return result;
+}
+
+function resolveMcpServers(
+  declared: LoadedDefinition['definition']['mcpServers'],
+  config: CapabilityConfigView,
+  diagnostics: Diagnostic[],
+): McpServerRef[] {
+  const result: McpServerRef[] = [];
+  const configuredNames = Object.keys(config.mcpServers);
+  declared.forEach((entry, index) => {
+    const path = `mcpServers[${index}]`;
+    let ref: McpServerRef;
+    if (typeof entry === 'string') {
+      const name =
+        configuredNames.find((candidate) => candidate === entry) ??
+        configuredNames.find((candidate) => candidate.toLowerCase() === entry.toLowerCase());
+      const configured = name === undefined ? undefined : config.mcpServers[name];
+      if (name === undefined || configured === undefined) {
+        diagnostics.push({
+          severity: 'warning',
+          path,
+          code: 'mcp.not-configured',
+          message: `MCP server '${entry}' is declared but not configured in this workspace (configured: ${list(configuredNames)}): not in place yet. Its gateway entry is kept; add it to mcpServers in .subagents/config.yaml`,
+        });
+        ref = { name: entry, approve: [], toolTimeoutSeconds: config.mcpToolTimeoutSeconds };
+      } else {
+        if (!configured.enabled) {
+          diagnostics.push({
+            severity: 'warning',
+            path,
+            code: 'mcp.disabled',
+            message: `MCP server '${name}' is configured but disabled: not in place yet. Its gateway entry is kept; enable it in .subagents/config.yaml to use it`,
+          });
+        }
+        ref = {
+          name,
+          approve: [...configured.approve],
+          toolTimeoutSeconds: configured.toolTimeoutSeconds ?? config.mcpToolTimeoutSeconds,
+        };
+      }
+    } else {
+      ref = {
+        name: entry.name,
+        approve: [...(entry.approve ?? [])],
+        toolTimeoutSeconds: entry.toolTimeoutSeconds ?? config.mcpToolTimeoutSeconds,
+      };
+    }
+    if (result.some((other) => other.name.toLowerCase() === ref.name.toLowerCase())) {
+      diagnostics.push({
+        severity: 'warning',
+        path,
+        code: 'mcp.duplicate',
+        message: `MCP server '${ref.name}' is declared twice; the later entry is ignored`,
+      });
+      return;
+    }
+    result.push(ref);
+  });
+  return result;
+}
+
+interface ToolResolution {
+  tools: string[] | null;
+  disallowed: string[];
+  providers: readonly ToolProviderInfo[];
+  caller: Caller;
+  declared: Record<'knowledge' | 'memory' | 'skills' | 'mcpServers', boolean>;
+  mcpServers: McpServerRef[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * CAP-1. Roles filter first (a caller never gains a tool through a definition, POL-4); then
+ * the specs select; then `disallowedTools` removes. Capability tools come from their dimension:
+ * declaring `knowledge`, `memory`, `skills` or `mcpServers` mounts its tools even when `tools`
+ * is an explicit list (the declaration is the grant, and requiring both would silently leave
+ * a catalog the agent cannot use); naming them without the dimension mounts nothing, loudly.
+ */
+function resolveTools(r: ToolResolution): ToolSchema[] {
+  const granted = new Map<string, ToolSchema>();
+  const direct = new Map<string, ToolSchema>();
+  const available = (provider: ToolProviderInfo): boolean => {
+    const dimension = capabilityDimensionOf(provider.name);
+    return dimension === null || r.declared[dimension];
+  };
+
+  const explicit = r.tools !== null && r.tools.length > 0;
+  for (const provider of r.providers) {
+    const dimension = capabilityDimensionOf(provider.name);
+    // Without an explicit list every permitted tool; with one, still the declared dimensions'.
+    if (explicit && dimension === null) continue;
+    if (!available(provider)) continue;
+    for (const tool of provider.tools) {
+      if (isPermitted(r.caller, provider, tool)) granted.set(tool.name, tool);
+    }
+  }
+
+  if (explicit) {
+    (r.tools ?? []).forEach((spec, index) => {
+      const path = `tools[${index}]`;
+      const match = matchToolSpec(spec, r.providers, r.mcpServers);
+      if (reportUnmatched(match, spec, path, r, 'error')) return;
+      if (match.kind === 'mcp-tool') {
+        const schema = mcpDirectToolSchema(match.server, match.tool);
+        direct.set(schema.name, schema);
+        return;
+      }
+      const hidden: string[] = [];
+      const undeclared = new Set<string>();
+      for (const { provider, tool } of 'tools' in match ? match.tools : []) {
+        if (!isPermitted(r.caller, provider, tool)) hidden.push(tool.name);
+        else if (!available(provider)) undeclared.add(capabilityDimensionOf(provider.name) ?? '');
+        else granted.set(tool.name, tool);
+      }
+      if (hidden.length > 0) {
+        r.diagnostics.push({
+          severity: 'warning',
+          path,
+          code: 'tool.hidden-by-role',
+          message: `'${spec}': ${hidden.join(', ')} hidden by role: the caller${r.caller.id === null ? '' : ` '${r.caller.id}'`} lacks the role these tools require (roles: ${list(r.caller.roles)})`,
+        });
+      }
+      for (const dimension of undeclared) {
+        r.diagnostics.push({
+          severity: 'warning',
+          path,
+          code: 'tool.capability-not-declared',
+          message: `'${spec}' is a ${dimension} tool: it is mounted only when the definition declares ${dimension}, which it does not`,
+        });
+      }
+    });
+  }
+
+  r.disallowed.forEach((spec, index) => {
+    const match = matchToolSpec(spec, r.providers, r.mcpServers);
+    if (reportUnmatched(match, spec, `disallowedTools[${index}]`, r, 'warning')) return;
+    if (match.kind === 'tools') {
+      for (const { tool } of match.tools) granted.delete(tool.name);
+    } else if (match.kind === 'mcp-server') {
+      // `mcp:server` in disallowedTools removes that server's directly exposed tools.
+      const prefix = `mcp__${match.server}__`;
+      for (const name of [...direct.keys()]) if (name.startsWith(prefix)) direct.delete(name);
+    } else if (match.kind === 'mcp-tool') {
+      direct.delete(mcpDirectToolSchema(match.server, match.tool).name);
+    }
+  });
+
+  // Stable order: catalog order, then direct MCP tools in declaration order.
+  const ordered = r.providers.flatMap((provider) =>
+    provider.tools.filter((tool) => granted.get(tool.name) === tool),
+  );
+  return [...ordered, ...direct.values()];
+}
+
+/** Emits the diagnostic for a spec that names nothing usable; true when it did. */
+function reportUnmatched(
+  match: SpecMatch,
+  spec: string,
+  path: string,
+  r: ToolResolution,
+  severity: Diagnostic['severity'],
+): match is Extract<SpecMatch, { kind: 'unknown' | 'mcp-not-declared' }> {
+  if (match.kind === 'unknown') {
+    r.diagnostics.push({
+      severity,
+      path,
+      code: 'tool.unknown',
+      message: `'${spec}' names no tool or provider: ${match.reason}`,
+    });
+    return true;
+  }
+  if (match.kind === 'mcp-not-declared') {
+    r.diagnostics.push({
+      severity,
+      path,
+      code: 'mcp.not-declared',
+      message: `'${spec}' names MCP server '${match.server}', which this definition does not declare in mcpServers (declared: ${list(r.mcpServers.map((server) => server.name))})`,
+    });
+    return true;
+  }
+  return false;
+}
+
+function list(names: string[]): string {
+  return names.length === 0 ? 'none' : names.join(', ');
+}
+
+function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((diagnostic) => {
+    const key = `${diagnostic.code}\0${diagnostic.path}\0${diagnostic.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,189 @@
+import type { ToolSchema } from '../shared/tools.js';
+
+/**
+ * Schemas of the capability tools (CAP-2..CAP-5). They live apart from the implementations so
+ * resolution stays pure and importable without Node-side code; the implementations reuse the
+ * very same objects, so what the model sees and what runs cannot drift apart.
+ */
+
+export const KB_SEARCH_TOOL_SCHEMA: ToolSchema = {
+  name: 'kb_search',
+  provider: 'Knowledge',
+  toolClass: 'read',
+  description:
+    'Search the declared knowledge sources line by line for the words of the query. Returns ranked ' +
+    '"path:line: text" hits: lines holding the exact phrase first, then lines matching the most ' +
+    'words. A hit is one line, not the answer: open the file with read to see its context. At ' +
+    'most 50 hits and 8 MiB read per call; when a budget cuts the search the result says so.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Words to look for (case-insensitive).' },
+      source: {
+        type: 'string',
+        description: 'Name of one knowledge source to search (default: all of them).',
+      },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+};
+
+/*
+ * Memory tools deliberately have no scope, directory or path argument: the directory is fixed
+ * when the tool is built (CAP-5), so no argument a model forges can point elsewhere.
+ * `memory_write` is write-class (it must run at most once: an append is not idempotent) but
+ * declares `pathArguments: []`: it touches no workspace path, only its own fixed directory.
+ */
+export const MEMORY_WRITE_TOOL_SCHEMA: ToolSchema = {
+  name: 'memory_write',
+  provider: 'Memory',
+  toolClass: 'write',
+  pathArguments: [],
+  description:
+    "Append an entry to your memory. Without name it goes to today's daily log (searched by " +
+    'memory_search); with name it is appended to the resident file <name>.md, which is shown ' +
+    'in your instructions next time (keep resident files short: 4 KiB each, 12 KiB in all).',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      content: { type: 'string', description: 'The text to remember.' },
+      name: {
+        type: 'string',
+        description: 'Resident file name: letters, digits, ".", "_", "-" only; ".md" is added.',
+      },
+    },
+    required: ['content'],
+    additionalProperties: false,
+  },
+};
+
+export const MEMORY_READ_TOOL_SCHEMA: ToolSchema = {
+  name: 'memory_read',
+  provider: 'Memory',
+  toolClass: 'read',
+  pathArguments: [],
+  description:
+    'Read one resident memory file by name. Without name, lists the resident files and daily logs.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      name: { type: 'string', description: 'Resident file name, with or without ".md".' },
+    },
+    additionalProperties: false,
+  },
+};
+
+export const MEMORY_SEARCH_TOOL_SCHEMA: ToolSchema = {
+  name: 'memory_search',
+  provider: 'Memory',
+  toolClass: 'read',
+  pathArguments: [],
+  description:
+    'Search your memory (resident files and daily logs) for the words of the query. Returns ' +
+    'ranked "file:line: text" hits, at most 50.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Words to look for (case-insensitive).' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+};
+
+export const MEMORY_TOOL_SCHEMAS: ToolSchema[] = [
+  MEMORY_WRITE_TOOL_SCHEMA,
+  MEMORY_READ_TOOL_SCHEMA,
+  MEMORY_SEARCH_TOOL_SCHEMA,
+];
+
+export const USE_SKILL_TOOL_SCHEMA: ToolSchema = {
+  name: 'use_skill',
+  provider: 'Skills',
+  toolClass: 'read',
+  description:
+    'Load the full instructions of one of your skills (listed in your instructions) by name.',
+  inputSchema: {
+    type: 'object',
+    properties: { name: { type: 'string', description: 'The skill name.' } },
+    required: ['name'],
+    additionalProperties: false,
+  },
+};
+
+export const MCP_SEARCH_TOOL_SCHEMA: ToolSchema = {
+  name: 'mcp_search',
+  provider: 'Mcp',
+  toolClass: 'read',
+  description: 'Find tools of your MCP servers whose name or description matches the query.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: 'Words to look for.' },
+      server: { type: 'string', description: 'Only this server (default: all of yours).' },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  },
+};
+
+export const MCP_DESCRIBE_TOOL_SCHEMA: ToolSchema = {
+  name: 'mcp_describe',
+  provider: 'Mcp',
+  toolClass: 'read',
+  description: 'Show the description and argument schema of one tool of one of your MCP servers.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      server: { type: 'string', description: 'The server name.' },
+      tool: { type: 'string', description: 'The tool name on that server.' },
+    },
+    required: ['server', 'tool'],
+    additionalProperties: false,
+  },
+};
+
+export const MCP_CALL_TOOL_SCHEMA: ToolSchema = {
+  name: 'mcp_call',
+  provider: 'Mcp',
+  toolClass: 'mcp',
+  description:
+    "Call a tool of one of your MCP servers. Tools outside the server's approve list wait for a " +
+    'human decision first.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      server: { type: 'string', description: 'The server name.' },
+      tool: { type: 'string', description: 'The tool name on that server.' },
+      arguments: { type: 'object', description: 'Arguments for the tool.' },
+    },
+    required: ['server', 'tool'],
+    additionalProperties: false,
+  },
+};
+
+export const MCP_GATEWAY_TOOL_SCHEMAS: ToolSchema[] = [
+  MCP_SEARCH_TOOL_SCHEMA,
+  MCP_DESCRIBE_TOOL_SCHEMA,
+  MCP_CALL_TOOL_SCHEMA,
+];
+
+/** Wire name of an MCP tool exposed directly by a `mcp:server:tool` spec (CAP-3). */
+export function mcpDirectToolName(server: string, tool: string): string {
+  return `mcp__${server}__${tool}`;
+}
+
+/**
+ * Schema of a directly exposed MCP tool. Its real argument schema comes from the server at run
+ * time (the MCP client is not part of resolution), so resolution only fixes name and class.
+ */
+export function mcpDirectToolSchema(server: string, tool: string): ToolSchema {
+  return {
+    name: mcpDirectToolName(server, tool),
+    provider: 'Mcp',
+    toolClass: 'mcp',
+    description: `Tool '${tool}' of MCP server '${server}'.`,
+    inputSchema: { type: 'object', additionalProperties: true },
+  };
+}

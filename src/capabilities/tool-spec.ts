@@ -1,0 +1,109 @@
+import type { McpServerRef } from '../shared/capability-snapshot.js';
+import type { ToolSchema } from '../shared/tools.js';
+import type { ToolProviderInfo } from '../tools/tool.js';
+
+/**
+ * What one tool spec of CAP-1 names. Specs: `Provider`, `Provider:Tool`, `Tool`, `mcp:server`,
+ * `mcp:server:tool`. Names match case-insensitively; matches carry the canonical registered
+ * names, which is what gets stored (the seed's bug: lowercasing declared names made CamelCase
+ * registrations like `WebFetch` silently resolve to nothing).
+ */
+export type SpecMatch =
+  | { kind: 'tools'; tools: Array<{ provider: ToolProviderInfo; tool: ToolSchema }> }
+  | {
+      kind: 'mcp-server';
+      server: string;
+      tools: Array<{ provider: ToolProviderInfo; tool: ToolSchema }>;
+    }
+  | { kind: 'mcp-tool'; server: string; tool: string }
+  | { kind: 'mcp-not-declared'; server: string }
+  | { kind: 'unknown'; reason: string };
+
+const MCP_PROVIDER = 'Mcp';
+
+export function matchToolSpec(
+  rawSpec: string,
+  providers: readonly ToolProviderInfo[],
+  mcpServers: readonly McpServerRef[],
+): SpecMatch {
+  const spec = rawSpec.trim();
+  if (spec === '') return { kind: 'unknown', reason: 'the spec is empty' };
+  const parts = spec.split(':');
+  const head = parts[0] ?? '';
+
+  if (parts.length >= 2 && head.toLowerCase() === 'mcp') {
+    const serverPart = parts[1] ?? '';
+    const toolPart = parts.slice(2).join(':');
+    if (serverPart === '' || (parts.length > 2 && toolPart === '')) {
+      return { kind: 'unknown', reason: 'write mcp:<server> or mcp:<server>:<tool>' };
+    }
+    const server = mcpServers.find((ref) => ref.name.toLowerCase() === serverPart.toLowerCase());
+    if (server === undefined) {
+      // `Mcp:mcp_call` is also a Provider:Tool spec; prefer that reading when it names a tool.
+      if (parts.length === 2) {
+        const asProviderTool = matchProviderTool(MCP_PROVIDER, serverPart, providers);
+        if (asProviderTool.kind === 'tools') return asProviderTool;
+      }
+      return { kind: 'mcp-not-declared', server: serverPart };
+    }
+    if (parts.length === 2) {
+      const provider = providers.find((candidate) => candidate.name === MCP_PROVIDER);
+      return {
+        kind: 'mcp-server',
+        server: server.name,
+        tools: provider === undefined ? [] : provider.tools.map((tool) => ({ provider, tool })),
+      };
+    }
+    return { kind: 'mcp-tool', server: server.name, tool: toolPart };
+  }
+
+  if (parts.length === 2) return matchProviderTool(head, parts[1] ?? '', providers);
+  if (parts.length > 2) {
+    return { kind: 'unknown', reason: 'only mcp:<server>:<tool> specs have two colons' };
+  }
+
+  // `Tool` by its own name, or `Provider` for all its tools (`bash` is both: same result).
+  const lower = spec.toLowerCase();
+  const matches: Array<{ provider: ToolProviderInfo; tool: ToolSchema }> = [];
+  for (const provider of providers) {
+    const whole = provider.name.toLowerCase() === lower;
+    for (const tool of provider.tools) {
+      if (whole || tool.name.toLowerCase() === lower) matches.push({ provider, tool });
+    }
+  }
+  if (matches.length === 0) {
+    return {
+      kind: 'unknown',
+      reason: `known providers: ${providers.map((provider) => provider.name).join(', ')}; known tools: ${providers
+        .flatMap((provider) => provider.tools.map((tool) => tool.name))
+        .join(', ')}`,
+    };
+  }
+  return { kind: 'tools', tools: matches };
+}
+
+function matchProviderTool(
+  providerPart: string,
+  toolPart: string,
+  providers: readonly ToolProviderInfo[],
+): SpecMatch {
+  const provider = providers.find(
+    (candidate) => candidate.name.toLowerCase() === providerPart.toLowerCase(),
+  );
+  if (provider === undefined) {
+    return {
+      kind: 'unknown',
+      reason: `no provider '${providerPart}' (known providers: ${providers.map((candidate) => candidate.name).join(', ')})`,
+    };
+  }
+  const tool = provider.tools.find(
+    (candidate) => candidate.name.toLowerCase() === toolPart.toLowerCase(),
+  );
+  if (tool === undefined) {
+    return {
+      kind: 'unknown',
+      reason: `provider ${provider.name} has no tool '${toolPart}' (its tools: ${provider.tools.map((candidate) => candidate.name).join(', ')})`,
+    };
+  }
+  return { kind: 'tools', tools: [{ provider, tool }] };
+}
