@@ -1,0 +1,41 @@
+import path from 'node:path';
+import type { ToolSchema } from '../shared/tools.js';
+import { realpathLenient } from '../tools/workspace-path.js';
+
+/**
+ * The paths a tool call touches, as decide() must compare them (POL-1: "paths are resolved,
+ * symlinks included, before comparing with roots"). Node side: it runs in an activity (or
+ * the API), and its result is what enters the workflow.
+ *
+ * Deliberately never throws for a path outside the workspace: policy must see where the call
+ * really points so it can ask or deny; the tool itself refuses such paths when it runs.
+ * Arguments that are absent or not strings are skipped (the tool reports bad arguments).
+ *
+ * @param workspaceRoot absolute, already resolved workspace root.
+ */
+export function canonicalCallPaths(
+  workspaceRoot: string,
+  schema: ToolSchema,
+  args: Record<string, unknown>,
+): string[] {
+  const paths: string[] = [];
+  for (const name of schema.pathArguments ?? []) {
+    const value = args[name];
+    if (typeof value !== 'string') continue;
+    // A null byte cannot name a real file; the tool refuses it. Resolve what precedes it so
+    // policy still judges the location (realpath would throw on it).
+    const usable = value.split('\0')[0] ?? '';
+    const absolute = path.resolve(workspaceRoot, usable === '' ? '.' : usable);
+    paths.push(resolveOrLexical(absolute));
+  }
+  return paths;
+}
+
+function resolveOrLexical(absolute: string): string {
+  try {
+    return realpathLenient(absolute);
+  } catch {
+    // ELOOP, EACCES...: the lexical path is the best policy can know; the tool will fail.
+    return absolute;
+  }
+}

@@ -1,0 +1,106 @@
+import type { PolicyInput, Verdict } from '../shared/policy.js';
+import type { ToolClass } from '../shared/tools.js';
+
+/*
+ * Runs inside the Temporal workflow sandbox (the loop decides before it schedules a tool
+ * activity), so it must stay pure: no Node modules (`path`, `fs`), no clock, no randomness,
+ * and only `src/shared` types. Paths arrive already absolute, normalized and symlink-resolved
+ * (canonicalCallPaths, on the activity side), so containment is plain string logic.
+ */
+
+/** One tool call as policy sees it. */
+export interface PolicyCall {
+  toolName: string;
+  toolClass: ToolClass;
+  /** Absolute, normalized, symlink-resolved paths the call touches (canonicalCallPaths). */
+  paths: string[];
+}
+
+/** The delegating tool: it writes nothing itself and is never an approval item (POL-1). */
+export const TASK_TOOL_NAME = 'Task';
+
+const ALLOW: Verdict = { kind: 'allow' };
+
+/**
+ * POL-1: the one decision function, the same for a main agent and a subagent. POL-3: under
+ * `unattended: 'deny'` every `ask` becomes `deny` at once, because no card would be answered.
+ */
+export function decide(policy: PolicyInput, call: PolicyCall): Verdict {
+  if (call.toolName === TASK_TOOL_NAME) return ALLOW;
+  const verdict = decideAttended(policy, call);
+  if (verdict.kind === 'ask' && policy.unattended === 'deny') {
+    return {
+      kind: 'deny',
+      reason: `${verdict.reason}, but this run is unattended: no human will answer, so it is denied`,
+    };
+  }
+  return verdict;
+}
+
+function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
+  const mode = policy.approvalMode;
+  if (mode === 'full-access') return ALLOW;
+
+  const workspace = policy.workspaceRoot;
+  const writable = policy.writableRoots.length > 0 ? policy.writableRoots : [workspace];
+  const insideAny = (roots: string[]) => (p: string) => roots.some((root) => isInside(root, p));
+  // A read or write naming no path (glob without `path`) works on the workspace itself.
+  const paths = call.paths.length > 0 ? call.paths : [workspace];
+  const needs = (what: string): Verdict => ({
+    kind: 'ask',
+    reason: `${what} needs approval under approvalMode ${mode}`,
+  });
+
+  switch (call.toolClass) {
+    case 'read': {
+      // Writable roots are readable too once writes there are auto-approved; under `confirm`
+      // only the workspace is.
+      const readable = mode === 'confirm' ? [workspace] : [workspace, ...writable];
+      const outside = paths.filter((p) => !insideAny(readable)(p));
+      if (outside.length === 0) return ALLOW;
+      return needs(`read of ${describePaths(outside, workspace)}${byTool(call, 'read')}`);
+    }
+    case 'write': {
+      const autoWritable =
+        mode === 'confirm' ? [] : mode === 'auto-edit' ? [workspace, ...writable] : writable;
+      const outside = paths.filter((p) => !insideAny(autoWritable)(p));
+      if (outside.length === 0) return ALLOW;
+      const shown = mode === 'confirm' || call.paths.length === 0 ? call.paths : outside;
+      return needs(`write to ${describePaths(shown, workspace)}${byTool(call, 'write')}`);
+    }
+    case 'exec':
+      return needs(`running commands with '${call.toolName}'`);
+    case 'mcp':
+      return needs(`MCP tool '${call.toolName}'`);
+    case 'config':
+      return needs(`configuration change by '${call.toolName}'`);
+  }
+}
+
+/** `p` is `root` or below it. Both absolute and normalized (POSIX). */
+export function isInside(root: string, p: string): boolean {
+  const base = stripTrailingSlash(root);
+  if (base === '') return p.startsWith('/');
+  return p === base || p.startsWith(`${base}/`);
+}
+
+function stripTrailingSlash(p: string): string {
+  return p.endsWith('/') ? p.slice(0, -1) : p;
+}
+
+/** Workspace paths read relative (`src/a.ts`); others absolute, marked so a reviewer notices. */
+function describePaths(paths: string[], workspace: string): string {
+  if (paths.length === 0) return 'the workspace';
+  return paths
+    .map((p) => {
+      if (!isInside(workspace, p)) return `${p} (outside the workspace)`;
+      const base = stripTrailingSlash(workspace);
+      return p === base ? '.' : p.slice(base.length + 1);
+    })
+    .join(', ');
+}
+
+/** Names the tool when the verb alone does not (`edit` is a write, `grep` a read). */
+function byTool(call: PolicyCall, verb: string): string {
+  return call.toolName === verb ? '' : ` by '${call.toolName}'`;
+}

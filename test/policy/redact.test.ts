@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { isSecretKey, REDACTED, redactSecrets } from '../../src/shared/redact.js';
+
+describe('redactSecrets', () => {
+  it('replaces values of secret-looking keys, deeply, without touching the input', () => {
+    const input = {
+      path: 'src/a.ts',
+      headers: { Authorization: 'Basic abc', 'X-Api-Key': 'k', Cookie: 'sid=1', accept: 'json' },
+      env: { GITHUB_TOKEN: 'ghx', DB_PASSWORD: 'pw', passwd: 'p', HOME: '/root' },
+      nested: [{ apiKey: 'a', api_key: 'b', private_key: { pem: 'x' }, clientSecret: 's' }],
+      credentials: ['a', 'b'],
+    };
+    const copy = structuredClone(input);
+    expect(redactSecrets(input)).toEqual({
+      path: 'src/a.ts',
+      headers: { Authorization: REDACTED, 'X-Api-Key': REDACTED, Cookie: REDACTED, accept: 'json' },
+      env: { GITHUB_TOKEN: REDACTED, DB_PASSWORD: REDACTED, passwd: REDACTED, HOME: '/root' },
+      nested: [
+        { apiKey: REDACTED, api_key: REDACTED, private_key: REDACTED, clientSecret: REDACTED },
+      ],
+      credentials: REDACTED,
+    });
+    expect(input).toEqual(copy);
+  });
+
+  it('keeps harmless keys that merely contain a secret word', () => {
+    expect(redactSecrets({ max_tokens: 100, tokenizer: 'bpe', keyboard: 'us' })).toEqual({
+      max_tokens: 100,
+      tokenizer: 'bpe',
+      keyboard: 'us',
+    });
+    expect(isSecretKey('accessToken')).toBe(true);
+    expect(isSecretKey('APIKey')).toBe(true);
+    expect(isSecretKey('monkey')).toBe(false);
+  });
+
+  it('redacts bearer tokens and sk- keys inside any string', () => {
+    expect(
+      redactSecrets({
+        command: "curl -H 'Authorization: Bearer eyJhbGciOi.abc.def' https://x",
+        note: 'use sk-proj-abcdefghijklmnop1234 here',
+        list: ['ghp_abcdefghijklmnopqrstuvwxyz0123'],
+      }),
+    ).toEqual({
+      command: `curl -H 'Authorization: Bearer ${REDACTED}' https://x`,
+      note: `use ${REDACTED} here`,
+      list: [REDACTED],
+    });
+    expect(redactSecrets('sk-abcdefghijklmnopqrstuvwx')).toBe(REDACTED);
+    expect(redactSecrets('a bearer of news, sk-short')).toBe('a bearer of news, sk-short');
+  });
+
+  it('passes primitives through and survives cycles', () => {
+    expect(redactSecrets(42)).toBe(42);
+    expect(redactSecrets(null)).toBe(null);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    expect(redactSecrets(cyclic)).toEqual({ a: 1, self: '__circular__' });
+  });
+});
