@@ -87,7 +87,8 @@ export const GLOB_TOOL_SCHEMA: ToolSchema = {
   pathArguments: ['path'],
   description:
     'List workspace files matching a glob pattern (e.g. "src/**/*.ts"), as sorted ' +
-    'workspace-relative paths. Hidden files, node_modules and .git are skipped. The pattern must ' +
+    'workspace-relative paths. Hidden files, node_modules, .git and symbolic links are skipped. ' +
+    'The pattern must ' +
     'be relative and may not contain "..".',
   inputSchema: {
     type: 'object',

@@ -334,6 +334,16 @@ describe('grep', () => {
     );
   });
 
+  it('says how many files were not searched when the read budget runs out', async () => {
+    const half = FILE_SYSTEM_LIMITS.grepMaxBytes / 2 + 1;
+    await write('big/1.log', 'x'.repeat(half));
+    await write('big/2.log', 'x'.repeat(half));
+    await write('big/3.log', 'todo');
+    expect(await run('grep', { pattern: 'todo', path: 'big' })).toBe(
+      '[read budget of 32 MiB reached: 2 of 3 files were not searched]',
+    );
+  });
+
   it('never reads outside the workspace', async () => {
     await fs.symlink(outside, path.join(workspace, 'out'));
     await fs.symlink(path.join(outside, 'secret.txt'), path.join(workspace, 'secret-link.txt'));
