@@ -76,7 +76,8 @@ function knowledgeSection(knowledge: KnowledgeSourceRef[]): string {
   const lines = knowledge.map((source) => `- ${source.name}: ${source.glob}`);
   return (
     '# Knowledge sources\n\n' +
-    'Reference material in the workspace, left on disk (name: files). Search it with ' +
+    'Reference material in the workspace, left on disk; each line below is a source and its files. ' +
+    'Search them with ' +
     'kb_search(query, source?): it returns ranked "path:line: text" hits. A hit is one line, not ' +
     'the answer: open the file with read to see its context.\n\n' +
     lines.join('\n') +

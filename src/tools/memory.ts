@@ -67,7 +67,7 @@ export function dailyFileName(now: Date): string {
 
 /** One entry exactly as appended: a timestamp heading, the text, a blank line. */
 export function formatEntry(content: string, now: Date): string {
-  return `## ${now.toISOString()}\n\n${content.replace(/\s+$/, '')}\n\n`;
+  return `### ${now.toISOString()}\n\n${content.replace(/\s+$/, '')}\n\n`;
 }
 
 /**

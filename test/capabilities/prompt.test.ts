@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  assembleSystemPrompt,
+  SUBAGENT_FRAMING,
+  type PromptParts,
+} from '../../src/capabilities/prompt.js';
+
+const fixture = (name: string): string =>
+  readFileSync(new URL(`../fixtures/capabilities/${name}`, import.meta.url), 'utf8');
+
+const BODY = '# Role\n\nYou review pull requests.\n\n- Be terse.\n- Cite lines.\n';
+
+const none: PromptParts = {
+  framing: SUBAGENT_FRAMING,
+  skills: [],
+  knowledge: [],
+  mcpServers: [],
+  memory: null,
+  body: BODY,
+};
+
+const all: PromptParts = {
+  framing: SUBAGENT_FRAMING,
+  skills: [
+    {
+      name: 'release-notes',
+      description: 'Write release notes\n from a changelog',
+      location: '/ws/.subagents/skills/release-notes/SKILL.md',
+    },
+  ],
+  knowledge: [
+    { name: 'manuals', glob: 'docs/manuals/**/*.md' },
+    { name: 'policies', glob: 'policies/*.md' },
+  ],
+  mcpServers: [{ name: 'github', approve: [], toolTimeoutSeconds: 60 }],
+  memory: {
+    mode: 'private',
+    residentFiles: [
+      {
+        name: 'preferences.md',
+        content: '### 2026-11-30T09:00:00.000Z\n\nThe user prefers tables.\n\n',
+      },
+    ],
+    notes: [
+      'big.md (5000 bytes) is over the 4 KiB per-file budget and was not loaded; read it with memory_read.',
+    ],
+  },
+  body: BODY,
+};
+
+describe('assembleSystemPrompt (CAP-6)', () => {
+  it('GOLDEN: no dimension declared assembles to exactly framing + body', () => {
+    const prompt = assembleSystemPrompt(none);
+    expect(prompt).toBe(SUBAGENT_FRAMING + BODY);
+    // Byte-for-byte against the committed fixture: provider prompt caches depend on it.
+    expect(Buffer.from(prompt)).toEqual(
+      readFileSync(
+        new URL('../fixtures/capabilities/prompt-no-dimensions.golden.txt', import.meta.url),
+      ),
+    );
+  });
+
+  it('GOLDEN: every dimension, in the fixed order skills -> knowledge -> MCP -> memory', () => {
+    const prompt = assembleSystemPrompt(all);
+    expect(prompt).toBe(fixture('prompt-all-dimensions.golden.txt'));
+    const order = [
+      'You are a delegate',
+      '# Skills',
+      '# Knowledge sources',
+      '# MCP servers',
+      '# Memory',
+      '# Role',
+    ];
+    const positions = order.map((marker) => prompt.indexOf(marker));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+
+  it('the framing names no capability', () => {
+    expect(SUBAGENT_FRAMING).not.toMatch(/skill|knowledge|kb_search|mcp|memory/i);
+    expect(SUBAGENT_FRAMING.endsWith('\n\n')).toBe(true);
+  });
+
+  it('each undeclared dimension drops its whole section and nothing else', () => {
+    const cases: Array<[keyof PromptParts, PromptParts[keyof PromptParts], RegExp]> = [
+      ['skills', [], /skill/i],
+      ['knowledge', [], /knowledge|kb_search/i],
+      ['mcpServers', [], /mcp/i],
+      ['memory', null, /memory/i],
+    ];
+    for (const [key, empty, trace] of cases) {
+      const prompt = assembleSystemPrompt({ ...all, [key]: empty });
+      expect(prompt.replace(BODY, '')).not.toMatch(trace);
+    }
+  });
+
+  it('skill catalog lines carry name, description and location only', () => {
+    const prompt = assembleSystemPrompt({ ...none, skills: all.skills });
+    expect(prompt).toContain(
+      '- release-notes: Write release notes from a changelog (location: /ws/.subagents/skills/release-notes/SKILL.md)\n',
+    );
+  });
+
+  it('declared memory with no resident file still says how to use it', () => {
+    const prompt = assembleSystemPrompt({
+      ...none,
+      memory: { mode: 'shared', residentFiles: [], notes: [] },
+    });
+    expect(prompt).toContain('shared with the main agent');
+    expect(prompt).toContain('Your resident memory is empty.');
+  });
+});
