@@ -1,0 +1,337 @@
+/**
+ * The definition registry: loads every level (DEF-3), answers lookups, authors user and
+ * project definitions strictly (DEF-2, API-4), keeps revisions (DEF-5) and reloads on file
+ * changes (DEF-4).
+ */
+import { access, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DeputyConfig } from '../config.js';
+import type { DefinitionLevel } from '../shared/capability-snapshot.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { LoadedDefinition } from './definition.js';
+import { DefinitionError, invalidDefinition } from './errors.js';
+import { splitFrontmatter } from './frontmatter.js';
+import { WRITABLE_LEVELS, levelSources, writableDirectory } from './levels.js';
+import type { WritableLevel } from './levels.js';
+import { buildIndex, compareForList } from './precedence.js';
+import type { RegistryIndex } from './precedence.js';
+import { createRevisionStore } from './revisions.js';
+import type { RevisionInfo } from './revisions.js';
+import { scanLevel } from './scan.js';
+import { FRONTMATTER_FIELDS, validateChanges, validateForSave } from './schema.js';
+import type { ValidationIssue } from './schema.js';
+import { watchDefinitionDirectories } from './watch.js';
+import type { DirectoryWatcher } from './watch.js';
+import {
+  FrontmatterEditError,
+  applyChanges,
+  isClearingValue,
+  serializeNewDefinition,
+} from './write-back.js';
+import { readFrontmatterYaml } from './yaml-read.js';
+
+export interface RegistryOptions {
+  config: Pick<DeputyConfig, 'workspace' | 'dataDir' | 'userDir' | 'projectRoot'> & {
+    models?: Pick<DeputyConfig['models'], 'aliases' | 'catalog'>;
+  };
+  /** Model alias map (`sonnet` -> handle). Default: `config.models.aliases`. */
+  aliases?: Record<string, string>;
+  /** Watcher quiet period in milliseconds. Default 100. */
+  watchDebounceMs?: number;
+  /** Clock for revision stamps (tests). Default `Date.now`. */
+  now?: () => number;
+}
+
+export interface DefinitionRegistry {
+  /** Reads every level; resolves when the index is in place. */
+  load(): Promise<void>;
+  /** Same as load: re-reads every level and swaps the index at once. */
+  reload(): Promise<void>;
+  /** The definition each name resolves to, by level precedence then displayOrder, then name. */
+  list(): LoadedDefinition[];
+  /** Every loaded file, shadowed and duplicate ones included (each carries its diagnostic). */
+  listAll(): LoadedDefinition[];
+  /** The definition `name` resolves to, or the one at `level` when given. */
+  get(name: string, level?: DefinitionLevel): LoadedDefinition | undefined;
+  create(
+    level: WritableLevel,
+    frontmatter: Record<string, unknown>,
+    body: string,
+  ): Promise<LoadedDefinition>;
+  /** Changes only the fields sent; `null`, `[]` and `{}` clear a field. */
+  update(name: string, changes: Record<string, unknown>): Promise<LoadedDefinition>;
+  delete(name: string): Promise<void>;
+  /** Revisions of `name`, newest first (also after a delete). */
+  revisions(name: string): Promise<RevisionInfo[]>;
+  restore(name: string, revisionId: string): Promise<LoadedDefinition>;
+  /** Starts the file watcher; resolves when it is ready. `onChange` runs after each reload. */
+  watch(onChange?: (definitions: LoadedDefinition[]) => void): Promise<void>;
+  /** Stops the watcher. */
+  close(): Promise<void>;
+}
+
+const READ_ONLY_REASON: Partial<Record<DefinitionLevel, string>> = {
+  builtin: 'is a built-in agent and cannot be changed through the API',
+  ecosystem:
+    'comes from .claude/agents or .qwen/agents and is read-only through deputy; edit that file itself',
+};
+
+export function createRegistry(options: RegistryOptions): DefinitionRegistry {
+  const { config } = options;
+  const aliases = options.aliases ?? config.models?.aliases ?? {};
+  const sources = levelSources(config);
+  const revisionStore = createRevisionStore(config.dataDir, options.now);
+  let index: RegistryIndex = { all: [], byName: new Map() };
+  let startedGeneration = 0;
+  let committedGeneration = 0;
+  let watcher: DirectoryWatcher | undefined;
+  let onChange: ((definitions: LoadedDefinition[]) => void) | undefined;
+  // Authoring operations run one at a time so two saves never interleave read-modify-write.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serialized = <T>(operation: () => Promise<T>): Promise<T> => {
+    const run = queue.then(operation, operation);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  async function reload(): Promise<void> {
+    const generation = ++startedGeneration;
+    const levels = await Promise.all(sources.map((source) => scanLevel(source, aliases)));
+    // A slower, older scan never overwrites a newer one.
+    if (generation < committedGeneration) return;
+    committedGeneration = generation;
+    index = buildIndex(levels.flat());
+  }
+
+  const get = (name: string, level?: DefinitionLevel): LoadedDefinition | undefined =>
+    level === undefined
+      ? index.byName.get(name)
+      : index.all.find((entry) => entry.level === level && entry.definition.name === name);
+
+  function builtinNamed(name: string): LoadedDefinition | undefined {
+    return get(name, 'builtin');
+  }
+
+  function refuseBuiltinName(name: string): void {
+    const builtin = builtinNamed(name);
+    if (builtin !== undefined) {
+      throw new DefinitionError(
+        'conflict',
+        `'${name}' is a built-in agent name; built-in agents cannot be overridden, choose a different name`,
+      );
+    }
+  }
+
+  function writableEntry(name: string, action: string): LoadedDefinition {
+    const entry = get(name);
+    if (entry === undefined) throw new DefinitionError('not-found', `no agent named '${name}'`);
+    if (entry.readOnly) {
+      throw new DefinitionError(
+        'read-only',
+        `'${name}' ${READ_ONLY_REASON[entry.level] ?? 'is read-only'}; cannot ${action} it`,
+      );
+    }
+    return entry;
+  }
+
+  function checkModel(model: unknown): ValidationIssue[] {
+    if (typeof model !== 'string' || model === 'default' || model.startsWith('scripted:'))
+      return [];
+    const catalog = config.models?.catalog ?? {};
+    if (Object.hasOwn(catalog, model)) return [];
+    const known = Object.keys(catalog);
+    return [
+      {
+        path: 'model',
+        message: `'${model}' is not in the model catalog; use 'default'${known.length > 0 ? ` or one of: ${known.join(', ')}` : ''}`,
+      },
+    ];
+  }
+
+  async function create(
+    level: WritableLevel,
+    frontmatter: Record<string, unknown>,
+    body: string,
+  ): Promise<LoadedDefinition> {
+    if (!(WRITABLE_LEVELS as readonly string[]).includes(level)) {
+      throw new DefinitionError(
+        'read-only',
+        `definitions can only be created at the user or project level, not '${String(level)}'`,
+      );
+    }
+    if (typeof body !== 'string')
+      throw invalidDefinition([{ path: 'systemPrompt', message: 'must be a string' }]);
+    const result = validateForSave(frontmatter);
+    if (!result.ok) throw invalidDefinition(result.issues);
+    const modelIssues = checkModel(result.value.model);
+    if (modelIssues.length > 0) throw invalidDefinition(modelIssues);
+    const name = result.value.name;
+    refuseBuiltinName(name);
+    const existing = index.all.find((entry) => entry.definition.name === name);
+    if (existing !== undefined) {
+      throw new DefinitionError(
+        'conflict',
+        `an agent named '${name}' already exists (${existing.level}: ${existing.filePath})`,
+      );
+    }
+    const filePath = join(writableDirectory(config, level), `${name}.md`);
+    if (await exists(filePath)) throw new DefinitionError('conflict', `${filePath} already exists`);
+    await writeFileAtomic(filePath, serializeNewDefinition(result.value, body));
+    await reload();
+    return get(name, level) ?? fail(`created ${filePath} but it did not load`);
+  }
+
+  async function update(name: string, changes: Record<string, unknown>): Promise<LoadedDefinition> {
+    const checked = validateChanges(changes);
+    if (!checked.ok) throw invalidDefinition(checked.issues);
+    const entry = writableEntry(name, 'update');
+    refuseBuiltinName(name);
+    if (Object.hasOwn(changes, 'name') && changes.name !== undefined && changes.name !== name) {
+      throw invalidDefinition([
+        {
+          path: 'name',
+          message: 'an agent cannot be renamed; create a new one and delete this one',
+        },
+      ]);
+    }
+    const text = await readFile(entry.filePath, 'utf8');
+    const merged = mergedFrontmatter(text, name, changes);
+    const result = validateForSave(merged, { allowUnknownKeys: true });
+    const issues = [
+      ...(result.ok ? [] : result.issues),
+      ...(changes.model === undefined ? [] : checkModel(changes.model)),
+    ];
+    if (issues.length > 0) throw invalidDefinition(issues);
+    let next: string;
+    try {
+      next = applyChanges(text, withoutUndefined(changes));
+    } catch (error) {
+      if (error instanceof FrontmatterEditError)
+        throw invalidDefinition([{ path: '', message: error.message }]);
+      throw error;
+    }
+    if (next !== text) {
+      await revisionStore.save(entry.level as WritableLevel, name, text);
+      await writeFileAtomic(entry.filePath, next);
+    }
+    await reload();
+    return get(name, entry.level) ?? fail(`updated ${entry.filePath} but it did not load`);
+  }
+
+  async function remove(name: string): Promise<void> {
+    const entry = writableEntry(name, 'delete');
+    const text = await readFile(entry.filePath, 'utf8');
+    await revisionStore.save(entry.level as WritableLevel, name, text);
+    await unlink(entry.filePath);
+    await reload();
+  }
+
+  async function restore(name: string, revisionId: string): Promise<LoadedDefinition> {
+    const revision = await revisionStore.read(name, revisionId);
+    if (revision === undefined)
+      throw new DefinitionError('not-found', `'${name}' has no revision '${revisionId}'`);
+    refuseBuiltinName(name);
+    const { level } = revision.info;
+    const current = get(name, level);
+    const filePath = current?.filePath ?? join(writableDirectory(config, level), `${name}.md`);
+    if (await exists(filePath)) {
+      const text = await readFile(filePath, 'utf8');
+      if (text !== revision.content) {
+        await revisionStore.save(level, name, text);
+        await writeFileAtomic(filePath, revision.content);
+      }
+    } else {
+      await writeFileAtomic(filePath, revision.content);
+    }
+    await reload();
+    return (
+      get(name, level) ?? fail(`restored ${filePath} but it did not load under the name '${name}'`)
+    );
+  }
+
+  return {
+    load: reload,
+    reload,
+    list: () => [...index.byName.values()].sort(compareForList),
+    listAll: () => [...index.all],
+    get,
+    create: (level, frontmatter, body) => serialized(() => create(level, frontmatter, body)),
+    update: (name, changes) => serialized(() => update(name, changes)),
+    delete: (name) => serialized(() => remove(name)),
+    revisions: (name) => revisionStore.list(name),
+    restore: (name, revisionId) => serialized(() => restore(name, revisionId)),
+    async watch(callback) {
+      onChange = callback ?? onChange;
+      if (watcher !== undefined) return watcher.ready;
+      watcher = watchDefinitionDirectories(
+        sources.map((source) => ({ directory: source.directory, recursive: source.recursive })),
+        () => {
+          reload().then(
+            () => onChange?.([...index.byName.values()].sort(compareForList)),
+            // A failed scan keeps the previous index; the next change tries again.
+            () => undefined,
+          );
+        },
+        { debounceMs: options.watchDebounceMs ?? 100 },
+      );
+      return watcher.ready;
+    },
+    async close() {
+      const current = watcher;
+      watcher = undefined;
+      await current?.close();
+    },
+  };
+}
+
+/**
+ * The frontmatter the file would have after the change, as raw values, for strict validation.
+ * Spellings deputy reads as aliases are folded so that the check sees what will run.
+ */
+function mergedFrontmatter(
+  text: string,
+  name: string,
+  changes: Record<string, unknown>,
+): Record<string, unknown> {
+  const split = splitFrontmatter(text);
+  const read = split.hasFrontmatter
+    ? readFrontmatterYaml(split.yaml)
+    : { values: Object.create(null) as Record<string, unknown>, diagnostics: [] };
+  if (read.values === undefined) {
+    throw invalidDefinition([
+      { path: '', message: "the file's frontmatter is not valid YAML; fix the file by hand first" },
+    ]);
+  }
+  const merged: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(read.values)) {
+    if ((FRONTMATTER_FIELDS as readonly string[]).includes(key) && read.values[key] !== null)
+      merged[key] = read.values[key];
+  }
+  merged.name ??= name;
+  for (const key of Object.keys(changes)) {
+    const value = changes[key];
+    if (value === undefined) continue;
+    if (isClearingValue(value)) delete merged[key];
+    else merged[key] = value;
+  }
+  return { ...merged };
+}
+
+function withoutUndefined(changes: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(changes)) if (changes[key] !== undefined) out[key] = changes[key];
+  return out;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function fail(message: string): never {
+  throw new Error(message);
+}

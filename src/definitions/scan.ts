@@ -1,0 +1,86 @@
+/** Reads every definition file of one level. Unreadable files become diagnostics, not failures. */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import fg from 'fast-glob';
+import type { LoadedDefinition } from './definition.js';
+import type { LevelSource } from './levels.js';
+import { isDefinitionFileName } from './levels.js';
+import { fallbackName, parseDefinition } from './parse.js';
+import { sha256 } from './revisions.js';
+
+/** Files read at once; keeps a 1,000-file level well under the process's descriptor limit. */
+const READ_CONCURRENCY = 32;
+
+export async function scanLevel(
+  source: LevelSource,
+  aliases: Record<string, string>,
+): Promise<LoadedDefinition[]> {
+  const files = await fg(source.recursive ? '**/*.md' : '*.md', {
+    cwd: source.directory,
+    absolute: true,
+    onlyFiles: true,
+    dot: false,
+    caseSensitiveMatch: false,
+    suppressErrors: true,
+  });
+  const paths = files.filter((path) => isDefinitionFileName(basename(path))).sort();
+  const loaded: Array<LoadedDefinition | undefined> = new Array<LoadedDefinition | undefined>(
+    paths.length,
+  );
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < paths.length) {
+      const index = next++;
+      loaded[index] = await loadFile(paths[index]!, source, aliases);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, paths.length) }, worker));
+  return loaded.filter((entry): entry is LoadedDefinition => entry !== undefined);
+}
+
+export async function loadFile(
+  filePath: string,
+  source: Pick<LevelSource, 'level' | 'readOnly'>,
+  aliases: Record<string, string>,
+): Promise<LoadedDefinition | undefined> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(filePath);
+  } catch (error) {
+    // Deleted between listing and reading: the watcher reloads again shortly.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const { definition } = parseDefinition('', {
+      fileName: filePath,
+      level: source.level,
+      aliases,
+    });
+    return {
+      definition,
+      level: source.level,
+      readOnly: source.readOnly,
+      filePath,
+      contentHash: sha256(''),
+      diagnostics: [
+        {
+          severity: 'error',
+          path: '',
+          code: 'file.unreadable',
+          message: `${fallbackName(filePath)}: file could not be read: ${(error as Error).message}`,
+        },
+      ],
+    };
+  }
+  const { definition, diagnostics } = parseDefinition(bytes.toString('utf8'), {
+    fileName: filePath,
+    level: source.level,
+    aliases,
+  });
+  return {
+    definition,
+    level: source.level,
+    readOnly: source.readOnly,
+    filePath,
+    contentHash: sha256(bytes),
+    diagnostics,
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * Watches the definition directories (DEF-4). A directory that does not exist yet is watched
+ * through its nearest existing ancestor, filtered down to the path leading to it, so creating
+ * `.subagents/agents/` later is noticed without watching the whole workspace.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, sep } from 'node:path';
+import { watch } from 'chokidar';
+import type { Stats } from 'node:fs';
+
+export interface WatchTarget {
+  directory: string;
+  recursive: boolean;
+}
+
+export interface DirectoryWatcher {
+  /** Resolves once the initial scan of the watched roots is done. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WatchOptions {
+  /** Quiet period before `onChange` fires, in milliseconds. Default 100. */
+  debounceMs?: number;
+}
+
+function nearestExisting(directory: string): string {
+  let current = directory;
+  while (!existsSync(current)) {
+    const parent = dirname(current);
+    if (parent === current) return current;
+    current = parent;
+  }
+  return current;
+}
+
+function isInside(path: string, directory: string): boolean {
+  return path.startsWith(directory.endsWith(sep) ? directory : directory + sep);
+}
+
+export function watchDefinitionDirectories(
+  targets: WatchTarget[],
+  onChange: () => void,
+  options: WatchOptions = {},
+): DirectoryWatcher {
+  const debounceMs = options.debounceMs ?? 100;
+  const roots = [...new Set(targets.map((target) => nearestExisting(target.directory)))];
+  const relevant = (path: string, stats?: Stats): boolean =>
+    targets.some((target) => {
+      if (path === target.directory || isInside(target.directory, path)) return true;
+      if (!isInside(path, target.directory)) return false;
+      if (stats?.isDirectory() === true) return target.recursive;
+      if (stats?.isFile() === true) {
+        return (
+          path.toLowerCase().endsWith('.md') &&
+          (target.recursive || dirname(path) === target.directory)
+        );
+      }
+      // chokidar asks once without stats; decide when it asks again with them.
+      return true;
+    });
+  const watcher = watch(roots, {
+    ignoreInitial: true,
+    ignored: (path, stats) => !relevant(path, stats),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      onChange();
+    }, debounceMs);
+  };
+  watcher.on('all', (_event, path) => {
+    if (targets.some((target) => path === target.directory || isInside(path, target.directory)))
+      schedule();
+  });
+  // A watcher error (a directory removed under it) must not crash the process.
+  watcher.on('error', () => schedule());
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return {
+    ready,
+    async close() {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      await watcher.close();
+    },
+  };
+}
