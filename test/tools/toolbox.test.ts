@@ -1,0 +1,86 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveCapabilities } from '../../src/capabilities/resolve.js';
+import type { ToolContext } from '../../src/tools/tool.js';
+import { buildToolbox } from '../../src/tools/toolbox.js';
+import { USER, input, skillIndex } from '../capabilities/helpers.js';
+
+let ws: string;
+
+beforeEach(() => {
+  ws = realpathSync(mkdtempSync(join(tmpdir(), 'deputy-toolbox-')));
+  mkdirSync(join(ws, 'docs'));
+  writeFileSync(join(ws, 'docs', 'guide.md'), 'How to return an item.\n');
+});
+afterEach(() => rmSync(ws, { recursive: true, force: true }));
+
+const context = (snapshot: ToolContext['snapshot']): ToolContext => ({
+  workspaceRoot: ws,
+  snapshot,
+  signal: new AbortController().signal,
+  heartbeat: () => undefined,
+});
+
+describe('buildToolbox', () => {
+  it('holds exactly the snapshot tools, every one with an implementation', async () => {
+    const snapshot = resolveCapabilities(
+      input(
+        {
+          tools: ['read', 'mcp:github:create_issue'],
+          knowledge: [{ name: 'docs', glob: 'docs/*.md' }],
+          memory: 'private',
+          skills: ['alpha'],
+          mcpServers: ['github'],
+        },
+        {
+          skillIndex: skillIndex('alpha'),
+          config: { ...input().config, workspace: ws, dataDir: join(ws, '.deputy') },
+        },
+      ),
+    );
+    const toolbox = buildToolbox(snapshot, { workspaceRoot: ws });
+    expect([...toolbox.keys()]).toEqual(snapshot.tools.map((tool) => tool.name));
+    expect([...toolbox.keys()]).toEqual([
+      'read',
+      'kb_search',
+      'memory_write',
+      'memory_read',
+      'memory_search',
+      'use_skill',
+      'mcp_search',
+      'mcp_describe',
+      'mcp_call',
+      'mcp__github__create_issue',
+    ]);
+    for (const [name, tool] of toolbox) expect(tool.schema.name).toBe(name);
+
+    const kb = toolbox.get('kb_search');
+    expect(await kb?.run({ query: 'return' }, context(snapshot))).toContain(
+      'docs/guide.md:1: How to return an item.',
+    );
+    expect(await toolbox.get('read')?.run({ path: 'docs/guide.md' }, context(snapshot))).toContain(
+      'How to return',
+    );
+    await toolbox.get('memory_write')?.run({ content: 'remember me' }, context(snapshot));
+    expect(
+      await toolbox.get('memory_search')?.run({ query: 'remember' }, context(snapshot)),
+    ).toContain('remember me');
+    await expect(
+      toolbox.get('mcp_call')?.run({ server: 'github', tool: 'x' }, context(snapshot)),
+    ).rejects.toThrow('MCP tools are not connected in this runtime yet');
+  });
+
+  it('a caller without admin gets no write, edit or bash implementation at all', () => {
+    const snapshot = resolveCapabilities(
+      input({ tools: ['read', 'write', 'edit', 'bash'] }, { caller: USER }),
+    );
+    expect([...buildToolbox(snapshot, { workspaceRoot: ws }).keys()]).toEqual(['read']);
+  });
+
+  it('an empty snapshot gives an empty toolbox', () => {
+    const snapshot = resolveCapabilities(input({ tools: ['nothing'] }));
+    expect(buildToolbox(snapshot, { workspaceRoot: ws }).size).toBe(0);
+  });
+});
