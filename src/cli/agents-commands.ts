@@ -1,0 +1,121 @@
+/** `deputy agents list|show`: definitions as the registry loaded them, with their diagnostics. */
+import type { Command } from 'commander';
+import type { LoadedDefinition } from '../definitions/definition.js';
+import { DeputyError } from '../errors.js';
+import { REDACTED } from '../shared/redact.js';
+import { configFor } from './context.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import type { Run } from './delegation-commands.js';
+import { printJson } from './io.js';
+
+/** MCP env values and headers are secrets: never printed, as over HTTP (API-2). */
+function redacted(loaded: LoadedDefinition): LoadedDefinition {
+  const mcpServers = loaded.definition.mcpServers.map((server) =>
+    typeof server === 'string'
+      ? server
+      : {
+          ...server,
+          ...(server.env ? { env: mask(server.env) } : {}),
+          ...(server.headers ? { headers: mask(server.headers) } : {}),
+        },
+  );
+  return { ...loaded, definition: { ...loaded.definition, mcpServers } };
+}
+
+function mask(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(record).map((key) => [key, REDACTED]));
+}
+
+function diagnosticLines(loaded: LoadedDefinition): string[] {
+  return loaded.diagnostics.map(
+    (d) => `  ${d.severity}: ${d.path || '(file)'}: ${d.message} [${d.code}]`,
+  );
+}
+
+async function loadRegistry(command: Command) {
+  // Loaded on demand: client commands should not pay for the definition parser.
+  const { createRegistry } = await import('../definitions/registry.js');
+  const registry = createRegistry({ config: configFor(command) });
+  await registry.load();
+  return registry;
+}
+
+export function registerAgentCommands(
+  program: Command,
+  run: (command: Command, body: Run) => Promise<void>,
+): void {
+  const agents = program.command('agents').description('agent definitions');
+
+  agents
+    .command('list')
+    .description('every agent with its level and diagnostics')
+    .option('--json', 'machine-readable output')
+    .action(async (options: { json?: boolean }, command: Command) =>
+      run(command, async (io): Promise<ExitCode> => {
+        const registry = await loadRegistry(command);
+        const all = registry.list().map(redacted);
+        if (options.json) {
+          printJson(
+            io,
+            all.map(({ definition, level, readOnly, filePath, diagnostics }) => ({
+              name: definition.name,
+              description: definition.description,
+              model: definition.model,
+              level,
+              readOnly,
+              filePath,
+              diagnostics,
+            })),
+          );
+          return EXIT.ok;
+        }
+        if (all.length === 0) io.out('no agents');
+        for (const loaded of all) {
+          const { definition } = loaded;
+          const flags = `${loaded.level}${loaded.readOnly ? ', read-only' : ''}`;
+          io.out(`${definition.name} (${flags}): ${definition.description}`);
+          for (const line of diagnosticLines(loaded)) io.out(line);
+        }
+        return EXIT.ok;
+      }),
+    );
+
+  agents
+    .command('show')
+    .description("one agent's definition and diagnostics")
+    .argument('<name>', 'agent name')
+    .option('--json', 'machine-readable output')
+    .action(async (name: string, options: { json?: boolean }, command: Command) =>
+      run(command, async (io): Promise<ExitCode> => {
+        const registry = await loadRegistry(command);
+        const found = registry.get(name);
+        if (!found) {
+          const known = registry.list().map((loaded) => loaded.definition.name);
+          throw new DeputyError(
+            'not-found',
+            `no agent named '${name}' (known: ${known.join(', ') || 'none'})`,
+          );
+        }
+        const loaded = redacted(found);
+        if (options.json) {
+          printJson(io, loaded);
+          return EXIT.ok;
+        }
+        const { definition } = loaded;
+        const { systemPrompt, unknownKeys, ...fields } = definition;
+        io.out(`${definition.name} (${loaded.level}${loaded.readOnly ? ', read-only' : ''})`);
+        io.out(`file: ${loaded.filePath}`);
+        for (const [key, value] of Object.entries(fields)) {
+          if (key === 'name') continue;
+          io.out(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+        }
+        if (Object.keys(unknownKeys).length > 0)
+          io.out(`unknown keys (kept): ${JSON.stringify(unknownKeys)}`);
+        io.out(loaded.diagnostics.length > 0 ? 'diagnostics:' : 'diagnostics: none');
+        for (const line of diagnosticLines(loaded)) io.out(line);
+        io.out('--- system prompt ---');
+        io.out(systemPrompt);
+        return EXIT.ok;
+      }),
+    );
+}

@@ -1,0 +1,46 @@
+/**
+ * What every command needs: the configuration (from global options, environment and the
+ * workspace file) and, for the client commands, a Delegations facade on a live connection.
+ */
+import type { Command } from 'commander';
+import { loadConfig, type ConfigOverrides, type DeputyConfig } from '../config.js';
+import { connectTemporal } from '../temporal/connection.js';
+import { createDelegations, type Delegations } from '../temporal/delegations.js';
+
+export interface GlobalOptions {
+  workspace?: string;
+  dataDir?: string;
+}
+
+/** Global options are declared on the root program; read them from any subcommand. */
+export function globalOptions(command: Command): GlobalOptions {
+  let root = command;
+  while (root.parent) root = root.parent;
+  return root.opts<GlobalOptions>();
+}
+
+export function configFor(command: Command, extra: ConfigOverrides = {}): DeputyConfig {
+  const global = globalOptions(command);
+  return loadConfig({
+    ...(global.workspace === undefined ? {} : { workspace: global.workspace }),
+    ...(global.dataDir === undefined ? {} : { dataDir: global.dataDir }),
+    ...extra,
+  });
+}
+
+/** Runs `fn` with a facade on a fresh connection, and closes the connection after. */
+export async function withDelegations<T>(
+  command: Command,
+  fn: (delegations: Delegations, config: DeputyConfig) => Promise<T>,
+): Promise<T> {
+  const config = configFor(command);
+  const temporal = await connectTemporal(config);
+  try {
+    return await fn(
+      createDelegations(temporal.client, { namespace: config.temporal.namespace }),
+      config,
+    );
+  } finally {
+    await temporal.close();
+  }
+}

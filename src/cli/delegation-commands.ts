@@ -1,0 +1,219 @@
+/** Client commands: delegate, status, list, cards, approve, deny, stop. */
+import { userInfo } from 'node:os';
+import { Option, type Command } from 'commander';
+import type { DelegationStatus } from '../shared/delegation.js';
+import { DEFAULT_SESSION } from '../temporal/delegation-ids.js';
+import type { Delegations } from '../temporal/delegations.js';
+import { withDelegations } from './context.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { followDelegation } from './follow.js';
+import { cardLines, resultLines, stateLines, summaryTable } from './format.js';
+import { printJson, type Io } from './io.js';
+
+const STATUSES: DelegationStatus[] = ['running', 'parked', 'completed', 'failed', 'stopped'];
+
+interface JsonOption {
+  json?: boolean;
+}
+
+/** A command body returns its exit code; main.ts turns thrown errors into codes. */
+export type Run = (io: Io) => Promise<ExitCode>;
+
+export function registerDelegationCommands(
+  program: Command,
+  run: (command: Command, body: Run) => Promise<void>,
+): void {
+  program
+    .command('delegate')
+    .description(
+      'start a delegation; in the foreground, print its progress and wait for the result',
+    )
+    .argument('<agent>', 'agent name')
+    .argument('<task>', 'what the agent should do')
+    .option('--session <session>', 'parent session the approval cards go to', DEFAULT_SESSION)
+    .option('--background', 'print the delegation id and return at once')
+    .option('--unattended', 'no human will answer: every approval becomes a denial (POL-3)')
+    .option('--json', 'machine-readable output')
+    .action(
+      async (
+        agent: string,
+        task: string,
+        options: JsonOption & { session: string; background?: boolean; unattended?: boolean },
+        command: Command,
+      ) =>
+        run(command, (io) =>
+          withDelegations(command, async (delegations) => {
+            const started = await delegations.start({
+              agent,
+              task,
+              session: options.session,
+              caller: { id: null, roles: [] },
+              options: {
+                ...(options.unattended ? { unattended: 'deny' as const } : {}),
+                ...(options.background ? { background: true } : {}),
+              },
+            });
+            if (options.background) {
+              if (options.json) printJson(io, { ...started, status: 'running' });
+              else {
+                io.out(started.delegationId);
+                io.err(`follow it: deputy status ${started.delegationId}`);
+              }
+              return EXIT.ok;
+            }
+            io.err(`delegation ${started.delegationId} (${started.workflowId})`);
+            const abort = new AbortController();
+            const onInterrupt = () => abort.abort();
+            process.once('SIGINT', onInterrupt);
+            try {
+              const followed = await followDelegation(delegations, started.delegationId, io.err, {
+                signal: abort.signal,
+              });
+              if (followed === null) {
+                io.err(`detached; the delegation runs on: deputy status ${started.delegationId}`);
+                return EXIT.ok;
+              }
+              const { result, deniedCards } = followed;
+              if (options.json) {
+                printJson(io, { ...started, status: result.status, result, deniedCards });
+              } else {
+                for (const line of resultLines(result)) io.out(line);
+              }
+              if (deniedCards.length > 0) {
+                io.err(
+                  `${deniedCards.length} approval card(s) were denied: ${deniedCards.map((c) => c.id).join(', ')}`,
+                );
+              }
+              // Scripts need to know the work was not done as asked: failed, stopped or denied.
+              return result.status === 'completed' && deniedCards.length === 0
+                ? EXIT.ok
+                : EXIT.failed;
+            } finally {
+              process.off('SIGINT', onInterrupt);
+            }
+          }),
+        ),
+    );
+
+  program
+    .command('status')
+    .description("a delegation's state, pending cards and result")
+    .argument('<id>', 'delegation id')
+    .option('--json', 'machine-readable output')
+    .action(async (id: string, options: JsonOption, command: Command) =>
+      run(command, (io) =>
+        withDelegations(command, async (delegations) => {
+          const state = await delegations.get(id);
+          if (options.json) printJson(io, state);
+          else for (const line of stateLines(state)) io.out(line);
+          return EXIT.ok;
+        }),
+      ),
+    );
+
+  program
+    .command('list')
+    .description('delegations, newest first')
+    .option('--session <session>', 'only this session')
+    .option('--agent <agent>', 'only this agent')
+    .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
+    .option('--json', 'machine-readable output')
+    .action(
+      async (
+        options: JsonOption & { session?: string; agent?: string; status?: DelegationStatus },
+        command: Command,
+      ) =>
+        run(command, (io) =>
+          withDelegations(command, async (delegations) => {
+            const rows = await delegations.list({
+              ...(options.session === undefined ? {} : { session: options.session }),
+              ...(options.agent === undefined ? {} : { agent: options.agent }),
+              ...(options.status === undefined ? {} : { status: options.status }),
+            });
+            if (options.json) printJson(io, rows);
+            else for (const line of summaryTable(rows)) io.out(line);
+            return EXIT.ok;
+          }),
+        ),
+    );
+
+  program
+    .command('cards')
+    .description('pending approval cards')
+    .option('--session <session>', 'only this session')
+    .option('--json', 'machine-readable output')
+    .action(async (options: JsonOption & { session?: string }, command: Command) =>
+      run(command, (io) =>
+        withDelegations(command, async (delegations) => {
+          const cards = await delegations.cards(
+            options.session === undefined ? {} : { session: options.session },
+          );
+          if (options.json) printJson(io, cards);
+          else if (cards.length === 0) io.out('no pending cards');
+          else for (const card of cards) io.out(cardLines(card).join('\n'));
+          return EXIT.ok;
+        }),
+      ),
+    );
+
+  for (const decision of ['approve', 'deny'] as const) {
+    program
+      .command(decision)
+      .description(`${decision} a pending approval card`)
+      .argument('<cardId>', 'card id, as printed by `deputy cards`')
+      .option(
+        '--reason <reason>',
+        decision === 'deny' ? 'told to the model' : 'recorded on the card',
+      )
+      .option('--json', 'machine-readable output')
+      .action(async (cardId: string, options: JsonOption & { reason?: string }, command: Command) =>
+        run(command, (io) =>
+          withDelegations(command, (delegations) =>
+            decide(delegations, io, cardId, decision, options),
+          ),
+        ),
+      );
+  }
+
+  program
+    .command('stop')
+    .description('stop a delegation (TaskStop); pending cards are denied')
+    .argument('<id>', 'delegation id')
+    .option('--json', 'machine-readable output')
+    .action(async (id: string, options: JsonOption, command: Command) =>
+      run(command, (io) =>
+        withDelegations(command, async (delegations) => {
+          const outcome = await delegations.stop(id);
+          if (options.json) printJson(io, outcome);
+          else if ('stopped' in outcome) io.out(`stopping ${id}; pending cards are denied`);
+          else io.out(`${id} had already finished (${outcome.status}); nothing to stop`);
+          return EXIT.ok;
+        }),
+      ),
+    );
+}
+
+async function decide(
+  delegations: Delegations,
+  io: Io,
+  cardId: string,
+  decision: 'approve' | 'deny',
+  options: JsonOption & { reason?: string },
+): Promise<ExitCode> {
+  const card = await delegations.decide(cardId, {
+    decision,
+    ...(options.reason === undefined ? {} : { reason: options.reason }),
+    decidedBy: `cli:${safeUserName()}`,
+  });
+  if (options.json) printJson(io, card);
+  else io.out(`card ${card.id} ${card.state.status} (${card.tool} for ${card.agent})`);
+  return EXIT.ok;
+}
+
+function safeUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,112 @@
+/** Human-readable lines for delegations, cards and events. `--json` bypasses all of this. */
+import type {
+  ApprovalCard,
+  DelegationEvent,
+  DelegationResult,
+  DelegationState,
+} from '../shared/delegation.js';
+import type { DelegationSummary } from '../temporal/delegations.js';
+
+export function approveCommand(cardId: string): string {
+  return `deputy approve ${cardId}`;
+}
+
+export function denyCommand(cardId: string): string {
+  return `deputy deny ${cardId} --reason "..."`;
+}
+
+function oneLine(text: string, max = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function argumentsLine(args: Record<string, unknown>): string {
+  return oneLine(JSON.stringify(args), 200);
+}
+
+export function cardLines(card: ApprovalCard): string[] {
+  return [
+    `card ${card.id}: ${card.agent} wants ${card.tool} ${argumentsLine(card.arguments)}`,
+    `  why: ${card.reason}`,
+    `  delegation ${card.delegationId} (session ${card.session}), opened ${card.openedAt}`,
+    `  approve: ${approveCommand(card.id)}`,
+    `  deny:    ${denyCommand(card.id)}`,
+  ];
+}
+
+/** Progress lines of a foreground delegation, one event at a time. */
+export function eventLines(event: DelegationEvent): string[] {
+  switch (event.type) {
+    case 'started':
+      return [`started ${event.agent} (model ${event.model})`];
+    case 'model-turn': {
+      const calls = event.toolCalls.length > 0 ? ` -> ${event.toolCalls.join(', ')}` : '';
+      return [`round ${event.round}: ${oneLine(event.text) || '(no text)'}${calls}`];
+    }
+    case 'tool-call':
+      return [`  ${event.tool} [${event.verdict}] ${oneLine(event.summary, 120)}`];
+    case 'card-opened':
+      return ['approval needed:', ...cardLines(event.card).map((line) => `  ${line}`)];
+    case 'card-decided': {
+      const by = event.card.state.status !== 'pending' && event.card.state.decidedBy;
+      return [`card ${event.card.id} ${event.card.state.status}${by ? ` by ${by}` : ''}`];
+    }
+    case 'finished':
+      return [`finished: ${event.result.status}`];
+  }
+}
+
+export function resultLines(result: DelegationResult): string[] {
+  const lines = [`status: ${result.status} after ${result.roundsUsed} round(s)`];
+  if (result.notice) lines.push(`notice: ${result.notice}`);
+  if (result.text) lines.push('', result.text);
+  return lines;
+}
+
+export function stateLines(state: DelegationState): string[] {
+  const lines = [
+    `delegation ${state.delegationId}`,
+    `  workflow: ${state.workflowId}`,
+    `  agent:    ${state.agent}${state.model ? ` (model ${state.model})` : ''}`,
+    `  session:  ${state.session}`,
+    `  status:   ${state.status}`,
+    `  rounds:   ${state.roundsUsed}${state.maxTurns ? ` of ${state.maxTurns}` : ''}`,
+  ];
+  if (state.pendingCards.length > 0) {
+    lines.push(`  pending cards: ${state.pendingCards.length}`);
+    for (const card of state.pendingCards) lines.push(...cardLines(card).map((l) => `    ${l}`));
+  }
+  for (const card of state.decidedCards) {
+    lines.push(`  card ${card.id} (${card.tool}): ${card.state.status}`);
+  }
+  if (state.result) lines.push('', ...resultLines(state.result));
+  return lines;
+}
+
+export function summaryTable(rows: DelegationSummary[]): string[] {
+  if (rows.length === 0) return ['no delegations'];
+  const header = ['ID', 'AGENT', 'SESSION', 'STATUS', 'CARDS', 'STARTED', 'TASK'];
+  const cells = rows.map((row) => [
+    row.delegationId,
+    row.agent ?? '?',
+    row.session ?? '?',
+    row.status,
+    String(row.pendingCards),
+    row.startedAt.replace('T', ' ').slice(0, 19),
+    oneLine(row.task ?? '', 60),
+  ]);
+  return table([header, ...cells]);
+}
+
+function table(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
+  }
+  return rows.map((row) =>
+    row
+      .map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
+}

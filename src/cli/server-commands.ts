@@ -1,0 +1,231 @@
+/** Long-running commands: worker, api, and dev (Temporal dev server + worker + API in one). */
+import { existsSync, readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { DeputyConfig } from '../config.js';
+import { startApiServer, type ApiServer } from '../server.js';
+import {
+  connectTemporal,
+  temporalAddress,
+  TemporalUnreachableError,
+} from '../temporal/connection.js';
+import { createDelegations } from '../temporal/delegations.js';
+import { serverInfoPath, type DevServer } from '../temporal/dev-server.js';
+import { configFor } from './context.js';
+import { EXIT, START_HINT, type ExitCode } from './exit-codes.js';
+import type { Run } from './delegation-commands.js';
+import type { Io } from './io.js';
+import type { WorkerRuntime } from './worker-runtime.js';
+
+/** The worker pulls in the native bridge and the bundler: load it only for commands that run one. */
+async function startWorkerRuntime(config: DeputyConfig, address: string): Promise<WorkerRuntime> {
+  const runtime = await import('./worker-runtime.js');
+  return runtime.startWorkerRuntime(config, address);
+}
+
+/** Settles on the first SIGINT or SIGTERM. */
+function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const handler = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+      resolve(signal);
+    };
+    process.on('SIGINT', handler);
+    process.on('SIGTERM', handler);
+  });
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`${value} is not a TCP port`);
+  }
+  return port;
+}
+
+/** Stops everything started so far, newest first; every step runs even if one fails. */
+async function stopAll(io: Io, steps: Array<[string, () => Promise<void>]>): Promise<void> {
+  for (const [name, stop] of steps.reverse()) {
+    try {
+      await stop();
+    } catch (error) {
+      io.err(`stopping ${name} failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+async function startApi(
+  config: DeputyConfig,
+  io: Io,
+): Promise<{ server: ApiServer; close(): Promise<void> }> {
+  const temporal = await connectTemporal(config);
+  try {
+    const delegations = createDelegations(temporal.client, {
+      namespace: config.temporal.namespace,
+    });
+    const server = await startApiServer(config, {
+      delegations,
+      logger: {
+        error: (message, error) =>
+          io.err(`${message}: ${(error as Error)?.stack ?? String(error)}`),
+        warn: (message) => io.err(`warning: ${message}`),
+        info: (message) => io.err(message),
+      },
+    });
+    return {
+      server,
+      close: async () => {
+        await server.close();
+        await temporal.close();
+      },
+    };
+  } catch (error) {
+    await temporal.close();
+    throw error;
+  }
+}
+
+/** A dev server recorded in server.json whose process is still alive (another `deputy dev`). */
+function liveRecordedServer(dataDir: string): { address: string; uiUrl: string | null } | null {
+  const path = serverInfoPath(dataDir);
+  if (!existsSync(path)) return null;
+  try {
+    const info = JSON.parse(readFileSync(path, 'utf8')) as {
+      address?: string;
+      uiUrl?: string | null;
+      pid?: number;
+    };
+    if (typeof info.address !== 'string' || typeof info.pid !== 'number') return null;
+    process.kill(info.pid, 0);
+    return { address: info.address, uiUrl: info.uiUrl ?? null };
+  } catch {
+    return null;
+  }
+}
+
+export function registerServerCommands(
+  program: Command,
+  run: (command: Command, body: Run) => Promise<void>,
+): void {
+  program
+    .command('worker')
+    .description('run a worker on the delegation task queue until SIGINT/SIGTERM')
+    .action(async (_options: unknown, command: Command) =>
+      run(command, async (io): Promise<ExitCode> => {
+        const config = configFor(command);
+        const address = temporalAddress(config);
+        if (!address)
+          throw new TemporalUnreachableError(`no Temporal server known for ${config.dataDir}`);
+        const worker = await startWorkerRuntime(config, address);
+        io.err(`worker polling ${address} (workspace ${config.workspace}); Ctrl-C stops it`);
+        const outcome = await Promise.race([
+          untilSignal(),
+          worker.done.then(() => 'done' as const),
+        ]);
+        await worker.stop();
+        return outcome === 'done' ? EXIT.failed : EXIT.ok;
+      }),
+    );
+
+  program
+    .command('api')
+    .description('run the HTTP API only (needs a worker somewhere)')
+    .option('--port <port>', 'API port (env DEPUTY_PORT)', parsePort)
+    .action(async (options: { port?: number }, command: Command) =>
+      run(command, async (io): Promise<ExitCode> => {
+        const config = configFor(command, options.port === undefined ? {} : { port: options.port });
+        const api = await startApi(config, io);
+        io.out(`deputy API on ${api.server.url}`);
+        await untilSignal();
+        await api.close();
+        return EXIT.ok;
+      }),
+    );
+
+  program
+    .command('dev')
+    .description(
+      'Temporal dev server (unless TEMPORAL_ADDRESS is set), a worker and the API, in one process',
+    )
+    .option('--port <port>', 'API port (env DEPUTY_PORT)', parsePort)
+    .option('--temporal-port <port>', 'Temporal gRPC port (default: a free port)', parsePort)
+    .option('--ui-port <port>', 'Temporal UI port (default: a free port)', parsePort)
+    .option('--data-dir <dir>', 'data directory (env DEPUTY_DATA_DIR)')
+    .option('--workspace <dir>', 'workspace (env DEPUTY_WORKSPACE)')
+    .action(
+      async (
+        options: {
+          port?: number;
+          temporalPort?: number;
+          uiPort?: number;
+          dataDir?: string;
+          workspace?: string;
+        },
+        command: Command,
+      ) =>
+        run(command, async (io): Promise<ExitCode> => {
+          const config = configFor(command, {
+            ...(options.port === undefined ? {} : { port: options.port }),
+            ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+            ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
+          });
+          const started: Array<[string, () => Promise<void>]> = [];
+          const stop = () => stopAll(io, started);
+          try {
+            let uiUrl: string | null = null;
+            if (config.temporal.address) {
+              io.err(`using Temporal at ${config.temporal.address} (TEMPORAL_ADDRESS)`);
+            } else {
+              const recorded = liveRecordedServer(config.dataDir);
+              if (recorded) {
+                io.err(`reusing the Temporal dev server already running at ${recorded.address}`);
+                uiUrl = recorded.uiUrl;
+              } else {
+                io.err(
+                  'starting the Temporal dev server (first run may install the temporal CLI)...',
+                );
+                const { startDevServer } = await import('../temporal/dev-server.js');
+                const server: DevServer = await startDevServer({
+                  dataDir: config.dataDir,
+                  ...(options.temporalPort === undefined ? {} : { port: options.temporalPort }),
+                  ...(options.uiPort === undefined ? {} : { uiPort: options.uiPort }),
+                  log: (line) => io.err(line),
+                });
+                started.push(['Temporal dev server', () => server.stop()]);
+                uiUrl = server.uiUrl;
+              }
+            }
+            const address = temporalAddress(config);
+            if (!address)
+              throw new TemporalUnreachableError(
+                `no Temporal server for ${config.dataDir}: ${START_HINT}`,
+              );
+            const worker: WorkerRuntime = await startWorkerRuntime(config, address);
+            started.push(['worker', () => worker.stop()]);
+            const api = await startApi(config, io);
+            started.push(['API server', () => api.close()]);
+
+            io.out(`deputy API:   ${api.server.url}  (OpenAPI: ${api.server.url}/openapi.json)`);
+            io.out(`Temporal:     ${address}${uiUrl ? `  UI: ${uiUrl}` : ''}`);
+            io.out(`workspace:    ${config.workspace}`);
+            io.out(
+              'try the demo: deputy delegate demo "Greet the workspace"   (then: deputy cards / deputy approve <id>)',
+            );
+            io.out('Ctrl-C stops everything.');
+
+            const outcome = await Promise.race([
+              untilSignal(),
+              worker.done.then(() => 'worker-ended' as const),
+            ]);
+            io.err(
+              outcome === 'worker-ended' ? 'the worker stopped; shutting down' : 'shutting down...',
+            );
+            await stop();
+            return outcome === 'worker-ended' ? EXIT.failed : EXIT.ok;
+          } catch (error) {
+            await stop();
+            throw error;
+          }
+        }),
+    );
+}
