@@ -121,7 +121,7 @@ export interface DelegationsOptions {
 }
 
 /** Visibility is eventually consistent: a just-started workflow may take a moment to be listed. */
-const FIND_RETRY_DELAYS_MS = [100, 200, 400, 600];
+const FIND_RETRY_DELAYS_MS = [100, 200, 400];
 /** Bound on the in-process id -> workflow id cache; visibility answers the rest. */
 const KNOWN_CACHE_LIMIT = 1000;
 const LIST_LIMIT = 500;
