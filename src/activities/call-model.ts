@@ -37,6 +37,10 @@ export async function callModelActivity(
       ),
     );
   } catch (error) {
+    // A missing API key surfaces only at call time; retrying cannot fix configuration.
+    if (error instanceof ModelConfigError) {
+      throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.modelConfig);
+    }
     if (error instanceof ModelCallError) {
       throw ApplicationFailure.create({
         message: error.message,

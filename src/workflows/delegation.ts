@@ -4,6 +4,7 @@
  * which the workflow reaches through `proxyActivities` and activity *types*.
  */
 import {
+  type ActivityOptions,
   ApplicationFailure,
   CancellationScope,
   condition,
@@ -43,7 +44,7 @@ const { resolveAgent } = proxyActivities<DeputyActivities>({
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FAILURE_TYPES.agentNotFound] },
 });
 
-const { callModel } = proxyActivities<DeputyActivities>({
+const MODEL_CALL: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
   retry: {
@@ -51,24 +52,29 @@ const { callModel } = proxyActivities<DeputyActivities>({
     initialInterval: '2 seconds',
     nonRetryableErrorTypes: [FAILURE_TYPES.modelConfig],
   },
-});
+};
 
 /** Read-class tools may retry: running them twice changes nothing (RUN-3). */
-const readTool = proxyActivities<DeputyActivities>({
+const READ_TOOL: ActivityOptions = {
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
-}).runTool;
+};
 
 /**
  * Write, exec and MCP tools run at most once: after a start that may have taken effect
  * (worker crash, timeout) nothing retries them; the model is told instead.
  */
-const onceTool = proxyActivities<DeputyActivities>({
+const ONCE_TOOL: ActivityOptions = {
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '30 seconds',
   retry: { maximumAttempts: 1 },
-}).runTool;
+};
+
+/** Activities with a one-line summary, so the Temporal UI reads "write hello.txt", not "runTool". */
+function activitiesWith(options: ActivityOptions, summary: string) {
+  return proxyActivities<DeputyActivities>({ ...options, summary: summary.slice(0, 200) });
+}
 
 interface PlannedCall {
   call: ToolCallRequest;
@@ -165,6 +171,7 @@ export async function delegation(input: DelegationInput): Promise<DelegationResu
     const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
 
     for (;;) {
+      const { callModel } = activitiesWith(MODEL_CALL, `model round ${roundsUsed + 1}`);
       const turn: ModelTurn = await callModel({
         agentName: snapshot.agentName,
         level: snapshot.level,
@@ -290,7 +297,8 @@ async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Promise<T
     return { content: `[tool '${call.name}' denied] ${verdict.reason}`, isError: true };
   }
   if (!schema) return { content: toolFailureText(call.name, 'unknown tool'), isError: true };
-  const runTool = isAtMostOnce(schema.toolClass) ? onceTool : readTool;
+  const options = isAtMostOnce(schema.toolClass) ? ONCE_TOOL : READ_TOOL;
+  const { runTool } = activitiesWith(options, `${call.name} ${describeArguments(call.arguments)}`);
   try {
     return await runTool({ snapshot: resolved.snapshot, call });
   } catch (error) {
@@ -302,6 +310,13 @@ async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Promise<T
         : causeOf(error);
     return { content: toolFailureText(call.name, cause), isError: true };
   }
+}
+
+/** A short, secret-free glimpse of a call's arguments: the first string value. */
+function describeArguments(args: Record<string, unknown>): string {
+  const redacted = redactSecrets(args) as Record<string, unknown>;
+  const first = Object.values(redacted).find((value) => typeof value === 'string');
+  return typeof first === 'string' ? first.replace(/\s+/g, ' ').slice(0, 80) : '';
 }
 
 function unknownToolText(name: string, tools: ToolSchema[]): string {

@@ -3,7 +3,9 @@
  * test/global-setup.ts), a temporary workspace with agent definitions and scripted-model
  * scripts, and its own task queue so test files running in parallel never share workers.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,7 +13,6 @@ import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createAgentResolver } from '../../../src/activities/agent-resolver.js';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { loadConfig, PROJECT_ROOT, type DeputyConfig } from '../../../src/config.js';
 import { createRegistry } from '../../../src/definitions/registry.js';
 import type { Caller } from '../../../src/shared/caller.js';
@@ -22,6 +23,7 @@ import {
   type DelegationOptions,
   type DelegationResult,
 } from '../../../src/shared/delegation.js';
+import { ensureTemporalCli } from '../../../src/temporal/temporal-cli.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
 import { delegation } from '../../../src/workflows/index.js';
 
@@ -179,8 +181,22 @@ export type { DelegationResult };
  */
 export async function recordHistory(handle: WorkflowHandle, name: string): Promise<void> {
   if (process.env.DEPUTY_RECORD_HISTORIES !== '1') return;
-  const history = await handle.fetchHistory();
+  // The CLI writes the canonical JSON form that historyFromJSON reads back.
+  const { stdout } = await promisify(execFile)(
+    await ensureTemporalCli(),
+    [
+      'workflow',
+      'show',
+      '--workflow-id',
+      handle.workflowId,
+      '--address',
+      inject('temporalAddress'),
+      '--output',
+      'json',
+    ],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
   const directory = join(PROJECT_ROOT, 'test/fixtures/histories');
   await mkdir(directory, { recursive: true });
-  await writeFile(join(directory, `${name}.json`), historyToJSON(history));
+  await writeFile(join(directory, `${name}.json`), stdout);
 }
