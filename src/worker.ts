@@ -32,5 +32,8 @@ export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({ config: options.config, agents: options.agents }),
+    // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
+    // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
+    maxHeartbeatThrottleInterval: '2 seconds',
   });
 }

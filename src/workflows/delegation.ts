@@ -4,6 +4,7 @@
  * which the workflow reaches through `proxyActivities` and activity *types*.
  */
 import {
+  ActivityCancellationType,
   type ActivityOptions,
   ApplicationFailure,
   CancellationScope,
@@ -58,6 +59,8 @@ const MODEL_CALL: ActivityOptions = {
 const READ_TOOL: ActivityOptions = {
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '30 seconds',
+  // A stopped delegation reports `stopped` only once its running tool has really stopped.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   retry: { maximumAttempts: 3, initialInterval: '1 second' },
 };
 
@@ -66,8 +69,7 @@ const READ_TOOL: ActivityOptions = {
  * (worker crash, timeout) nothing retries them; the model is told instead.
  */
 const ONCE_TOOL: ActivityOptions = {
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '30 seconds',
+  ...READ_TOOL,
   retry: { maximumAttempts: 1 },
 };
 

@@ -2,6 +2,7 @@
  * The delegation workflow on a real Temporal dev server with a real worker. The model is the
  * scripted model (the one scripted part); tools, files and Temporal are real.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
@@ -71,6 +72,15 @@ const files = {
       - { name: read, arguments: { path: ../outside.txt } }
       - { name: read, arguments: { path: missing.txt } }
   - text: Could not do it.
+`,
+  ),
+  ...agent(
+    'sleeper',
+    'approvalMode: full-access\ntools: [bash]',
+    `turns:
+  - text: Starting a long job.
+    toolCalls: [{ name: bash, arguments: { command: "echo started > started.txt; sleep 31.4159; echo late > late.txt" } }]
+  - text: Job finished.
 `,
   ),
 };
@@ -190,6 +200,22 @@ describe('delegation workflow', () => {
     expect(existsSync(join(harness.workspace, 'a.txt'))).toBe(false);
     expect(existsSync(join(harness.workspace, 'b.txt'))).toBe(false);
     await recordHistory(handle, 'stop-two-cards');
+  });
+
+  it('TaskStop cancels a running tool: its process is killed and the run stops', async () => {
+    const handle = await harness.start('sleeper', 'Run the long job');
+    await eventually(
+      async () => (existsSync(join(harness.workspace, 'started.txt')) ? true : undefined),
+      'the long job to start',
+    );
+    const stoppedAt = Date.now();
+    await handle.cancel();
+    const result = await handle.result();
+    expect(result.status).toBe('stopped');
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    const survivors = spawnSync('pgrep', ['-f', 'sleep 31.4159']);
+    expect(survivors.stdout.toString()).toBe('');
+    expect(existsSync(join(harness.workspace, 'late.txt'))).toBe(false);
   });
 
   it('unattended: an ask becomes a deny at once, saying no human will answer', async () => {
