@@ -81,7 +81,14 @@ export interface DelegationResult {
 
 export type DelegationEvent =
   | { seq: number; at: string; type: 'started'; agent: string; model: string }
-  | { seq: number; at: string; type: 'model-turn'; round: number; text: string; toolCalls: string[] }
+  | {
+      seq: number;
+      at: string;
+      type: 'model-turn';
+      round: number;
+      text: string;
+      toolCalls: string[];
+    }
   | { seq: number; at: string; type: 'tool-call'; tool: string; verdict: string; summary: string }
   | { seq: number; at: string; type: 'card-opened'; card: ApprovalCard }
   | { seq: number; at: string; type: 'card-decided'; card: ApprovalCard }
@@ -97,6 +104,8 @@ export interface DelegationState {
   roundsUsed: number;
   maxTurns: number;
   model: string | null;
+  /** sha256 of the definition file this run resolved (the revision that runs, RUN-1). */
+  definitionHash: string | null;
   pendingCards: ApprovalCard[];
   decidedCards: ApprovalCard[];
   /** One short line per transcript entry. */

@@ -3,12 +3,7 @@
  * workflow import these constants; nothing sends a message by a string name.
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import type {
-  ApprovalCard,
-  CardDecision,
-  DelegationEvent,
-  DelegationState,
-} from './delegation.js';
+import type { ApprovalCard, CardDecision, DelegationEvent, DelegationState } from './delegation.js';
 
 export const decideCardSignal = defineSignal<[CardDecision]>('decideCard');
 

@@ -15,6 +15,4 @@ export interface PolicyInput {
 }
 
 export type Verdict =
-  | { kind: 'allow' }
-  | { kind: 'ask'; reason: string }
-  | { kind: 'deny'; reason: string };
+  { kind: 'allow' } | { kind: 'ask'; reason: string } | { kind: 'deny'; reason: string };

@@ -5,8 +5,14 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
  * every parked delegation of one agent. The dev-server launcher registers these at start.
  */
 export const AGENT_ATTRIBUTE = defineSearchAttributeKey('DeputyAgent', SearchAttributeType.KEYWORD);
-export const SESSION_ATTRIBUTE = defineSearchAttributeKey('DeputySession', SearchAttributeType.KEYWORD);
-export const STATUS_ATTRIBUTE = defineSearchAttributeKey('DeputyStatus', SearchAttributeType.KEYWORD);
+export const SESSION_ATTRIBUTE = defineSearchAttributeKey(
+  'DeputySession',
+  SearchAttributeType.KEYWORD,
+);
+export const STATUS_ATTRIBUTE = defineSearchAttributeKey(
+  'DeputyStatus',
+  SearchAttributeType.KEYWORD,
+);
 export const DELEGATION_ID_ATTRIBUTE = defineSearchAttributeKey(
   'DeputyDelegationId',
   SearchAttributeType.KEYWORD,

@@ -94,6 +94,7 @@ export async function delegation(input: DelegationInput): Promise<DelegationResu
   let roundsUsed = 0;
   let maxTurns = 0;
   let model: string | null = null;
+  let definitionHash: string | null = null;
   let result: DelegationResult | null = null;
   let cardSequence = 0;
 
@@ -124,6 +125,7 @@ export async function delegation(input: DelegationInput): Promise<DelegationResu
     roundsUsed,
     maxTurns,
     model,
+    definitionHash,
     pendingCards: cards.pending(),
     decidedCards: cards.decided(),
     transcriptSummary: transcript.map(summarizeEntry),
@@ -168,6 +170,7 @@ export async function delegation(input: DelegationInput): Promise<DelegationResu
     const resolved = await resolveAgent({ agent: input.agent, caller: input.caller });
     const { snapshot } = resolved;
     model = snapshot.model;
+    definitionHash = snapshot.definitionHash;
     maxTurns = snapshot.limits.maxTurns;
     emit({ type: 'started', agent: snapshot.agentName, model: snapshot.model });
     const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));

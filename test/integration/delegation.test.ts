@@ -3,7 +3,8 @@
  * scripted model (the one scripted part); tools, files and Temporal are real.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +217,46 @@ describe('delegation workflow', () => {
     const survivors = spawnSync('pgrep', ['-f', 'sleep 31.4159']);
     expect(survivors.stdout.toString()).toBe('');
     expect(existsSync(join(harness.workspace, 'late.txt'))).toBe(false);
+  });
+
+  it('a definition edited during a run changes nothing for that run', async () => {
+    const path = join(harness.workspace, '.subagents/agents/writer.md');
+    const original = readFileSync(path);
+    const handle = await harness.start('writer', 'Say hi before the edit', { session: 'edit' });
+    const parked = await parkedState(handle, 1);
+    expect(parked.definitionHash).toBe(createHash('sha256').update(original).digest('hex'));
+
+    writeFileSync(path, original.toString().replace('tools: [read, write]', 'tools: [read]'));
+    await harness.registry.reload();
+    await handle.executeUpdate(decideCardUpdate, {
+      args: [{ cardId: parked.pendingCards[0]!.id, decision: 'approve' }],
+    });
+    expect((await handle.result()).status).toBe('completed');
+    const summary = (await handle.query(stateQuery)).transcriptSummary.join('\n');
+    expect(summary).not.toContain("You don't have a tool named 'write'");
+
+    // A delegation started after the edit resolves the new revision: no write tool at all.
+    const later = await harness.start('writer', 'Say hi after the edit', { session: 'edit' });
+    expect((await later.result()).status).toBe('completed');
+    const laterState = await later.query(stateQuery);
+    expect(laterState.definitionHash).not.toBe(parked.definitionHash);
+    expect(laterState.transcriptSummary.join('\n')).toContain(
+      "[tool 'write' denied] You don't have a tool named 'write'. Your tools: read.",
+    );
+    writeFileSync(path, original);
+    await harness.registry.reload();
+  });
+
+  it("roles travel: a caller without the admin role never gets the agent's write tools", async () => {
+    const handle = await harness.start('writer', 'Say hi as a reader', {
+      caller: { id: 'reader-user', roles: ['reader'] },
+    });
+    expect((await handle.result()).status).toBe('completed');
+    const state = await handle.query(stateQuery);
+    expect(state.decidedCards).toEqual([]);
+    expect(state.transcriptSummary.join('\n')).toContain(
+      "[tool 'write' denied] You don't have a tool named 'write'. Your tools: read.",
+    );
   });
 
   it('unattended: an ask becomes a deny at once, saying no human will answer', async () => {

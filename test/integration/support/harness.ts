@@ -14,7 +14,7 @@ import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/w
 import { inject } from 'vitest';
 import { createAgentResolver } from '../../../src/activities/agent-resolver.js';
 import { loadConfig, PROJECT_ROOT, type DeputyConfig } from '../../../src/config.js';
-import { createRegistry } from '../../../src/definitions/registry.js';
+import { createRegistry, type DefinitionRegistry } from '../../../src/definitions/registry.js';
 import type { Caller } from '../../../src/shared/caller.js';
 import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
 import {
@@ -59,6 +59,7 @@ export async function writeFiles(
 export interface Harness {
   workspace: string;
   config: DeputyConfig;
+  registry: DefinitionRegistry;
   client: Client;
   address: string;
   taskQueue: string;
@@ -112,6 +113,7 @@ export async function createHarness(
   const harness: Harness = {
     workspace,
     config,
+    registry,
     client,
     address,
     taskQueue,
