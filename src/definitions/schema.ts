@@ -228,14 +228,35 @@ export function validateChanges(changes: unknown): ValidationResult<AgentFrontma
 }
 
 export function toIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => {
+  return flattenIssues(error.issues, []);
+}
+
+/**
+ * A failed union (an `mcpServers` entry is a name or an inline server) reports the branch that
+ * matched the value's type, so the path points at the wrong field rather than at the entry.
+ */
+function flattenIssues(
+  issues: readonly z.core.$ZodIssue[],
+  prefix: PropertyKey[],
+): ValidationIssue[] {
+  return issues.flatMap((issue): ValidationIssue[] => {
+    const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
-      return {
-        path: formatPath([...issue.path, ...(issue.keys.length === 1 ? issue.keys : [])]),
-        message: `unknown field${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.join(', ')}`,
-      };
+      return [
+        {
+          path: formatPath([...path, ...(issue.keys.length === 1 ? issue.keys : [])]),
+          message: `unknown field${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.join(', ')}`,
+        },
+      ];
     }
-    return { path: formatPath(issue.path), message: issue.message };
+    if (issue.code === 'invalid_union') {
+      const branch = issue.errors.find(
+        (branchIssues) =>
+          !branchIssues.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0),
+      );
+      if (branch !== undefined) return flattenIssues(branch, path);
+    }
+    return [{ path: formatPath(path), message: issue.message }];
   });
 }
 

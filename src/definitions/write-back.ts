@@ -55,20 +55,127 @@ export function applyChanges(originalText: string, changes: Record<string, unkno
     throw new FrontmatterEditError('the frontmatter is not a mapping of field names to values');
   }
   const map = doc.contents as YAMLMap;
+  const spans = split.hasFrontmatter ? pairSpans(map, split.yaml) : undefined;
+  const before = new Set(map.items.map(pairKey));
+  const touched = new Set<string>();
   for (const key of keys) {
     const value = changes[key];
-    if (key === 'maxTurns') setTurns(doc, map, value);
-    else if (isClearingValue(value)) map.delete(key);
-    else setField(doc, map, key, value);
+    if (key === 'maxTurns') setTurns(doc, map, value, touched);
+    else {
+      touched.add(key);
+      if (isClearingValue(value)) map.delete(key);
+      else setField(doc, map, key, value);
+    }
   }
   let yamlText =
-    map.items.length === 0 && !doc.commentBefore && !doc.comment
+    (spans === undefined ? undefined : splice(doc, map, split.yaml, spans, before, touched)) ??
+    (map.items.length === 0 && !doc.commentBefore && !doc.comment
       ? ''
-      : doc.toString(TO_STRING_OPTIONS);
+      : doc.toString(TO_STRING_OPTIONS));
   if (split.newline === '\r\n') yamlText = yamlText.replace(/\r?\n/g, '\r\n');
   const open = split.hasFrontmatter ? split.open : '---\n';
   const close = split.hasFrontmatter ? split.close : '---\n';
   return open + yamlText + close + split.body;
+}
+
+/** Keys parsed from the file are Scalar nodes; keys added by `map.set` are plain strings. */
+function pairKey(pair: YAMLMap['items'][number]): string {
+  return String(isScalar(pair.key) ? pair.key.value : pair.key);
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where each top-level `key: value` sits in the original text, whole lines. Undefined when the
+ * map is not a plain block map with unique keys; then the whole document is re-printed.
+ */
+function pairSpans(map: YAMLMap, text: string): Map<string, Span> | undefined {
+  if (map.flow === true) return undefined;
+  const spans = new Map<string, Span>();
+  const starts: number[] = [];
+  for (const pair of map.items) {
+    const key = pair.key as Node | null;
+    if (!isScalar(key) || key.range == null) return undefined;
+    const name = String(key.value);
+    if (spans.has(name)) return undefined;
+    const start = text.lastIndexOf('\n', key.range[0] - 1) + 1;
+    const value = pair.value as Node | null;
+    let end = value?.range == null ? key.range[2] : Math.max(value.range[2], key.range[2]);
+    if (end > 0 && text[end - 1] !== '\n') {
+      const lineEnd = text.indexOf('\n', end);
+      end = lineEnd === -1 ? text.length : lineEnd + 1;
+    }
+    spans.set(name, { start, end });
+    starts.push(start);
+  }
+  // A span never reaches into the next pair's lines (comments above a key belong to that key).
+  const ordered = [...spans.values()].sort((a, b) => a.start - b.start);
+  ordered.forEach((span, index) => {
+    const next = ordered[index + 1];
+    if (next !== undefined && span.end > next.start) span.end = next.start;
+  });
+  return spans;
+}
+
+/**
+ * Rewrites only the touched pairs in the original text, so every untouched byte (spacing,
+ * quoting, flow padding, comments) stays exactly as the author wrote it.
+ */
+function splice(
+  doc: Document,
+  map: YAMLMap,
+  original: string,
+  spans: Map<string, Span>,
+  before: Set<string>,
+  touched: Set<string>,
+): string | undefined {
+  try {
+    const edits: Array<{ span: Span; text: string }> = [];
+    let appended = '';
+    for (const key of touched) {
+      const pair = map.items.find((item) => pairKey(item) === key);
+      const text = pair === undefined ? '' : printPair(doc, pair);
+      const span = spans.get(key);
+      if (span !== undefined && before.has(key)) edits.push({ span, text });
+      else appended += text;
+    }
+    let out = original;
+    for (const edit of edits.sort((a, b) => b.span.start - a.span.start)) {
+      let text = edit.text;
+      // Keep the line break the original pair ended with (the last line may have none).
+      if (original[edit.span.end - 1] !== '\n' && text.endsWith('\n')) text = text.slice(0, -1);
+      out = out.slice(0, edit.span.start) + text + out.slice(edit.span.end);
+    }
+    if (appended !== '') out += (out === '' || out.endsWith('\n') ? '' : '\n') + appended;
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One pair printed alone, without the comment lines above it (they stay in the original text). */
+function printPair(doc: Document, pair: YAMLMap['items'][number]): string {
+  const key = isScalar(pair.key) ? pair.key : undefined;
+  const saved = { commentBefore: key?.commentBefore, spaceBefore: key?.spaceBefore };
+  if (key !== undefined) {
+    key.commentBefore = undefined;
+    key.spaceBefore = undefined;
+  }
+  try {
+    const single = new Document(null, doc.options);
+    const holder = single.createNode({}) as YAMLMap;
+    holder.items.push(pair);
+    single.contents = holder as typeof single.contents;
+    return single.toString(TO_STRING_OPTIONS);
+  } finally {
+    if (key !== undefined) {
+      key.commentBefore = saved.commentBefore;
+      key.spaceBefore = saved.spaceBefore;
+    }
+  }
 }
 
 /** Replaces a value in place when both are scalars, so its quoting style and comments survive. */
@@ -91,23 +198,32 @@ function setField(doc: Document, map: YAMLMap, key: string, value: unknown): voi
  * maxTurns is read from three spellings (DEF-1); every spelling the file already uses is
  * updated so they never disagree, and a file using none gets `maxTurns`.
  */
-function setTurns(doc: Document, map: YAMLMap, value: unknown): void {
+function setTurns(doc: Document, map: YAMLMap, value: unknown, touched: Set<string>): void {
   const runConfig = map.get('runConfig', true);
   const runConfigHasTurns = isMap(runConfig) && runConfig.has(RUN_CONFIG_TURNS_KEY);
   if (isClearingValue(value)) {
-    map.delete('maxTurns');
-    map.delete('maxToolRounds');
+    if (map.delete('maxTurns')) touched.add('maxTurns');
+    if (map.delete('maxToolRounds')) touched.add('maxToolRounds');
     if (runConfigHasTurns) {
+      touched.add('runConfig');
       runConfig.delete(RUN_CONFIG_TURNS_KEY);
       if (runConfig.items.length === 0) map.delete('runConfig');
     }
     return;
   }
   const hasAlias = map.has('maxToolRounds');
-  if (map.has('maxTurns') || (!hasAlias && !runConfigHasTurns))
+  if (map.has('maxTurns') || (!hasAlias && !runConfigHasTurns)) {
     setField(doc, map, 'maxTurns', value);
-  if (hasAlias) setField(doc, map, 'maxToolRounds', value);
-  if (runConfigHasTurns) setField(doc, runConfig, RUN_CONFIG_TURNS_KEY, value);
+    touched.add('maxTurns');
+  }
+  if (hasAlias) {
+    setField(doc, map, 'maxToolRounds', value);
+    touched.add('maxToolRounds');
+  }
+  if (runConfigHasTurns) {
+    setField(doc, runConfig, RUN_CONFIG_TURNS_KEY, value);
+    touched.add('runConfig');
+  }
 }
 
 /**

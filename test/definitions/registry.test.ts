@@ -20,7 +20,11 @@ afterEach(async () => {
   await layout.cleanup();
 });
 
-async function expectError(promise: Promise<unknown>, kind: string, status: number): Promise<DefinitionError> {
+async function expectError(
+  promise: Promise<unknown>,
+  kind: string,
+  status: number,
+): Promise<DefinitionError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
@@ -38,8 +42,14 @@ describe('registry: levels (DEF-3)', () => {
     await layout.write(join(layout.dirs.builtin, 'scripts', 'nested.md'), agentFile('nested'));
     await layout.write(join(layout.dirs.user, 'mine.md'), agentFile('mine'));
     await layout.write(join(layout.dirs.project, 'local.md'), agentFile('local'));
-    await layout.write(join(layout.dirs.claude, 'team', 'claude-one.md'), agentFile('claude-one', 'tools: Read, Grep\n'));
-    await layout.write(join(layout.dirs.qwen, 'qwen-one.md'), agentFile('qwen-one', 'tools: [read_file]\n'));
+    await layout.write(
+      join(layout.dirs.claude, 'team', 'claude-one.md'),
+      agentFile('claude-one', 'tools: Read, Grep\n'),
+    );
+    await layout.write(
+      join(layout.dirs.qwen, 'qwen-one.md'),
+      agentFile('qwen-one', 'tools: [read_file]\n'),
+    );
     registry = await loadedRegistry(layout);
     const summary = registry.list().map((e) => `${e.level}:${e.definition.name}:${e.readOnly}`);
     expect(summary).toEqual([
@@ -61,13 +71,21 @@ describe('registry: levels (DEF-3)', () => {
     await layout.write(join(layout.dirs.project, 'b.md'), agentFile('b', 'displayOrder: 1\n'));
     await layout.write(join(layout.dirs.project, 'a.md'), agentFile('a', 'displayOrder: 1\n'));
     await layout.write(join(layout.dirs.project, 'z.md'), agentFile('z', 'displayOrder: -5\n'));
-    await layout.write(join(layout.dirs.builtin, 'first.md'), agentFile('first', 'displayOrder: -100\n'));
+    await layout.write(
+      join(layout.dirs.builtin, 'first.md'),
+      agentFile('first', 'displayOrder: -100\n'),
+    );
     registry = await loadedRegistry(layout);
     expect(registry.list().map((e) => e.definition.name)).toEqual(['z', 'a', 'b', 'first']);
   });
 
   it('resolves collisions project > user > ecosystem > builtin, with a diagnostic on both sides', async () => {
-    for (const dir of [layout.dirs.builtin, layout.dirs.user, layout.dirs.project, layout.dirs.claude]) {
+    for (const dir of [
+      layout.dirs.builtin,
+      layout.dirs.user,
+      layout.dirs.project,
+      layout.dirs.claude,
+    ]) {
       await layout.write(join(dir, 'same.md'), agentFile('same'));
     }
     await layout.write(join(layout.dirs.claude, 'eco.md'), agentFile('eco'));
@@ -92,7 +110,9 @@ describe('registry: levels (DEF-3)', () => {
     registry = await loadedRegistry(layout);
     expect(registry.get('dup')?.filePath).toBe(join(layout.dirs.project, 'one.md'));
     const loser = registry.listAll().find((e) => e.filePath.endsWith('two.md'))!;
-    expect(loser.diagnostics.find((d) => d.code === 'definition.duplicate')?.severity).toBe('error');
+    expect(loser.diagnostics.find((d) => d.code === 'definition.duplicate')?.severity).toBe(
+      'error',
+    );
   });
 
   it('uses the configured alias map', async () => {
@@ -105,12 +125,20 @@ describe('registry: levels (DEF-3)', () => {
 describe('registry: authoring', () => {
   it('creates a definition strictly, writes it and reloads before answering', async () => {
     registry = await loadedRegistry(layout);
-    const created = await registry.create('project', { name: 'writer', description: 'Writes', tools: ['read'] }, '\nYou write.\n');
+    const created = await registry.create(
+      'project',
+      { name: 'writer', description: 'Writes', tools: ['read'] },
+      '\nYou write.\n',
+    );
     expect(created.level).toBe('project');
     expect(created.definition.tools).toEqual(['read']);
     expect(created.filePath).toBe(join(layout.dirs.project, 'writer.md'));
     expect(registry.get('writer')?.definition.systemPrompt).toBe('\nYou write.\n');
-    const user = await registry.create('user', { name: 'mine', description: 'Mine', model: 'openai/gpt-4o-mini' }, 'x');
+    const user = await registry.create(
+      'user',
+      { name: 'mine', description: 'Mine', model: 'openai/gpt-4o-mini' },
+      'x',
+    );
     expect(user.filePath).toBe(join(layout.dirs.user, 'mine.md'));
   });
 
@@ -122,7 +150,11 @@ describe('registry: authoring', () => {
       422,
     );
     expect(error.issues.map((i) => i.path).sort()).toEqual(['description', 'maxTurns', 'name']);
-    const model = await expectError(registry.create('project', { name: 'm', description: 'd', model: 'nope/model' }, 'x'), 'invalid', 422);
+    const model = await expectError(
+      registry.create('project', { name: 'm', description: 'd', model: 'nope/model' }, 'x'),
+      'invalid',
+      422,
+    );
     expect(model.issues[0]?.path).toBe('model');
     await expect(readdir(layout.dirs.project)).rejects.toThrow();
   });
@@ -131,12 +163,28 @@ describe('registry: authoring', () => {
     await layout.write(join(layout.dirs.builtin, 'guide.md'), agentFile('guide'));
     await layout.write(join(layout.dirs.claude, 'eco.md'), agentFile('eco'));
     registry = await loadedRegistry(layout);
-    const builtin = await expectError(registry.create('user', { name: 'guide', description: 'd' }, 'x'), 'conflict', 409);
+    const builtin = await expectError(
+      registry.create('user', { name: 'guide', description: 'd' }, 'x'),
+      'conflict',
+      409,
+    );
     expect(builtin.message).toContain('built-in');
     await registry.create('project', { name: 'mine', description: 'd' }, 'x');
-    await expectError(registry.create('project', { name: 'mine', description: 'd' }, 'x'), 'conflict', 409);
-    await expectError(registry.create('user', { name: 'mine', description: 'd' }, 'x'), 'conflict', 409);
-    await expectError(registry.create('project', { name: 'eco', description: 'd' }, 'x'), 'conflict', 409);
+    await expectError(
+      registry.create('project', { name: 'mine', description: 'd' }, 'x'),
+      'conflict',
+      409,
+    );
+    await expectError(
+      registry.create('user', { name: 'mine', description: 'd' }, 'x'),
+      'conflict',
+      409,
+    );
+    await expectError(
+      registry.create('project', { name: 'eco', description: 'd' }, 'x'),
+      'conflict',
+      409,
+    );
   });
 
   it('refuses to change built-in and ecosystem definitions (403) and unknown names (404)', async () => {
@@ -149,7 +197,11 @@ describe('registry: authoring', () => {
     await expectError(registry.delete('eco'), 'read-only', 403);
     await expectError(registry.update('ghost', { description: 'x' }), 'not-found', 404);
     await expectError(registry.delete('ghost'), 'not-found', 404);
-    await expectError(registry.create('builtin' as 'user', { name: 'n', description: 'd' }, 'x'), 'read-only', 403);
+    await expectError(
+      registry.create('builtin' as 'user', { name: 'n', description: 'd' }, 'x'),
+      'read-only',
+      403,
+    );
   });
 
   it('refuses to update a hand-dropped file that takes a built-in name', async () => {
@@ -178,7 +230,9 @@ describe('registry: authoring', () => {
       'invalid',
       422,
     );
-    expect(knowledge.issues).toEqual([{ path: 'knowledge', message: expect.stringContaining('read') }]);
+    expect(knowledge.issues).toEqual([
+      { path: 'knowledge', message: expect.stringContaining('read') },
+    ]);
     expect(registry.get('keeper')?.definition.maxTurns).toBe(7);
   });
 });
@@ -196,7 +250,11 @@ describe('registry: revisions (DEF-5)', () => {
     expect(revisions).toHaveLength(2);
     expect(revisions[0]!.id > revisions[1]!.id).toBe(true);
     expect(revisions[1]!.contentHash).toBe(sha256(v1));
-    expect(revisions[0]!).toMatchObject({ name: 'rev', level: 'project', createdAt: '2026-01-01T00:00:01.000Z' });
+    expect(revisions[0]!).toMatchObject({
+      name: 'rev',
+      level: 'project',
+      createdAt: '2026-01-01T00:00:01.000Z',
+    });
     expect(revisions[0]!.id).toMatch(/^20260101T000001000Z-[0-9a-f]{8}$/);
     const revisionDir = join(layout.config.dataDir, 'revisions', 'project', 'rev');
     expect((await readdir(revisionDir)).sort()).toEqual(revisions.map((r) => `${r.id}.md`).sort());

@@ -20,7 +20,10 @@ export async function tempLayout(): Promise<TempLayout> {
     userDir: join(root, 'user'),
     workspace: join(root, 'workspace'),
     dataDir: join(root, 'data'),
-    models: { aliases: {}, catalog: { 'openai/gpt-4o-mini': { provider: 'openai' as const, model: 'gpt-4o-mini' } } },
+    models: {
+      aliases: {},
+      catalog: { 'openai/gpt-4o-mini': { provider: 'openai' as const, model: 'gpt-4o-mini' } },
+    },
   };
   await mkdir(config.workspace, { recursive: true });
   return {
@@ -46,7 +49,10 @@ export function agentFile(name: string, extra = '', body = `You are ${name}.\n`)
   return `---\nname: ${name}\ndescription: ${name} agent\n${extra}---\n${body}`;
 }
 
-export async function loadedRegistry(layout: TempLayout, options: Partial<RegistryOptions> = {}): Promise<DefinitionRegistry> {
+export async function loadedRegistry(
+  layout: TempLayout,
+  options: Partial<RegistryOptions> = {},
+): Promise<DefinitionRegistry> {
   const registry = createRegistry({ config: layout.config, ...options });
   await registry.load();
   return registry;

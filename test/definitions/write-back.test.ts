@@ -61,6 +61,33 @@ describe('applyChanges (DEF-6)', () => {
     expect(cleared).toBe('---\n---\n');
   });
 
+  it('leaves every untouched byte alone: odd spacing, flow padding, block lists, comments', () => {
+    const odd = [
+      '---',
+      'name:    spaced   # aligned comment',
+      "vendor: { a: 1, b: [ x, y ] }",
+      '# about tools',
+      'tools:',
+      '- read   # unindented list',
+      '- grep',
+      '',
+      'description: >-',
+      '  folded',
+      '  text',
+      'maxTurns: 3',
+      '---',
+      'Body',
+    ].join('\n');
+    const next = applyChanges(odd, { tools: ['bash'], maxTurns: 4 });
+    expect(next).toBe(
+      odd
+        .replace('tools:\n- read   # unindented list\n- grep\n', 'tools:\n  - bash\n')
+        .replace('maxTurns: 3', 'maxTurns: 4'),
+    );
+    const removed = applyChanges(odd, { description: null });
+    expect(removed).toBe(odd.replace('description: >-\n  folded\n  text\n', ''));
+  });
+
   it('keeps CRLF line endings and adds a frontmatter to a file without one', () => {
     const crlf = '---\r\nname: a\r\ndescription: d\r\n---\r\nBody\r\n';
     expect(applyChanges(crlf, { description: 'e' })).toBe(
