@@ -73,19 +73,17 @@ export function registerDelegationCommands(
                 io.err(`detached; the delegation runs on: deputy status ${started.delegationId}`);
                 return EXIT.ok;
               }
-              const { result, deniedCards } = followed;
+              const { result, deniedCalls } = followed;
               if (options.json) {
-                printJson(io, { ...started, status: result.status, result, deniedCards });
+                printJson(io, { ...started, status: result.status, result, deniedCalls });
               } else {
                 for (const line of resultLines(result)) io.out(line);
               }
-              if (deniedCards.length > 0) {
-                io.err(
-                  `${deniedCards.length} approval card(s) were denied: ${deniedCards.map((c) => c.id).join(', ')}`,
-                );
+              if (deniedCalls.length > 0) {
+                io.err(`${deniedCalls.length} tool call(s) were denied: ${deniedCalls.join(', ')}`);
               }
               // Scripts need to know the work was not done as asked: failed, stopped or denied.
-              return result.status === 'completed' && deniedCards.length === 0
+              return result.status === 'completed' && deniedCalls.length === 0
                 ? EXIT.ok
                 : EXIT.failed;
             } finally {

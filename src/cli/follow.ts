@@ -3,7 +3,7 @@
  * SSE stream polls) and returns its result. Nothing is lost when no worker is up for a while:
  * the next poll resumes after the last sequence number printed.
  */
-import type { ApprovalCard, DelegationResult } from '../shared/delegation.js';
+import type { DelegationResult } from '../shared/delegation.js';
 import { DeputyError } from '../errors.js';
 import type { Delegations } from '../temporal/delegations.js';
 import { eventLines } from './format.js';
@@ -16,14 +16,20 @@ export interface FollowOptions {
   signal?: AbortSignal;
 }
 
+export interface FollowOutcome {
+  result: DelegationResult;
+  /** Tools whose calls were denied during the run, in order. */
+  deniedCalls: string[];
+}
+
 export async function followDelegation(
   delegations: Delegations,
   delegationId: string,
   print: Io['err'],
   options: FollowOptions = {},
-): Promise<{ result: DelegationResult; deniedCards: ApprovalCard[] } | null> {
+): Promise<FollowOutcome | null> {
   const pollMs = options.pollMs ?? 300;
-  const deniedCards: ApprovalCard[] = [];
+  const deniedCalls: string[] = [];
   let last = 0;
   let warned = false;
   while (!options.signal?.aborted) {
@@ -32,10 +38,11 @@ export async function followDelegation(
       for (const event of events) {
         for (const line of eventLines(event)) print(line);
         last = Math.max(last, event.seq);
-        if (event.type === 'card-decided' && event.card.state.status === 'denied') {
-          deniedCards.push(event.card);
+        // A denial by a human (card), by policy (unattended) or for an undeclared tool.
+        if (event.type === 'tool-call' && /^(deny|ask:denied)$/.test(event.verdict)) {
+          deniedCalls.push(event.tool);
         }
-        if (event.type === 'finished') return { result: event.result, deniedCards };
+        if (event.type === 'finished') return { result: event.result, deniedCalls };
       }
     } catch (error) {
       if (error instanceof DeputyError) throw error;
@@ -43,7 +50,7 @@ export async function followDelegation(
       const state = await delegations.get(delegationId).catch(() => null);
       if (state?.result) {
         const denied = state.decidedCards.filter((card) => card.state.status === 'denied');
-        return { result: state.result, deniedCards: denied };
+        return { result: state.result, deniedCalls: denied.map((card) => card.tool) };
       }
       if (!warned) {
         print(
