@@ -48,7 +48,12 @@ export const ConfigFileSchema = z
         /** Operator override: agent name -> handle, wins over the definition's own choice. */
         overrides: z.record(z.string(), z.string()).default({}),
       })
-      .default({ default: 'scripted:agents/scripts/echo.yaml', catalog: {}, aliases: {}, overrides: {} }),
+      .default({
+        default: 'scripted:agents/scripts/echo.yaml',
+        catalog: {},
+        aliases: {},
+        overrides: {},
+      }),
     mcpServers: z.record(z.string(), ConfiguredMcpServerSchema).default({}),
     skills: z.object({ pluginDirs: z.array(z.string()).default([]) }).default({ pluginDirs: [] }),
     /** Extra writable roots (absolute or workspace-relative); the workspace itself is always one. */

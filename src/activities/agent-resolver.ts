@@ -50,6 +50,8 @@ export function createAgentResolver(
 
 /** The workspace plus configured extra roots, symlinks resolved (POL-1 compares real paths). */
 function writableRoots(config: DeputyConfig): string[] {
-  const extra = config.writableRoots.map((root) => realpathLenient(resolve(config.workspace, root)));
+  const extra = config.writableRoots.map((root) =>
+    realpathLenient(resolve(config.workspace, root)),
+  );
   return [config.workspace, ...extra];
 }

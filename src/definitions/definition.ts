@@ -1,4 +1,8 @@
-import type { DefinitionLevel, KnowledgeSourceRef, MemoryMode } from '../shared/capability-snapshot.js';
+import type {
+  DefinitionLevel,
+  KnowledgeSourceRef,
+  MemoryMode,
+} from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import type { ApprovalMode } from '../shared/policy.js';
 
