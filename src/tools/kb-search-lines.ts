@@ -1,9 +1,11 @@
 import { ToolError } from './tool.js';
 
 /**
- * The line matcher shared by kb_search and memory_search: case-insensitive terms, found with
- * `indexOf` on the lowercased text (no per-line regex: this runs over megabytes per call), and
- * a bounded ranking that keeps only what can still be shown.
+ * The line matcher shared by kb_search and memory_search. It runs over megabytes per call, so
+ * it avoids per-line work for lines that cannot match: one global case-insensitive regex of
+ * the query's literal words finds candidate lines in the whole text (V8 compiles it to a fast
+ * scanner), and only those lines are lowercased and scored. Line numbers are counted lazily,
+ * for the hits that are actually shown.
  */
 
 export const MAX_QUERY_TERMS = 16;
@@ -13,6 +15,8 @@ export interface LineQuery {
   terms: string[];
   /** The whole query, lowercased with single spaces, when it has several words. */
   phrase: string | null;
+  /** Global, case-insensitive alternation of the escaped terms, longest first. */
+  pattern: RegExp;
 }
 
 export function parseQuery(query: unknown): LineQuery {
@@ -27,13 +31,21 @@ export function parseQuery(query: unknown): LineQuery {
   if (terms.length > MAX_QUERY_TERMS) {
     throw new ToolError(`query has ${terms.length} words; use at most ${MAX_QUERY_TERMS}`);
   }
-  return { terms, phrase: words.length > 1 ? words.join(' ') : null };
+  // Longest first, so a term that is a prefix of another does not hide it in the alternation.
+  const alternatives = [...terms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return {
+    terms,
+    phrase: words.length > 1 ? words.join(' ') : null,
+    pattern: new RegExp(alternatives.join('|'), 'gi'),
+  };
 }
 
-/** A matching line, as the scanner reports it. Offsets index `text`. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A matching line. Offsets index the scanned text; `end` excludes the newline. */
 export interface LineMatch {
-  /** 1-based line number. */
-  line: number;
   start: number;
   end: number;
   /** How many distinct terms the line holds. */
@@ -42,90 +54,45 @@ export interface LineMatch {
   phrase: boolean;
 }
 
-/**
- * Calls `onMatch` for every line of `text` that holds at least one term, in line order.
- * `lower` must be `text.toLowerCase()`; when lowercasing changed the length (some non-ASCII
- * letters do), offsets would not line up and the slower line-by-line path is taken.
- */
+/** Calls `onMatch` for every line of `text` holding at least one term, in line order. */
 export function scanLines(
   text: string,
-  lower: string,
   query: LineQuery,
   onMatch: (match: LineMatch) => void,
 ): void {
-  if (lower.length !== text.length) {
-    scanLineByLine(text, query, onMatch);
-    return;
-  }
-  const lines = new LineCounter(lower);
-  const { terms } = query;
-  if (terms.length === 1) {
-    const term = terms[0] ?? '';
-    let position = lower.indexOf(term);
-    while (position !== -1) {
-      const start = lower.lastIndexOf('\n', position) + 1;
-      let end = lower.indexOf('\n', position);
-      if (end === -1) end = lower.length;
-      onMatch({ line: lines.lineAt(start), start, end, matched: 1, phrase: false });
-      position = end < lower.length ? lower.indexOf(term, end + 1) : -1;
-    }
-    return;
-  }
-  // Several terms: collect the lines each term touches, then visit them in line order.
-  const masks = new Map<number, number>();
-  const ends = new Map<number, number>();
-  terms.forEach((term, bit) => {
-    let position = lower.indexOf(term);
-    while (position !== -1) {
-      const start = lower.lastIndexOf('\n', position) + 1;
-      let end = ends.get(start);
-      if (end === undefined) {
-        end = lower.indexOf('\n', position);
-        if (end === -1) end = lower.length;
-        ends.set(start, end);
-      }
-      masks.set(start, (masks.get(start) ?? 0) | (1 << bit));
-      position = end < lower.length ? lower.indexOf(term, end + 1) : -1;
-    }
-  });
-  const starts = [...masks.keys()].sort((a, b) => a - b);
-  for (const start of starts) {
-    const end = ends.get(start) ?? start;
-    const matched = popCount(masks.get(start) ?? 0);
-    const phrase =
-      matched === terms.length &&
-      query.phrase !== null &&
-      lower.slice(start, end).includes(query.phrase);
-    onMatch({ line: lines.lineAt(start), start, end, matched, phrase });
-  }
-}
-
-function scanLineByLine(text: string, query: LineQuery, onMatch: (match: LineMatch) => void): void {
-  let start = 0;
-  let line = 1;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
+  const pattern = query.pattern;
+  pattern.lastIndex = 0; // the scan is synchronous: nothing else uses the regex meanwhile
+  const single = query.terms.length === 1;
+  let found = pattern.exec(text);
+  while (found !== null) {
+    const position = found.index;
+    const start = text.lastIndexOf('\n', position) + 1;
+    let end = text.indexOf('\n', position);
     if (end === -1) end = text.length;
-    const lowerLine = text.slice(start, end).toLowerCase();
-    let matched = 0;
-    for (const term of query.terms) if (lowerLine.includes(term)) matched += 1;
-    if (matched > 0) {
+    if (single) {
+      onMatch({ start, end, matched: 1, phrase: false });
+    } else {
+      const line = text.slice(start, end).toLowerCase();
+      let matched = 0;
+      for (const term of query.terms) if (line.includes(term)) matched += 1;
       const phrase =
-        matched === query.terms.length && query.phrase !== null && lowerLine.includes(query.phrase);
-      onMatch({ line, start, end, matched, phrase });
+        matched === query.terms.length && query.phrase !== null && line.includes(query.phrase);
+      // Case folding of the regex and of toLowerCase differ for a few non-ASCII letters.
+      if (matched > 0) onMatch({ start, end, matched, phrase });
     }
-    if (end === text.length) break;
-    start = end + 1;
-    line += 1;
+    if (end >= text.length) break;
+    pattern.lastIndex = end + 1; // one report per line
+    found = pattern.exec(text);
   }
 }
 
-/** Line numbers of increasing offsets, counting newlines only once per file. */
-class LineCounter {
+/** Line numbers of increasing offsets in one text, counting its newlines once. */
+export class LineCounter {
   private offset = 0;
   private line = 1;
   constructor(private readonly text: string) {}
 
+  /** 1-based line number of the line starting at `start`; call with non-decreasing offsets. */
   lineAt(start: number): number {
     let next = this.text.indexOf('\n', this.offset);
     while (next !== -1 && next < start) {
@@ -137,15 +104,59 @@ class LineCounter {
   }
 }
 
-function popCount(mask: number): number {
-  let count = 0;
-  for (let value = mask; value !== 0; value &= value - 1) count += 1;
-  return count;
+/** Phrase first, then most terms matched. */
+export function rankOf(match: LineMatch): number {
+  return (match.phrase ? MAX_QUERY_TERMS + 1 : 0) + match.matched;
 }
 
-/** A hit as it will be shown. `rank` orders hits: phrase first, then most terms matched. */
-export interface RankedHit {
+/**
+ * Keeps the best `limit` items, ties in arrival order (so hits stay in file and line order:
+ * stable), without keeping what can no longer make the cut.
+ */
+export class HitCollector<T extends { rank: number }> {
+  private items: T[] = [];
+  /** Ranks <= this cannot enter any more: `limit` earlier items rank at least as high. */
+  private floor = -1;
+  /** Every match offered, shown or not. */
+  total = 0;
+
+  constructor(private readonly limit: number) {}
+
+  /** Whether an item of this rank could still be shown; counts it either way. */
+  wants(rank: number): boolean {
+    this.total += 1;
+    return rank > this.floor;
+  }
+
+  add(item: T): void {
+    this.items.push(item);
+    if (this.items.length >= this.limit * 4) this.prune();
+  }
+
+  result(): T[] {
+    this.prune();
+    return this.items;
+  }
+
+  private prune(): void {
+    this.items.sort((a, b) => b.rank - a.rank); // stable: ties keep arrival order
+    if (this.items.length >= this.limit) {
+      this.items.length = this.limit;
+      this.floor = this.items[this.limit - 1]?.rank ?? -1;
+    }
+  }
+}
+
+/** A kept match, still unnumbered: `text` is its whole file. */
+export interface PendingHit {
   rank: number;
+  label: string;
+  text: string;
+  start: number;
+  end: number;
+}
+
+export interface ShownHit {
   label: string;
   line: number;
   text: string;
@@ -153,68 +164,39 @@ export interface RankedHit {
   cutFrom: number | null;
 }
 
-export function rankOf(match: LineMatch): number {
-  return (match.phrase ? MAX_QUERY_TERMS + 1 : 0) + match.matched;
-}
-
 /**
- * Keeps the best `limit` hits in arrival order within a rank (so ties stay in file and line
- * order: stable), without materialising the lines that can no longer make the cut.
+ * Numbers and renders the kept hits, in their ranked order. A line longer than `maxChars` is
+ * shown around its first match, so the model sees why it matched.
  */
-export class HitCollector {
-  private hits: RankedHit[] = [];
-  /** Hits of rank <= this cannot enter any more: `limit` earlier hits rank at least as high. */
-  private floor = -1;
-  total = 0;
-
-  constructor(private readonly limit: number) {}
-
-  /** Whether a match of this rank could still be shown; counts it either way. */
-  wants(rank: number): boolean {
-    this.total += 1;
-    return rank > this.floor;
-  }
-
-  add(hit: RankedHit): void {
-    this.hits.push(hit);
-    if (this.hits.length >= this.limit * 4) this.prune();
-  }
-
-  result(): RankedHit[] {
-    this.prune();
-    return this.hits;
-  }
-
-  private prune(): void {
-    this.hits.sort((a, b) => b.rank - a.rank); // stable: ties keep arrival order
-    if (this.hits.length >= this.limit) {
-      this.hits.length = this.limit;
-      this.floor = this.hits[this.limit - 1]?.rank ?? -1;
+export function renderHits(hits: PendingHit[], query: LineQuery, maxChars: number): ShownHit[] {
+  const counters = new Map<string, LineCounter>();
+  const lines = new Map<PendingHit, number>();
+  const byPosition = [...hits].sort((a, b) =>
+    a.label === b.label ? a.start - b.start : a.label < b.label ? -1 : 1,
+  );
+  for (const hit of byPosition) {
+    let counter = counters.get(hit.label);
+    if (counter === undefined) {
+      counter = new LineCounter(hit.text);
+      counters.set(hit.label, counter);
     }
+    lines.set(hit, counter.lineAt(hit.start));
   }
-}
-
-/**
- * The hit line, at most `maxChars` characters. A long line is shown around its first match so
- * the model sees why it matched.
- */
-export function hitText(
-  text: string,
-  lower: string,
-  match: LineMatch,
-  query: LineQuery,
-  maxChars: number,
-): { text: string; cutFrom: number | null } {
-  let line = text.slice(match.start, match.end);
-  if (line.endsWith('\r')) line = line.slice(0, -1);
-  if (line.length <= maxChars) return { text: line, cutFrom: null };
-  const lowerLine =
-    lower.length === text.length ? lower.slice(match.start, match.end) : line.toLowerCase();
-  let first = query.phrase === null ? -1 : lowerLine.indexOf(query.phrase);
-  for (const term of query.terms) {
-    if (first !== -1) break;
-    first = lowerLine.indexOf(term);
-  }
-  const from = Math.max(0, Math.min(first - Math.floor(maxChars / 4), line.length - maxChars));
-  return { text: line.slice(from, from + maxChars), cutFrom: line.length };
+  return hits.map((hit) => {
+    let line = hit.text.slice(hit.start, hit.end);
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    let cutFrom: number | null = null;
+    if (line.length > maxChars) {
+      cutFrom = line.length;
+      const lower = line.toLowerCase();
+      let first = query.phrase === null ? -1 : lower.indexOf(query.phrase);
+      for (const term of query.terms) {
+        if (first !== -1) break;
+        first = lower.indexOf(term);
+      }
+      const from = Math.max(0, Math.min(first - Math.floor(maxChars / 4), line.length - maxChars));
+      line = line.slice(from, from + maxChars);
+    }
+    return { label: hit.label, line: lines.get(hit) ?? 0, text: line, cutFrom };
+  });
 }

@@ -8,7 +8,14 @@ import {
   MEMORY_WRITE_TOOL_SCHEMA,
 } from '../capabilities/tool-schemas.js';
 import type { MemoryRef } from '../shared/capability-snapshot.js';
-import { HitCollector, hitText, parseQuery, rankOf, scanLines } from './kb-search-lines.js';
+import {
+  HitCollector,
+  parseQuery,
+  rankOf,
+  renderHits,
+  scanLines,
+  type PendingHit,
+} from './kb-search-lines.js';
 import { ToolError, type ToolImplementation } from './tool.js';
 
 /**
@@ -209,24 +216,17 @@ async function listMemory(directory: string): Promise<string> {
 async function searchMemory(directory: string, rawQuery: unknown): Promise<string> {
   const query = parseQuery(rawQuery);
   const { resident, daily } = await memoryFiles(directory);
-  const collector = new HitCollector(MEMORY_LIMITS.maxHits);
+  const collector = new HitCollector<PendingHit>(MEMORY_LIMITS.maxHits);
   for (const file of [...resident, ...daily]) {
     const text = await fs.promises.readFile(path.join(directory, file), 'utf8');
-    const lower = text.toLowerCase();
-    scanLines(text, lower, query, (match) => {
+    scanLines(text, query, (match) => {
       const rank = rankOf(match);
-      if (!collector.wants(rank)) return;
-      const shown = hitText(text, lower, match, query, MEMORY_LIMITS.maxLineChars);
-      collector.add({
-        rank,
-        label: file,
-        line: match.line,
-        text: shown.text,
-        cutFrom: shown.cutFrom,
-      });
+      if (collector.wants(rank)) {
+        collector.add({ rank, label: file, text, start: match.start, end: match.end });
+      }
     });
   }
-  const hits = collector.result();
+  const hits = renderHits(collector.result(), query, MEMORY_LIMITS.maxLineChars);
   const searched = resident.length + daily.length;
   if (hits.length === 0) return `No hits in ${searched} memory files.`;
   const lines = hits.map((hit) => `${hit.label}:${hit.line}: ${hit.text}`);
