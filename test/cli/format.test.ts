@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { cardLines, eventLines, stateLines, summaryTable } from '../../src/cli/format.js';
+import type { ApprovalCard } from '../../src/shared/delegation.js';
+
+const card: ApprovalCard = {
+  id: 'd-abc.1',
+  delegationId: 'd-abc',
+  workflowId: 'delegation/s/d-abc',
+  session: 's',
+  agent: 'demo',
+  tool: 'write',
+  arguments: { path: 'hello.txt' },
+  reason: 'write needs approval',
+  openedAt: '2026-01-01T00:00:00.000Z',
+  state: { status: 'pending' },
+};
+
+describe('CLI formatting', () => {
+  it('tells the user the exact command to approve or deny a card', () => {
+    const lines = cardLines(card).join('\n');
+    expect(lines).toContain('deputy approve d-abc.1');
+    expect(lines).toContain('deputy deny d-abc.1');
+    expect(lines).toContain('{"path":"hello.txt"}');
+  });
+
+  it('prints one progress line per event kind', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    expect(eventLines({ seq: 1, at, type: 'started', agent: 'demo', model: 'scripted:x' })).toEqual(
+      ['started demo (model scripted:x)'],
+    );
+    expect(
+      eventLines({
+        seq: 2,
+        at,
+        type: 'model-turn',
+        round: 1,
+        text: 'Reading\nnow',
+        toolCalls: ['read'],
+      }),
+    ).toEqual(['round 1: Reading now -> read']);
+    expect(eventLines({ seq: 3, at, type: 'card-opened', card }).join('\n')).toContain(
+      'deputy approve d-abc.1',
+    );
+    const decided: ApprovalCard = {
+      ...card,
+      state: { status: 'denied', reason: 'no', decidedAt: at, decidedBy: 'cli:me' },
+    };
+    expect(eventLines({ seq: 4, at, type: 'card-decided', card: decided })).toEqual([
+      'card d-abc.1 denied by cli:me',
+    ]);
+  });
+
+  it('shows pending cards in a status and aligns the list', () => {
+    const lines = stateLines({
+      delegationId: 'd-abc',
+      workflowId: 'delegation/s/d-abc',
+      agent: 'demo',
+      session: 's',
+      status: 'parked',
+      roundsUsed: 2,
+      maxTurns: 6,
+      model: null,
+      pendingCards: [card],
+      decidedCards: [],
+      transcriptSummary: [],
+      result: null,
+    });
+    expect(lines.join('\n')).toContain('deputy approve d-abc.1');
+    const table = summaryTable([
+      {
+        delegationId: 'd-abc',
+        workflowId: 'w',
+        agent: 'demo',
+        session: 's',
+        status: 'parked',
+        pendingCards: 1,
+        task: 'Greet',
+        startedAt: '2026-01-01T00:00:00.000Z',
+        closedAt: null,
+      },
+    ]);
+    expect(table[0]).toMatch(/^ID\s+AGENT\s+SESSION\s+STATUS/);
+    expect(table[1]).toContain('2026-01-01 00:00:00');
+    expect(summaryTable([])).toEqual(['no delegations']);
+  });
+});
