@@ -20,6 +20,9 @@ export type SpecMatch =
   | { kind: 'unknown'; reason: string };
 
 const MCP_PROVIDER = 'Mcp';
+const DELEGATION_TOOLS = new Set(['task', 'taskoutput', 'taskstop']);
+/** What model APIs accept as a tool name (OpenAI's rule is the strictest in use). */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function matchToolSpec(
   rawSpec: string,
@@ -28,6 +31,13 @@ export function matchToolSpec(
 ): SpecMatch {
   const spec = rawSpec.trim();
   if (spec === '') return { kind: 'unknown', reason: 'the spec is empty' };
+  if (DELEGATION_TOOLS.has(spec.toLowerCase())) {
+    return {
+      kind: 'unknown',
+      reason:
+        'a delegate never has Task, TaskOutput or TaskStop: it cannot delegate further (RUN-7)',
+    };
+  }
   const parts = spec.split(':');
   const head = parts[0] ?? '';
 
@@ -52,6 +62,13 @@ export function matchToolSpec(
         kind: 'mcp-server',
         server: server.name,
         tools: provider === undefined ? [] : provider.tools.map((tool) => ({ provider, tool })),
+      };
+    }
+    const wire = `mcp__${server.name}__${toolPart}`;
+    if (!TOOL_NAME.test(wire)) {
+      return {
+        kind: 'unknown',
+        reason: `'${wire}' is not a valid tool name for model APIs (letters, digits, "_", "-", at most 64); reach this tool through mcp_call instead`,
       };
     }
     return { kind: 'mcp-tool', server: server.name, tool: toolPart };

@@ -31,6 +31,8 @@ export type KbSearchLimits = typeof KB_SEARCH_LIMITS;
 
 /** Give the event loop a turn this often, so a stop (abort signal) reaches a long scan. */
 const YIELD_EVERY_MS = 20;
+/** Skipped files listed by name; the rest are counted, so the result stays readable. */
+const MAX_SKIPPED_SHOWN = 20;
 /** Bytes inspected for a NUL to tell binary files from text, as grep tools do. */
 const BINARY_SNIFF_BYTES = 8000;
 
@@ -373,7 +375,11 @@ function formatResult(parts: ResultParts): string {
       `[skipped] ${parts.binaryFiles} binary file${parts.binaryFiles === 1 ? '' : 's'} not searched`,
     );
   }
-  for (const entry of [...parts.refused, ...parts.skipped]) lines.push(`[skipped] ${entry}`);
+  const skipped = [...parts.refused, ...parts.skipped];
+  for (const entry of skipped.slice(0, MAX_SKIPPED_SHOWN)) lines.push(`[skipped] ${entry}`);
+  if (skipped.length > MAX_SKIPPED_SHOWN) {
+    lines.push(`[skipped] ... and ${skipped.length - MAX_SKIPPED_SHOWN} more files not searched`);
+  }
   return lines.join('\n');
 }
 

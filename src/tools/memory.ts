@@ -51,6 +51,10 @@ const LOCK_OPTIONS = {
   // A writer that died holding the lock frees it after this long (its mtime stops updating).
   stale: 10_000,
   realpath: false,
+  // proper-lockfile's default throws from a timer, which would kill the worker process with
+  // every delegation on it. A compromised lock (its refresh was delayed past `stale`) can at
+  // worst let one other append run alongside ours; each append is a single write.
+  onCompromised: () => undefined,
 } as const;
 
 /** `name` (as the model wrote it) -> a file name inside the memory directory, or a ToolError. */

@@ -54,6 +54,12 @@ describe('resolveCapabilities: tools (CAP-1)', () => {
     expect(unknown[2]?.message).toContain("no provider 'Nope'");
   });
 
+  it('Task is never granted to a delegate (RUN-7), with a reason', () => {
+    const snapshot = resolveCapabilities(input({ tools: ['read', 'Task'] }));
+    expect(names(snapshot)).toEqual(['read']);
+    expect(diagnostic(snapshot, 'tool.unknown')[0]?.message).toContain('cannot delegate further');
+  });
+
   it('disallowedTools is applied after tools resolve', () => {
     const snapshot = resolveCapabilities(
       input({ tools: null, disallowedTools: ['BASH', 'FileSystem:Write', 'nothing'] }),
@@ -178,6 +184,16 @@ describe('resolveCapabilities: MCP servers (CAP-3)', () => {
       { name: 'github', approve: ['search_issues'], toolTimeoutSeconds: 30 },
     ]);
     expect(snapshot.diagnostics).toEqual([]);
+  });
+
+  it('an MCP tool whose wire name model APIs would refuse is diagnosed, not exposed', () => {
+    const snapshot = resolveCapabilities(
+      input({ tools: ['mcp:github:create.issue'], mcpServers: ['github'] }),
+    );
+    expect(names(snapshot)).toEqual(['mcp_search', 'mcp_describe', 'mcp_call']);
+    expect(diagnostic(snapshot, 'tool.unknown')[0]?.message).toContain(
+      'reach this tool through mcp_call',
+    );
   });
 
   it('mcp:server naming an undeclared server: mcp.not-declared', () => {

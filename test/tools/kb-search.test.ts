@@ -162,6 +162,24 @@ describe('kb_search (CAP-4)', () => {
     );
   });
 
+  it('lists at most 20 skipped files by name and counts the rest', async () => {
+    mkdirSync(join(root, 'outside'));
+    for (let i = 0; i < 25; i += 1) {
+      writeFileSync(join(root, 'outside', `s${i}.md`), 'needle\n');
+      mkdirSync(join(ws, 'docs'), { recursive: true });
+      symlinkSync(
+        join(root, 'outside', `s${i}.md`),
+        join(ws, 'docs', `s${String(i).padStart(2, '0')}.md`),
+      );
+    }
+    const result = await search(docs, { query: 'needle' });
+    expect(result.split('\n').filter((line) => line.startsWith('[skipped] docs/'))).toHaveLength(
+      20,
+    );
+    expect(result).toContain('[skipped] ... and 5 more files not searched');
+    expect(hitLines(result)).toEqual([]);
+  });
+
   it('skips binary files loudly, handles CRLF and case changes that alter length', async () => {
     file('docs/bin.md', Buffer.from([0x6e, 0x65, 0x65, 0x64, 0x6c, 0x65, 0x00, 0x01]));
     file('docs/crlf.md', 'first\r\nsecond needle\r\n');
