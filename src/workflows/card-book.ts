@@ -6,6 +6,11 @@ import type { ApprovalCard, CardDecision } from '../shared/delegation.js';
 export class CardBook {
   private readonly cards = new Map<string, ApprovalCard>();
 
+  /** Cards carried over from an earlier run (continue-as-new). */
+  restore(cards: ApprovalCard[]): void {
+    for (const card of cards) this.cards.set(card.id, card);
+  }
+
   open(card: ApprovalCard): void {
     this.cards.set(card.id, card);
   }

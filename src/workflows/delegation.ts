@@ -5,6 +5,9 @@
  */
 import {
   ActivityCancellationType,
+  allHandlersFinished,
+  ContinueAsNew,
+  continueAsNew,
   type ActivityOptions,
   ApplicationFailure,
   CancellationScope,
@@ -38,6 +41,13 @@ import { PENDING_CARDS_ATTRIBUTE, STATUS_ATTRIBUTE } from '../shared/search-attr
 import type { ToolSchema } from '../shared/tools.js';
 import { isAtMostOnce, toolFailureText } from '../shared/tools.js';
 import { CardBook } from './card-book.js';
+import {
+  CARRIED_DECIDED_CARDS,
+  CARRIED_EVENTS,
+  HISTORY_BYTES_LIMIT,
+  HISTORY_EVENTS_LIMIT,
+  type CarriedState,
+} from './carried-state.js';
 import { summarizeEntry } from './transcript-summary.js';
 
 const { resolveAgent } = proxyActivities<DeputyActivities>({
@@ -85,22 +95,32 @@ interface PlannedCall {
   card: ApprovalCard | null;
 }
 
-export async function delegation(input: DelegationInput): Promise<DelegationResult> {
+/**
+ * One delegation. `carried` is set only by continue-as-new, never by a client.
+ */
+export async function delegation(
+  input: DelegationInput,
+  carried?: CarriedState,
+): Promise<DelegationResult> {
   const { workflowId } = workflowInfo();
   const cards = new CardBook();
-  const events: DelegationEvent[] = [];
-  const transcript: TranscriptEntry[] = [{ role: 'user', content: input.task }];
+  cards.restore(carried?.decidedCards ?? []);
+  const events: DelegationEvent[] = carried?.events ?? [];
+  const transcript: TranscriptEntry[] = carried?.transcript ?? [
+    { role: 'user', content: input.task },
+  ];
   let status: DelegationStatus = 'running';
-  let roundsUsed = 0;
-  let maxTurns = 0;
-  let model: string | null = null;
-  let definitionHash: string | null = null;
+  let roundsUsed = carried?.roundsUsed ?? 0;
+  let maxTurns = carried?.resolved.snapshot.limits.maxTurns ?? 0;
+  let model: string | null = carried?.resolved.snapshot.model ?? null;
+  let definitionHash: string | null = carried?.resolved.snapshot.definitionHash ?? null;
   let result: DelegationResult | null = null;
-  let cardSequence = 0;
+  let cardSequence = carried?.cardSequence ?? 0;
+  let nextEventSeq = carried?.nextEventSeq ?? 1;
 
   const now = (): string => new Date().toISOString();
   const emit = (event: DistributiveOmit<DelegationEvent, 'seq' | 'at'>): void => {
-    events.push({ ...event, seq: events.length + 1, at: now() } as DelegationEvent);
+    events.push({ ...event, seq: nextEventSeq++, at: now() } as DelegationEvent);
   };
   const setStatus = (next: DelegationStatus): void => {
     status = next;
@@ -167,15 +187,30 @@ export async function delegation(input: DelegationInput): Promise<DelegationResu
   };
 
   try {
-    const resolved = await resolveAgent({ agent: input.agent, caller: input.caller });
+    const resolved =
+      carried?.resolved ?? (await resolveAgent({ agent: input.agent, caller: input.caller }));
     const { snapshot } = resolved;
     model = snapshot.model;
     definitionHash = snapshot.definitionHash;
     maxTurns = snapshot.limits.maxTurns;
-    emit({ type: 'started', agent: snapshot.agentName, model: snapshot.model });
+    if (!carried) emit({ type: 'started', agent: snapshot.agentName, model: snapshot.model });
     const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
 
     for (;;) {
+      if (historyNearLimit()) {
+        // Hand over between rounds: no card pending, no tool running, no handler mid-flight.
+        await condition(allHandlersFinished);
+        await continueAsNew<typeof delegation>(input, {
+          resolved,
+          transcript,
+          roundsUsed,
+          cardSequence,
+          decidedCards: cards.decided().slice(-CARRIED_DECIDED_CARDS),
+          events: events.slice(-CARRIED_EVENTS),
+          nextEventSeq,
+          previousRuns: (carried?.previousRuns ?? 0) + 1,
+        });
+      }
       const { callModel } = activitiesWith(MODEL_CALL, `model round ${roundsUsed + 1}`);
       const turn: ModelTurn = await callModel({
         agentName: snapshot.agentName,
@@ -268,6 +303,7 @@ export async function delegation(input: DelegationInput): Promise<DelegationResu
       }
     }
   } catch (error) {
+    if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
       // TaskStop (RUN-5). Settling must itself not be cancelled, or cards stay pending forever.
       return await CancellationScope.nonCancellable(async () => {
@@ -291,6 +327,15 @@ export async function delegation(input: DelegationInput): Promise<DelegationResu
     finish({ status: 'failed', text: lastAnswer(), notice, roundsUsed });
     throw ApplicationFailure.nonRetryable(notice, FAILURE_TYPES.delegationFailed);
   }
+}
+
+function historyNearLimit(): boolean {
+  const info = workflowInfo();
+  return (
+    info.continueAsNewSuggested ||
+    info.historyLength > HISTORY_EVENTS_LIMIT ||
+    info.historySize > HISTORY_BYTES_LIMIT
+  );
 }
 
 async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Promise<ToolOutcome> {

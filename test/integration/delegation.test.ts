@@ -86,6 +86,20 @@ const files = {
   ),
 };
 
+const MARATHON_ROUNDS = 220;
+Object.assign(
+  files,
+  agent(
+    'marathon',
+    `approvalMode: confirm\ntools: [read]\nmaxTurns: ${MARATHON_ROUNDS + 5}`,
+    `turns:\n${Array.from(
+      { length: MARATHON_ROUNDS },
+      (_, index) =>
+        `  - text: lap ${index + 1}\n    toolCalls: [{ name: read, arguments: { path: notes.txt, limit: 1 } }]`,
+    ).join('\n')}\n  - text: finished the marathon\n`,
+  ),
+);
+
 let harness: Harness;
 
 beforeAll(async () => {
@@ -258,6 +272,29 @@ describe('delegation workflow', () => {
       "[tool 'write' denied] You don't have a tool named 'write'. Your tools: read.",
     );
   });
+
+  it('a long run continues-as-new under the history limit and keeps its whole state', async () => {
+    const handle = await harness.start('marathon', 'Run every lap');
+    const result = await handle.result();
+    expect(result).toEqual({
+      status: 'completed',
+      text: 'finished the marathon',
+      notice: null,
+      roundsUsed: MARATHON_ROUNDS + 1,
+    });
+    const runs: string[] = [];
+    for await (const run of harness.client.workflow.list({
+      query: `WorkflowId = '${handle.workflowId}'`,
+    })) {
+      runs.push(run.status.name);
+    }
+    expect(runs).toContain('CONTINUED_AS_NEW');
+    expect(runs).toContain('COMPLETED');
+    const state = await handle.query(stateQuery);
+    // The transcript crossed the hand-over whole: the task, then every lap and its read.
+    expect(state.transcriptSummary).toHaveLength(1 + MARATHON_ROUNDS * 2 + 1);
+    expect(state.transcriptSummary[0]).toBe('user: Run every lap');
+  }, 120_000);
 
   it('unattended: an ask becomes a deny at once, saying no human will answer', async () => {
     const handle = await harness.start('writer', 'Say hi unattended', { unattended: 'deny' });

@@ -1,0 +1,31 @@
+/**
+ * What a delegation carries into its next run when it continues-as-new (RUN-9). The snapshot
+ * travels too: a long run never re-resolves its definition, so an edit mid-run still changes
+ * nothing for it.
+ */
+import type { ResolvedAgent } from '../activities/types.js';
+import type { ApprovalCard, DelegationEvent } from '../shared/delegation.js';
+import type { TranscriptEntry } from '../shared/model.js';
+
+export interface CarriedState {
+  resolved: ResolvedAgent;
+  transcript: TranscriptEntry[];
+  roundsUsed: number;
+  cardSequence: number;
+  /** The most recent decided cards (older ones stay in the earlier runs' histories). */
+  decidedCards: ApprovalCard[];
+  /** The most recent events, so a stream that attaches after the hand-over still resumes. */
+  events: DelegationEvent[];
+  nextEventSeq: number;
+  /** How many runs came before this one. */
+  previousRuns: number;
+}
+
+/**
+ * Continue well before Temporal's own limits (about 50,000 events / 50 MB): a delegation's
+ * model-call inputs grow with its transcript, so history bytes matter as much as events.
+ */
+export const HISTORY_EVENTS_LIMIT = 2_000;
+export const HISTORY_BYTES_LIMIT = 8 * 1024 * 1024;
+export const CARRIED_EVENTS = 200;
+export const CARRIED_DECIDED_CARDS = 100;
