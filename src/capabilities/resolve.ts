@@ -84,28 +84,36 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
 
   const knowledge = resolveKnowledge(definition.knowledge, diagnostics);
   const skills = resolveSkills(definition.skills, input.skillIndex, diagnostics);
-  const mcpServers = resolveMcpServers(definition.mcpServers, input.config, diagnostics);
-  const directory = memoryDirectory(input.config.dataDir, definition.name, definition.memory);
-  const memory: MemoryRef | null =
-    directory === null || definition.memory === 'none'
-      ? null
-      : { mode: definition.memory, directory };
+  const declaredServers = resolveMcpServers(definition.mcpServers, input.config, diagnostics);
+  const memory = resolveMemory(
+    input.config.dataDir,
+    definition.name,
+    definition.memory,
+    diagnostics,
+  );
 
   const declared = {
     knowledge: knowledge.length > 0,
     memory: memory !== null,
     skills: skills.length > 0,
-    mcpServers: mcpServers.length > 0,
+    mcpServers: declaredServers.length > 0,
   };
-  const tools = resolveTools({
+  const { tools, removedServers } = resolveTools({
     tools: definition.tools,
     disallowed: definition.disallowedTools,
     providers,
     caller: input.caller,
     declared,
-    mcpServers,
+    mcpServers: declaredServers,
     diagnostics,
   });
+  const mcpServers = declaredServers.filter((server) => !removedServers.has(server.name));
+  if (declaredServers.length > 0 && mcpServers.length === 0) {
+    // Every declared server was disallowed: a gateway with nothing behind it is not mounted.
+    for (let index = tools.length - 1; index >= 0; index -= 1) {
+      if (tools[index]?.provider === 'Mcp') tools.splice(index, 1);
+    }
+  }
   const toolNames = new Set(tools.map((tool) => tool.name));
 
   // A dimension is in effect only while one of its tools survived `disallowedTools`/roles:
@@ -126,7 +134,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
       });
     }
   }
-  if (declared.knowledge && !toolNames.has('read')) {
+  if (inEffect.knowledge && !toolNames.has('read')) {
     diagnostics.push({
       severity: 'warning',
       path: 'knowledge',
@@ -167,6 +175,29 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     callerRoles: [...new Set(input.caller.roles)],
     diagnostics: dedupe([...input.loaded.diagnostics, ...diagnostics]),
   };
+}
+
+/** DEF-1 agent names; checked again here because the name becomes a directory. */
+const AGENT_NAME = /^[a-z0-9][a-z0-9-]*$/;
+
+function resolveMemory(
+  dataDir: string,
+  agentName: string,
+  mode: MemoryMode,
+  diagnostics: Diagnostic[],
+): MemoryRef | null {
+  if (mode === 'none') return null;
+  if (mode === 'private' && !AGENT_NAME.test(agentName)) {
+    diagnostics.push({
+      severity: 'error',
+      path: 'memory',
+      code: 'memory.invalid-agent-name',
+      message: `private memory needs an agent name matching ${AGENT_NAME.source} (it names a directory); '${agentName}' does not, so memory is not mounted`,
+    });
+    return null;
+  }
+  const directory = memoryDirectory(dataDir, agentName, mode);
+  return directory === null ? null : { mode, directory };
 }
 
 function resolveKnowledge(
@@ -312,7 +343,8 @@ interface ToolResolution {
  * is an explicit list (the declaration is the grant, and requiring both would silently leave
  * a catalog the agent cannot use); naming them without the dimension mounts nothing, loudly.
  */
-function resolveTools(r: ToolResolution): ToolSchema[] {
+function resolveTools(r: ToolResolution): { tools: ToolSchema[]; removedServers: Set<string> } {
+  const removedServers = new Set<string>();
   const granted = new Map<string, ToolSchema>();
   const direct = new Map<string, ToolSchema>();
   const available = (provider: ToolProviderInfo): boolean => {
@@ -373,7 +405,9 @@ function resolveTools(r: ToolResolution): ToolSchema[] {
     if (match.kind === 'tools') {
       for (const { tool } of match.tools) granted.delete(tool.name);
     } else if (match.kind === 'mcp-server') {
-      // `mcp:server` in disallowedTools removes that server's directly exposed tools.
+      // `mcp:server` in disallowedTools takes the server away: from the gateway's scope and
+      // with its directly exposed tools.
+      removedServers.add(match.server);
       const prefix = `mcp__${match.server}__`;
       for (const name of [...direct.keys()]) if (name.startsWith(prefix)) direct.delete(name);
     } else if (match.kind === 'mcp-tool') {
@@ -385,7 +419,7 @@ function resolveTools(r: ToolResolution): ToolSchema[] {
   const ordered = r.providers.flatMap((provider) =>
     provider.tools.filter((tool) => granted.get(tool.name) === tool),
   );
-  return [...ordered, ...direct.values()];
+  return { tools: [...ordered, ...direct.values()], removedServers };
 }
 
 /** Emits the diagnostic for a spec that names nothing usable; true when it did. */

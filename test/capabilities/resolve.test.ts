@@ -196,6 +196,25 @@ describe('resolveCapabilities: MCP servers (CAP-3)', () => {
     );
   });
 
+  it('disallowing mcp:server takes that server out of the gateway scope and its direct tools', () => {
+    const both = resolveCapabilities(
+      input({
+        tools: ['mcp:github:create_issue', 'mcp:local:echo'],
+        mcpServers: ['github', { name: 'local', transport: 'stdio', command: 'srv' }],
+        disallowedTools: ['mcp:GITHUB'],
+      }),
+    );
+    expect(both.mcpServers.map((server) => server.name)).toEqual(['local']);
+    expect(names(both)).toEqual(['mcp_search', 'mcp_describe', 'mcp_call', 'mcp__local__echo']);
+    expect(both.systemPrompt).not.toContain('github');
+    const none = resolveCapabilities(
+      input({ mcpServers: ['github'], disallowedTools: ['mcp:github'] }),
+    );
+    expect(none.mcpServers).toEqual([]);
+    expect(names(none).join(' ')).not.toMatch(/mcp/);
+    expect(none.systemPrompt).not.toMatch(/mcp/i);
+  });
+
   it('mcp:server naming an undeclared server: mcp.not-declared', () => {
     const snapshot = resolveCapabilities(
       input({ tools: ['mcp:gitlab', 'mcp:gitlab:x'], mcpServers: ['github'] }),
@@ -366,6 +385,13 @@ describe('resolveCapabilities: memory (CAP-5)', () => {
     ]);
     const shared = resolveCapabilities(input({ memory: 'shared' }));
     expect(shared.memory).toEqual({ mode: 'shared', directory: '/ws/.deputy/memory/main' });
+  });
+
+  it('an agent name that could escape the memory root mounts no memory', () => {
+    const snapshot = resolveCapabilities(input({ name: '../../etc', memory: 'private' }));
+    expect(snapshot.memory).toBeNull();
+    expect(names(snapshot).join(' ')).not.toMatch(/memory/);
+    expect(codes(snapshot)).toEqual(['memory.invalid-agent-name']);
   });
 
   it('memory tool schemas have no scope or path-root parameter', () => {
