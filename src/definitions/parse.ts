@@ -8,7 +8,7 @@ import { DEFINITION_DEFAULTS } from './definition.js';
 import type { AgentDefinition } from './definition.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { fileStem, isValidName, looksLikePath, slugifyName } from './names.js';
-import { readFields } from './read-fields.js';
+import { INVALID_TOOLS_SPEC, readFields } from './read-fields.js';
 import { readFrontmatterYaml } from './yaml-read.js';
 
 /** Files above this size are not parsed (1 MiB): a definition is a prompt, not a data set. */
@@ -42,8 +42,21 @@ export function parseDefinition(text: string, options: ParseOptions): ParseResul
       code: 'definition.unreadable',
       message: `definition could not be read: ${(error as Error).message}`,
     });
-    return { definition: emptyDefinition(fallbackName(options.fileName), ''), diagnostics };
+    return {
+      definition: unreadable(emptyDefinition(fallbackName(options.fileName), '')),
+      diagnostics,
+    };
   }
+}
+
+/**
+ * A frontmatter that exists but cannot be read may have declared a narrow `tools` list; the
+ * agent gets no tools rather than every tool until the file is fixed (CAP-1, "never the
+ * opposite failure").
+ */
+function unreadable(definition: AgentDefinition): AgentDefinition {
+  definition.tools = [INVALID_TOOLS_SPEC];
+  return definition;
 }
 
 function parseUnguarded(
@@ -64,7 +77,7 @@ function parseUnguarded(
       code: 'file.too-large',
       message: `file is larger than ${maxBytes} bytes and is not read; the agent loads empty`,
     });
-    return { definition: emptyDefinition(stemName, ''), diagnostics };
+    return { definition: unreadable(emptyDefinition(stemName, '')), diagnostics };
   }
 
   const split = splitFrontmatter(text);
@@ -87,6 +100,7 @@ function parseUnguarded(
   }
 
   const definition = emptyDefinition(stemName, split.body);
+  if (split.unclosed) unreadable(definition);
   if (!split.hasFrontmatter) {
     diagnoseFileName(options, diagnostics);
     definition.description = definition.name;
@@ -95,6 +109,7 @@ function parseUnguarded(
 
   const yaml = readFrontmatterYaml(split.yaml);
   diagnostics.push(...yaml.diagnostics);
+  if (yaml.values === undefined) unreadable(definition);
   const values = yaml.values ?? (Object.create(null) as Record<string, unknown>);
   definition.name = readName(values.name, options, diagnostics);
   readFields(values, definition, {

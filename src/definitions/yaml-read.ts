@@ -26,8 +26,23 @@ const PARSE_OPTIONS = {
   prettyErrors: false,
 } as const;
 
+/**
+ * Flow collections (`[`, `{`) nested deeper than this are refused before parsing: the parser
+ * would recurse thousands of frames deep before giving up, which costs far more than this scan.
+ */
+export const MAX_FLOW_DEPTH = 64;
+
 export function readFrontmatterYaml(yamlText: string): YamlReadResult {
   const diagnostics: Diagnostic[] = [];
+  if (flowDepthExceeds(yamlText, MAX_FLOW_DEPTH)) {
+    diagnostics.push({
+      severity: 'error',
+      path: '',
+      code: 'frontmatter.too-deep',
+      message: `frontmatter nests [ ] or { } more than ${MAX_FLOW_DEPTH} levels deep and is not read; every field uses its default`,
+    });
+    return { values: undefined, diagnostics };
+  }
   let doc = parseDocument(yamlText, PARSE_OPTIONS);
   if (doc.errors.length > 0) {
     const first = doc.errors[0];
@@ -201,6 +216,53 @@ function recoverUnquotedValues(yamlText: string): string {
       return `${key}${separator}${JSON.stringify(value.trimEnd())}${cr}`;
     })
     .join('\n');
+}
+
+/**
+ * Conservative scan for flow nesting depth: a bracket opens a collection only where YAML allows
+ * one (after `:`, `-`, `,`, `?`, another bracket, or at the start of a line); quoted text inside a
+ * collection is skipped. Over-counting is possible only in absurd files, which is acceptable.
+ */
+function flowDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let previous = '\n';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (depth > 0 && (char === '"' || char === "'")) {
+      const end = skipQuoted(text, i, char);
+      i = end;
+      previous = char;
+      continue;
+    }
+    if (char === '[' || char === '{') {
+      if (depth > 0 || ':-,?[{\n'.includes(previous)) {
+        depth++;
+        if (depth > limit) return true;
+      } else {
+        // Inside a plain scalar (`a [b`): text, not a collection.
+        previous = 'x';
+        continue;
+      }
+    } else if ((char === ']' || char === '}') && depth > 0) {
+      depth--;
+    } else if (char === '\n' && depth === 0) {
+      previous = '\n';
+      continue;
+    }
+    if (char !== ' ' && char !== '\t') previous = char;
+  }
+  return false;
+}
+
+function skipQuoted(text: string, start: number, quote: string): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (quote === '"' && text[i] === '\\') i++;
+    else if (text[i] === quote) {
+      if (quote === "'" && text[i + 1] === "'") i++;
+      else return i;
+    }
+  }
+  return text.length;
 }
 
 function firstLine(message: string | undefined): string {

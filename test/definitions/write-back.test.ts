@@ -65,7 +65,7 @@ describe('applyChanges (DEF-6)', () => {
     const odd = [
       '---',
       'name:    spaced   # aligned comment',
-      "vendor: { a: 1, b: [ x, y ] }",
+      'vendor: { a: 1, b: [ x, y ] }',
       '# about tools',
       'tools:',
       '- read   # unindented list',

@@ -1,0 +1,302 @@
+/** Hostile input (DEF-2): whatever a file contains, parsing returns diagnostics, fast, and harms nothing. */
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DefinitionError } from '../../src/definitions/errors.js';
+import { parseDefinition } from '../../src/definitions/parse.js';
+import { INVALID_TOOLS_SPEC } from '../../src/definitions/read-fields.js';
+import type { ParseOptions } from '../../src/definitions/parse.js';
+import type { DefinitionRegistry } from '../../src/definitions/registry.js';
+import { agentFile, loadedRegistry, tempLayout } from './support.js';
+import type { TempLayout } from './support.js';
+
+const options: ParseOptions = { fileName: 'victim.md', level: 'project' };
+const NAME = /^[a-z0-9][a-z0-9-]*$/;
+const FIELDS = [
+  'name',
+  'description',
+  'model',
+  'tools',
+  'disallowedTools',
+  'skills',
+  'mcpServers',
+  'knowledge',
+  'memory',
+  'maxTurns',
+  'maxToolRounds',
+  'runConfig',
+  'approvalMode',
+  'background',
+  'hooks',
+  'color',
+  'icon',
+  'displayOrder',
+  '__proto__',
+  'constructor',
+  'permissionMode',
+];
+
+let durations: number[] = [];
+
+function timedParse(text: string, parseOptions: ParseOptions = options) {
+  const started = performance.now();
+  const result = parseDefinition(text, parseOptions);
+  const ms = performance.now() - started;
+  durations.push(ms);
+  return { ...result, ms };
+}
+
+/**
+ * Each parse must stay well under 200 ms. Other suites share the machine, so one GC pause or
+ * scheduling hiccup is tolerated (max under 1 s) while the 99th percentile holds the bound.
+ */
+function expectFast(): void {
+  const sorted = [...durations].sort((a, b) => a - b);
+  const p99 = sorted[Math.max(0, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
+  expect(p99).toBeLessThan(200);
+  expect(sorted.at(-1) ?? 0).toBeLessThan(1000);
+  durations = [];
+}
+
+function expectPrototypesClean(): void {
+  expect(Object.keys(Object.prototype)).toEqual([]);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  expect(({} as Record<string, unknown>).name).toBeUndefined();
+  expect(Object.getPrototypeOf({})).toBe(Object.prototype);
+}
+
+describe('property-based fuzzing', () => {
+  it('never throws on arbitrary text, keeps a valid name and stays fast', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 2000 }), (text) => {
+        const { definition, diagnostics } = timedParse(text);
+        expect(definition.name).toMatch(NAME);
+        expect(Array.isArray(diagnostics)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+    expectFast();
+    expectPrototypesClean();
+  });
+
+  it('never throws on arbitrary frontmatter values under known and dangerous keys', () => {
+    const frontmatter = fc.dictionary(
+      fc.oneof(fc.constantFrom(...FIELDS), fc.string()),
+      fc.anything(),
+      {
+        maxKeys: 8,
+      },
+    );
+    fc.assert(
+      fc.property(frontmatter, fc.string({ maxLength: 200 }), (values, body) => {
+        let yaml: string;
+        try {
+          yaml = stringify(values);
+        } catch {
+          return;
+        }
+        const { definition, diagnostics } = timedParse(`---\n${yaml}---\n${body}`);
+        expect(definition.name).toMatch(NAME);
+        expect(definition.systemPrompt).toBe(body);
+        expect(definition.maxTurns).toBeGreaterThan(0);
+        for (const d of diagnostics) {
+          expect(['error', 'warning', 'info']).toContain(d.severity);
+          expect(typeof d.path).toBe('string');
+          expect(typeof d.code).toBe('string');
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expectFast();
+    expectPrototypesClean();
+  });
+
+  it('never throws on YAML-looking line soup', () => {
+    const line = fc.oneof(
+      fc.constantFrom(
+        '---',
+        '- a',
+        '  - b',
+        'tools: Read, Grep',
+        'tools: [read',
+        'name: &a x',
+        'description: *a',
+        'hooks: {Stop: [{command: x}]}',
+        'x: !!binary aGk=',
+        'y: !custom tag',
+        '? complex key',
+        ': value',
+        '<<: *a',
+        '%YAML 1.1',
+        '"unterminated',
+        '\t tab',
+      ),
+      fc.string({ maxLength: 40 }),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), (lines) => {
+        const { definition } = timedParse(`---\n${lines.join('\n')}\n---\nbody`);
+        expect(definition.name).toMatch(NAME);
+      }),
+      { numRuns: 300 },
+    );
+    expectFast();
+  });
+});
+
+describe('resource exhaustion', () => {
+  it('refuses an alias bomb quickly, keeping the other fields', () => {
+    const rows = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let i = 1; i < 10; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const next = String.fromCharCode(97 + i);
+      rows.push(`${next}: &${next} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const text = `---\nname: bomb\ndescription: d\n${rows.join('\n')}\n---\nbody`;
+    const { definition, diagnostics, ms } = timedParse(text);
+    expect(definition.name).toBe('bomb');
+    expect(definition.description).toBe('d');
+    expect(diagnostics.map((d) => d.code)).toContain('frontmatter.alias-limit');
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('refuses a self-referencing alias without hanging', () => {
+    const { definition, ms } = timedParse('---\nname: loop\nx: &a [*a]\n---\n');
+    expect(definition.name).toBe('loop');
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('loads a 10 MB file as an empty stub named after the file', () => {
+    const text = `---\nname: huge\ndescription: d\n---\n${'x'.repeat(10 * 1024 * 1024)}`;
+    const { definition, diagnostics, ms } = timedParse(text, {
+      fileName: 'big-file.md',
+      level: 'project',
+    });
+    expect(definition.name).toBe('big-file');
+    expect(definition.systemPrompt).toBe('');
+    expect(definition.tools).toEqual([INVALID_TOOLS_SPEC]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'file.too-large' }),
+    ]);
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it('refuses 5,000-deep nesting (flow and block) and loads the rest', () => {
+    const flow = `---\nname: deep\ndescription: d\ntools: [read]\nx: ${'['.repeat(5000)}${']'.repeat(5000)}\n---\nbody`;
+    const flowResult = timedParse(flow);
+    expect(flowResult.ms).toBeLessThan(1000);
+    expect(flowResult.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    const mapping = `---\nname: deep\ndescription: d\ntools: [read]\nx: ${'{a: '.repeat(5000)}1${'}'.repeat(5000)}\n---\n`;
+    expect(timedParse(mapping).definition.name).toMatch(NAME);
+    expect(flowResult.definition.tools).toEqual([INVALID_TOOLS_SPEC]);
+    // Deeper than any field needs but parseable: that key is refused, the rest loads.
+    const moderate = `---\nname: deep\ndescription: d\ntools: [read]\nx: ${'['.repeat(40)}${']'.repeat(40)}\n---\nbody`;
+    const result = timedParse(moderate);
+    expect(result.definition).toMatchObject({ name: 'deep', description: 'd', tools: ['read'] });
+    expect(result.definition.unknownKeys.x).toBeUndefined();
+    expect(result.diagnostics.map((d) => `${d.code}:${d.path}`)).toContain(
+      'frontmatter.too-deep:x',
+    );
+    let block = '';
+    for (let i = 0; i < 1200; i++) block += `${' '.repeat(i)}k:\n`;
+    const blockResult = timedParse(`---\n${block}---\nbody`);
+    expect(blockResult.definition.systemPrompt).toBe('body');
+    expect(blockResult.ms).toBeLessThan(1000);
+  });
+});
+
+describe('prototype pollution and duplicate keys', () => {
+  it('keeps __proto__ and constructor keys as plain data', () => {
+    const text = [
+      '---',
+      'name: proto',
+      '__proto__: { polluted: yes, name: evil }',
+      'constructor: { prototype: { polluted: yes } }',
+      'hooks:',
+      '  __proto__: [{ command: x }]',
+      'mcpServers:',
+      '  - { name: s, transport: stdio, command: x, env: { __proto__: y } }',
+      'runConfig: { __proto__: { max_turns: 3 } }',
+      '---',
+      '',
+    ].join('\n');
+    const { definition } = timedParse(text);
+    expectPrototypesClean();
+    expect(Object.hasOwn(definition.unknownKeys, '__proto__')).toBe(true);
+    expect(definition.name).toBe('proto');
+    expect(definition.maxTurns).toBe(40);
+    expect(Object.getPrototypeOf(definition.unknownKeys)).toBeNull();
+    expect((definition as unknown as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('reports duplicate keys, top-level and nested; the last one is used', () => {
+    const text =
+      '---\nname: dup\nmaxTurns: 3\nmaxTurns: 4\nhooks:\n  Stop: [{command: a}]\n  Stop: [{command: b}]\n---\n';
+    const { definition, diagnostics } = timedParse(text);
+    expect(definition.maxTurns).toBe(4);
+    expect(definition.hooks).toEqual({ Stop: [{ command: 'b' }] });
+    const paths = diagnostics
+      .filter((d) => d.code === 'frontmatter.duplicate-key')
+      .map((d) => d.path);
+    expect(paths.sort()).toEqual(['hooks.Stop', 'maxTurns']);
+  });
+});
+
+describe('path-like names through the registry', () => {
+  let layout: TempLayout;
+  let registry: DefinitionRegistry;
+
+  beforeEach(async () => {
+    layout = await tempLayout();
+  });
+  afterEach(async () => {
+    await registry.close();
+    await layout.cleanup();
+  });
+
+  it('never keys or writes a definition by a path-like name', async () => {
+    await layout.write(
+      join(layout.dirs.project, 'evil.md'),
+      '---\nname: ../../escape\ndescription: d\n---\nbody',
+    );
+    registry = await loadedRegistry(layout);
+    const evil = registry.get('evil');
+    expect(evil?.diagnostics.find((d) => d.path === 'name')?.code).toBe('name.path-like');
+    expect(registry.list().map((e) => e.definition.name)).toEqual(['evil']);
+
+    const refused = await registry
+      .create('project', { name: '../../escape', description: 'd' }, 'x')
+      .catch((e: unknown) => e);
+    expect((refused as DefinitionError).kind).toBe('invalid');
+    for (const attempt of [
+      registry.update('../../escape', { description: 'x' }),
+      registry.delete('../escape'),
+      registry.restore('../escape', '20260101T000000000Z-00000000'),
+    ]) {
+      expect(((await attempt.catch((e: unknown) => e)) as DefinitionError).kind).toBe('not-found');
+    }
+    expect(await registry.revisions('../../escape')).toEqual([]);
+
+    await registry.update('evil', { description: 'still evil' }).catch(() => undefined);
+    await registry.delete('evil');
+    expect(await readdir(layout.root)).toEqual(expect.arrayContaining(['data', 'workspace']));
+    expect((await readdir(layout.root)).sort()).toEqual(['data', 'workspace']);
+    expect(await readdir(join(layout.config.dataDir, 'revisions', 'project'))).toEqual(['evil']);
+  });
+
+  it('loads a 10 MB file in a level as a stub without stalling the registry', async () => {
+    await writeFile(
+      join(
+        await layout.write(join(layout.dirs.project, 'small.md'), agentFile('small')),
+        '..',
+        'big.md',
+      ),
+      'x'.repeat(10 * 1024 * 1024),
+    );
+    registry = await loadedRegistry(layout);
+    expect(registry.get('small')).toBeDefined();
+    expect(registry.get('big')?.diagnostics.map((d) => d.code)).toEqual(['file.too-large']);
+  });
+});
