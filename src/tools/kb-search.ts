@@ -26,11 +26,11 @@ export const KB_SEARCH_LIMITS = {
   maxHits: 50,
   /** Characters shown of one hit line. */
   maxLineChars: 400,
+  /** Milliseconds of scanning between event-loop turns, so a stop (abort signal) gets through. */
+  yieldEveryMs: 20,
 };
 export type KbSearchLimits = typeof KB_SEARCH_LIMITS;
 
-/** Give the event loop a turn this often, so a stop (abort signal) reaches a long scan. */
-const YIELD_EVERY_MS = 20;
 /** Skipped files listed by name; the rest are counted, so the result stays readable. */
 const MAX_SKIPPED_SHOWN = 20;
 /** Bytes inspected for a NUL to tell binary files from text, as grep tools do. */
@@ -149,7 +149,7 @@ async function scanFiles(plan: ScanPlan): Promise<ScanOutcome> {
   let lastYield = Date.now();
 
   for (let index = 0; index < files.length; index += 1) {
-    if (Date.now() - lastYield >= YIELD_EVERY_MS) {
+    if (Date.now() - lastYield >= budget.yieldEveryMs) {
       await new Promise((resolve) => setImmediate(resolve));
       lastYield = Date.now();
       context.heartbeat({ filesSearched, bytesRead: used });

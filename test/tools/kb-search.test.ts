@@ -198,6 +198,20 @@ describe('kb_search (CAP-4)', () => {
     expect(result).toContain('No hits.');
   });
 
+  it('heartbeats while it scans and stops between files when aborted', async () => {
+    for (let i = 0; i < 5; i += 1) file(`docs/${i}.md`, 'needle\n');
+    const controller = new AbortController();
+    const heartbeat = vi.fn(() => {
+      if (heartbeat.mock.calls.length === 2) controller.abort();
+    });
+    const tool = createKbSearchTool(docs, ws, { yieldEveryMs: 0 });
+    await expect(
+      tool.run({ query: 'needle' }, { ...context(controller.signal), heartbeat }),
+    ).rejects.toThrow('kb_search was stopped before it finished');
+    expect(heartbeat).toHaveBeenCalledTimes(2);
+    expect(heartbeat.mock.calls[1]).toEqual([{ filesSearched: 1, bytesRead: 7 }]);
+  });
+
   it('honours the abort signal between files', async () => {
     file('docs/a.md', 'needle\n');
     const controller = new AbortController();
