@@ -140,6 +140,10 @@ export function openApiDocument(): JsonSchema {
             roundsUsed: { type: 'integer' },
             maxTurns: { type: 'integer' },
             model: { type: ['string', 'null'] },
+            definitionHash: {
+              type: ['string', 'null'],
+              description: 'sha256 of the definition file this run resolved',
+            },
             pendingCards: { type: 'array', items: ref('ApprovalCard') },
             decidedCards: { type: 'array', items: ref('ApprovalCard') },
             transcriptSummary: { type: 'array', items: { type: 'string' } },

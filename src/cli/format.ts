@@ -72,6 +72,8 @@ export function stateLines(state: DelegationState): string[] {
     `  status:   ${state.status}`,
     `  rounds:   ${state.roundsUsed}${state.maxTurns ? ` of ${state.maxTurns}` : ''}`,
   ];
+  if (state.definitionHash)
+    lines.push(`  definition: sha256 ${state.definitionHash.slice(0, 12)}…`);
   if (state.pendingCards.length > 0) {
     lines.push(`  pending cards: ${state.pendingCards.length}`);
     for (const card of state.pendingCards) lines.push(...cardLines(card).map((l) => `    ${l}`));

@@ -110,6 +110,7 @@ export interface Delegations {
 }
 
 export interface DelegationsOptions {
+  /** Namespace the client is bound to (used for task-queue lookups). */
   namespace: string;
   /** Task queue delegations are started on. Default TASK_QUEUE (tests use their own). */
   taskQueue?: string;
@@ -125,6 +126,13 @@ const FIND_RETRY_DELAYS_MS = [100, 200, 400];
 /** Bound on the in-process id -> workflow id cache; visibility answers the rest. */
 const KNOWN_CACHE_LIMIT = 1000;
 const LIST_LIMIT = 500;
+/**
+ * A poller is live if it polled this recently. Long polls last up to a minute, so a healthy
+ * worker can look a minute old; the server remembers dead pollers for minutes.
+ */
+const LIVE_POLLER_MS = 90_000;
+/** How long one answer about a task queue's pollers is reused (event streams poll often). */
+const POLLER_CACHE_MS = 2_000;
 
 export function createDelegations(client: Client, options: DelegationsOptions): Delegations {
   const queryTimeoutMs = options.queryTimeoutMs ?? 10_000;
@@ -166,6 +174,33 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
     }
   }
 
+  const pollerCache = new Map<string, { at: number; live: boolean }>();
+
+  /**
+   * A query needs a worker: with none polling, it hangs until its deadline. Asking the task
+   * queue first turns "no worker" into an immediate fallback instead of a 10 s wait.
+   */
+  async function hasLiveWorker(queue: string): Promise<boolean> {
+    const cached = pollerCache.get(queue);
+    if (cached && Date.now() - cached.at < POLLER_CACHE_MS) return cached.live;
+    let live = true;
+    try {
+      const response = await client.workflowService.describeTaskQueue({
+        namespace: options.namespace,
+        taskQueue: { name: queue },
+      });
+      const now = Date.now();
+      live = (response.pollers ?? []).some((poller) => {
+        const seconds = Number(poller.lastAccessTime?.seconds?.toString() ?? 0);
+        return now - seconds * 1000 < LIVE_POLLER_MS;
+      });
+    } catch {
+      // Cannot tell: let the query try (it is bounded by its deadline anyway).
+    }
+    pollerCache.set(queue, { at: Date.now(), live });
+    return live;
+  }
+
   async function handleOf(delegationId: string): Promise<WorkflowHandle> {
     return client.workflow.getHandle(await find(delegationId));
   }
@@ -181,14 +216,19 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
 
   async function get(delegationId: string): Promise<DelegationState> {
     const handle = await handleOf(delegationId);
-    try {
-      return await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(stateQuery));
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
-      // No worker, or the workflow failed/was terminated before it could answer: build what
-      // visibility knows instead of failing the caller.
-      return stateFromDescription(delegationId, await describe(delegationId, handle), handle);
+    const description = await describe(delegationId, handle);
+    if (await hasLiveWorker(description.taskQueue)) {
+      try {
+        return await client.withDeadline(Date.now() + queryTimeoutMs, () =>
+          handle.query(stateQuery),
+        );
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
+        // The workflow failed or was terminated before it could answer: fall through.
+      }
     }
+    // Build what visibility knows instead of failing the caller.
+    return stateFromDescription(delegationId, await describe(delegationId, handle), handle);
   }
 
   async function stateFromDescription(
@@ -211,6 +251,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       roundsUsed: result?.roundsUsed ?? 0,
       maxTurns: 0,
       model: null,
+      definitionHash: null,
       pendingCards: [],
       decidedCards: [],
       transcriptSummary: [],
@@ -382,6 +423,10 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
 
     async events(delegationId, afterSeq) {
       const handle = await handleOf(delegationId);
+      const description = await describe(delegationId, handle);
+      if (!(await hasLiveWorker(description.taskQueue))) {
+        throw new Error(`no worker is polling task queue ${description.taskQueue}`);
+      }
       try {
         return await client.withDeadline(Date.now() + queryTimeoutMs, () =>
           handle.query(eventsQuery, afterSeq),

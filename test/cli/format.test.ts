@@ -60,6 +60,7 @@ describe('CLI formatting', () => {
       roundsUsed: 2,
       maxTurns: 6,
       model: null,
+      definitionHash: null,
       pendingCards: [card],
       decidedCards: [],
       transcriptSummary: [],

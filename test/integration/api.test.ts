@@ -243,4 +243,34 @@ describe('delegations over HTTP', () => {
     });
     expect(again.status).toBe(409);
   });
+
+  it('answers from visibility at once when no worker polls, and after a termination', async () => {
+    const lonely = createDelegations(harness.client, {
+      namespace: harness.config.temporal.namespace,
+      taskQueue: `no-worker-${randomUUID()}`,
+    });
+    const { delegationId, workflowId } = await lonely.start({
+      agent: 'demo',
+      task: 'Nobody will run this',
+      session: session(),
+      caller: { id: null, roles: [] },
+      options: {},
+    });
+    const started = Date.now();
+    const state = await lonely.get(delegationId);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(state).toMatchObject({
+      delegationId,
+      workflowId,
+      agent: 'demo',
+      status: 'running',
+      result: null,
+    });
+
+    await harness.client.workflow.getHandle(workflowId).terminate('test cleanup');
+    const terminated = await lonely.get(delegationId);
+    expect(terminated.status).toBe('stopped');
+    expect(terminated.result).toMatchObject({ status: 'stopped' });
+    expect(await lonely.stop(delegationId)).toEqual({ alreadyFinished: true, status: 'stopped' });
+  });
 });
