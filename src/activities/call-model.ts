@@ -5,11 +5,14 @@ import { createModelAdapter } from '../models/select-model.js';
 import { canonicalCallPaths } from '../policy/call-paths.js';
 import type { CallModelInput, ModelTurn } from './types.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
+import { BlobMissingError, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
+import type { TranscriptEntry } from '../shared/model.js';
 
 /** One model call: (system, transcript, tools) -> (text, tool calls), plus the calls' real paths. */
 export async function callModelActivity(
   config: DeputyConfig,
+  blobs: BlobStore,
   input: CallModelInput,
 ): Promise<ModelTurn> {
   const context = Context.current();
@@ -28,11 +31,26 @@ export async function callModelActivity(
     }
     throw error;
   }
+  let transcript: TranscriptEntry[];
+  try {
+    transcript = await Promise.all(
+      input.transcript.map(async (entry) =>
+        entry.role === 'tool' && entry.blob
+          ? { ...entry, content: await blobs.get(entry.blob), blob: undefined }
+          : entry,
+      ),
+    );
+  } catch (error) {
+    if (error instanceof BlobMissingError) {
+      throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.transcriptMissing);
+    }
+    throw error;
+  }
   let response;
   try {
     response = await whileHeartbeating(() =>
       adapter.complete(
-        { system: input.system, transcript: input.transcript, tools: input.tools },
+        { system: input.system, transcript, tools: input.tools },
         { signal: context.cancellationSignal },
       ),
     );

@@ -2,7 +2,9 @@
  * deputy's activities, built by a factory so the worker injects configuration and the agent
  * registry, and tests can build them the same way. The workflow proxies them by type only.
  */
+import { join } from 'node:path';
 import type { DeputyConfig } from '../config.js';
+import { BlobStore } from './blob-store.js';
 import { callModelActivity } from './call-model.js';
 import type { AgentResolver } from './resolve-agent.js';
 import { resolveAgentActivity } from './resolve-agent.js';
@@ -15,10 +17,11 @@ export interface ActivityDependencies {
 }
 
 export function createActivities({ config, agents }: ActivityDependencies) {
+  const blobs = new BlobStore(join(config.dataDir, 'blobs'));
   return {
     resolveAgent: (input: ResolveAgentInput) => resolveAgentActivity(agents, input),
-    callModel: (input: CallModelInput) => callModelActivity(config, input),
-    runTool: (input: RunToolInput) => runToolActivity(config, input),
+    callModel: (input: CallModelInput) => callModelActivity(config, blobs, input),
+    runTool: (input: RunToolInput) => runToolActivity(config, blobs, input),
   };
 }
 

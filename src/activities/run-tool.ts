@@ -3,6 +3,7 @@ import type { DeputyConfig } from '../config.js';
 import { toolFailureText } from '../shared/tools.js';
 import { limitText } from '../tools/output-limit.js';
 import { buildToolbox } from '../tools/toolbox.js';
+import { offloadLongResult, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
 import type { RunToolInput, ToolOutcome } from './types.js';
 
@@ -12,6 +13,7 @@ import type { RunToolInput, ToolOutcome } from './types.js';
  */
 export async function runToolActivity(
   config: DeputyConfig,
+  blobs: BlobStore,
   { snapshot, call }: RunToolInput,
 ): Promise<ToolOutcome> {
   const context = Context.current();
@@ -28,7 +30,8 @@ export async function runToolActivity(
         heartbeat: (details) => context.heartbeat(details),
       }),
     );
-    return { content: limitText(content, snapshot.limits.toolResultMaxChars), isError: false };
+    const bounded = limitText(content, snapshot.limits.toolResultMaxChars);
+    return { ...(await offloadLongResult(blobs, bounded)), isError: false };
   } catch (error) {
     if (context.cancellationSignal.aborted) {
       throw new CancelledFailure(`tool '${call.name}' cancelled: the delegation was stopped`);

@@ -4,7 +4,7 @@
  */
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import type { Caller } from '../shared/caller.js';
-import type { ModelResponse, ToolCallRequest, TranscriptEntry } from '../shared/model.js';
+import type { BlobRef, ModelResponse, ToolCallRequest, TranscriptEntry } from '../shared/model.js';
 
 export interface ResolveAgentInput {
   agent: string;
@@ -35,8 +35,10 @@ export interface RunToolInput {
 }
 
 export interface ToolOutcome {
+  /** The result, or its preview when `blob` is set. */
   content: string;
   isError: boolean;
+  blob?: BlobRef;
 }
 
 /** What `resolveAgent` returns: the snapshot plus the roots policy compares paths with. */

@@ -6,6 +6,8 @@ export const FAILURE_TYPES = {
   modelConfig: 'ModelConfigError',
   /** The provider failed; retryable or not as the provider's answer says. */
   modelCall: 'ModelCallError',
+  /** A transcript blob is missing or corrupt (workers not sharing the data directory). */
+  transcriptMissing: 'TranscriptMissing',
   /** The delegation itself ended as failed; its state query still answers. */
   delegationFailed: 'DelegationFailed',
 } as const;

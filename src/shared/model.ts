@@ -7,11 +7,29 @@ export interface ToolCallRequest {
   arguments: Record<string, unknown>;
 }
 
+/**
+ * A large tool result kept out of workflow history (RUN-9): the transcript holds a preview and
+ * this reference; the model-call activity reads the full text back from the blob store.
+ */
+export interface BlobRef {
+  sha256: string;
+  /** Length of the full text, in characters. */
+  chars: number;
+}
+
 /** One entry of the conversation a model call sees. */
 export type TranscriptEntry =
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
-  | { role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean };
+  | {
+      role: 'tool';
+      toolCallId: string;
+      toolName: string;
+      /** The result, or only its preview when `blob` is set. */
+      content: string;
+      isError: boolean;
+      blob?: BlobRef;
+    };
 
 export interface ModelRequest {
   system: string;

@@ -293,6 +293,7 @@ export async function delegation(
           toolName: item.call.name,
           content: outcome.content,
           isError: outcome.isError,
+          ...(outcome.blob ? { blob: outcome.blob } : {}),
         });
         emit({
           type: 'tool-call',
@@ -384,6 +385,7 @@ function failureNotice(error: unknown): string {
   if (cause instanceof ApplicationFailure) {
     if (cause.type === FAILURE_TYPES.agentNotFound) return `Unknown agent: ${cause.message}`;
     if (cause.type === FAILURE_TYPES.modelConfig) return `Model not available: ${cause.message}`;
+    if (cause.type === FAILURE_TYPES.transcriptMissing) return `Transcript lost: ${cause.message}`;
   }
   return `Delegation failed: ${causeOf(error)}`;
 }

@@ -86,6 +86,22 @@ const files = {
   ),
 };
 
+const BIG_FILE = `${Array.from({ length: 300 }, (_, index) => `filler line ${index}`).join('\n')}\nTAIL-MARKER-42\n`;
+Object.assign(files, {
+  'big.txt': BIG_FILE,
+  ...agent(
+    'copier',
+    'approvalMode: auto-edit\ntools: [read, write]',
+    `turns:
+  - text: Reading the big file.
+    toolCalls: [{ name: read, arguments: { path: big.txt } }]
+  - text: Copying what I read.
+    toolCalls: [{ name: write, arguments: { path: copy.txt, content: "\${lastToolResult}" } }]
+  - text: Copied.
+`,
+  ),
+});
+
 const MARATHON_ROUNDS = 220;
 Object.assign(
   files,
@@ -295,6 +311,41 @@ describe('delegation workflow', () => {
     expect(state.transcriptSummary).toHaveLength(1 + MARATHON_ROUNDS * 2 + 1);
     expect(state.transcriptSummary[0]).toBe('user: Run every lap');
   }, 120_000);
+
+  it('a large tool result stays out of history; the model still sees all of it', async () => {
+    const handle = await harness.start('copier', 'Copy big.txt');
+    expect((await handle.result()).status).toBe('completed');
+    // The model saw the whole result: its copy holds the last line.
+    expect(readFileSync(join(harness.workspace, 'copy.txt'), 'utf8')).toContain('TAIL-MARKER-42');
+
+    const { events } = await handle.fetchHistory();
+    const decode = (payload: { data?: Uint8Array | null } | undefined): unknown =>
+      JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8'));
+    const toolResults = (events ?? [])
+      .map((event) => event.activityTaskCompletedEventAttributes?.result?.payloads?.[0])
+      .filter((payload) => payload !== undefined)
+      .map((payload) => decode(payload) as { content?: string; blob?: { chars: number } });
+    const offloaded = toolResults.find((result) => result.blob !== undefined);
+    expect(offloaded?.blob?.chars).toBeGreaterThan(2048);
+    expect(offloaded?.content).not.toContain('TAIL-MARKER-42');
+    expect(offloaded?.content).toMatch(/\[preview: 2048 of \d+ characters/);
+    const modelInputs = (events ?? [])
+      .filter(
+        (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'callModel',
+      )
+      .map(
+        (event) =>
+          decode(event.activityTaskScheduledEventAttributes?.input?.payloads?.[0]) as {
+            transcript: Array<{ role: string; content: string }>;
+          },
+      );
+    expect(modelInputs).toHaveLength(3);
+    for (const input of modelInputs) {
+      for (const entry of input.transcript.filter((item) => item.role === 'tool')) {
+        expect(entry.content).not.toContain('TAIL-MARKER-42');
+      }
+    }
+  });
 
   it('unattended: an ask becomes a deny at once, saying no human will answer', async () => {
     const handle = await harness.start('writer', 'Say hi unattended', { unattended: 'deny' });
