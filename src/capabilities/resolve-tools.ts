@@ -1,0 +1,143 @@
+import type { Caller } from '../shared/caller.js';
+import type { McpServerRef } from '../shared/capability-snapshot.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
+import type { ToolSchema } from '../shared/tools.js';
+import type { ToolProviderInfo } from '../tools/tool.js';
+import { capabilityDimensionOf, isPermitted, type CapabilityDimension } from './providers.js';
+import { mcpDirectToolSchema } from './tool-schemas.js';
+import { matchToolSpec, type SpecMatch } from './tool-spec.js';
+
+/** Tool selection of CAP-1, part of `resolveCapabilities`. */
+
+export interface ToolResolution {
+  tools: string[] | null;
+  disallowed: string[];
+  providers: readonly ToolProviderInfo[];
+  caller: Caller;
+  /** Which capability dimensions the definition declares (and that resolved to something). */
+  declared: Record<CapabilityDimension, boolean>;
+  mcpServers: McpServerRef[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * CAP-1. Roles filter first (a caller never gains a tool through a definition, POL-4); then
+ * the specs select; then `disallowedTools` removes. Capability tools come from their dimension:
+ * declaring `knowledge`, `memory`, `skills` or `mcpServers` mounts its tools even when `tools`
+ * is an explicit list (the declaration is the grant, and requiring both would silently leave
+ * a catalog the agent cannot use); naming them without the dimension mounts nothing, loudly.
+ */
+export function resolveTools(r: ToolResolution): {
+  tools: ToolSchema[];
+  removedServers: Set<string>;
+} {
+  const removedServers = new Set<string>();
+  const granted = new Map<string, ToolSchema>();
+  const direct = new Map<string, ToolSchema>();
+  const available = (provider: ToolProviderInfo): boolean => {
+    const dimension = capabilityDimensionOf(provider.name);
+    return dimension === null || r.declared[dimension];
+  };
+
+  const explicit = r.tools !== null && r.tools.length > 0;
+  for (const provider of r.providers) {
+    const dimension = capabilityDimensionOf(provider.name);
+    // Without an explicit list every permitted tool; with one, still the declared dimensions'.
+    if (explicit && dimension === null) continue;
+    if (!available(provider)) continue;
+    for (const tool of provider.tools) {
+      if (isPermitted(r.caller, provider, tool)) granted.set(tool.name, tool);
+    }
+  }
+
+  if (explicit) {
+    (r.tools ?? []).forEach((spec, index) => {
+      const path = `tools[${index}]`;
+      const match = matchToolSpec(spec, r.providers, r.mcpServers);
+      if (reportUnmatched(match, spec, path, r, 'error')) return;
+      if (match.kind === 'mcp-tool') {
+        const schema = mcpDirectToolSchema(match.server, match.tool);
+        direct.set(schema.name, schema);
+        return;
+      }
+      const hidden: string[] = [];
+      const undeclared = new Set<string>();
+      for (const { provider, tool } of 'tools' in match ? match.tools : []) {
+        if (!isPermitted(r.caller, provider, tool)) hidden.push(tool.name);
+        else if (!available(provider)) undeclared.add(capabilityDimensionOf(provider.name) ?? '');
+        else granted.set(tool.name, tool);
+      }
+      if (hidden.length > 0) {
+        r.diagnostics.push({
+          severity: 'warning',
+          path,
+          code: 'tool.hidden-by-role',
+          message: `'${spec}': ${hidden.join(', ')} hidden by role: the caller${r.caller.id === null ? '' : ` '${r.caller.id}'`} lacks the role these tools require (roles: ${list(r.caller.roles)})`,
+        });
+      }
+      for (const dimension of undeclared) {
+        r.diagnostics.push({
+          severity: 'warning',
+          path,
+          code: 'tool.capability-not-declared',
+          message: `'${spec}' is a ${dimension} tool: it is mounted only when the definition declares ${dimension}, which it does not`,
+        });
+      }
+    });
+  }
+
+  r.disallowed.forEach((spec, index) => {
+    const match = matchToolSpec(spec, r.providers, r.mcpServers);
+    if (reportUnmatched(match, spec, `disallowedTools[${index}]`, r, 'warning')) return;
+    if (match.kind === 'tools') {
+      for (const { tool } of match.tools) granted.delete(tool.name);
+    } else if (match.kind === 'mcp-server') {
+      // `mcp:server` in disallowedTools takes the server away: from the gateway's scope and
+      // with its directly exposed tools.
+      removedServers.add(match.server);
+      const prefix = `mcp__${match.server}__`;
+      for (const name of [...direct.keys()]) if (name.startsWith(prefix)) direct.delete(name);
+    } else if (match.kind === 'mcp-tool') {
+      direct.delete(mcpDirectToolSchema(match.server, match.tool).name);
+    }
+  });
+
+  // Stable order: catalog order, then direct MCP tools in declaration order.
+  const ordered = r.providers.flatMap((provider) =>
+    provider.tools.filter((tool) => granted.get(tool.name) === tool),
+  );
+  return { tools: [...ordered, ...direct.values()], removedServers };
+}
+
+/** Emits the diagnostic for a spec that names nothing usable; true when it did. */
+function reportUnmatched(
+  match: SpecMatch,
+  spec: string,
+  path: string,
+  r: ToolResolution,
+  severity: Diagnostic['severity'],
+): match is Extract<SpecMatch, { kind: 'unknown' | 'mcp-not-declared' }> {
+  if (match.kind === 'unknown') {
+    r.diagnostics.push({
+      severity,
+      path,
+      code: 'tool.unknown',
+      message: `'${spec}' names no tool or provider: ${match.reason}`,
+    });
+    return true;
+  }
+  if (match.kind === 'mcp-not-declared') {
+    r.diagnostics.push({
+      severity,
+      path,
+      code: 'mcp.not-declared',
+      message: `'${spec}' names MCP server '${match.server}', which this definition does not declare in mcpServers (declared: ${list(r.mcpServers.map((server) => server.name))})`,
+    });
+    return true;
+  }
+  return false;
+}
+
+function list(names: string[]): string {
+  return names.length === 0 ? 'none' : names.join(', ');
+}
