@@ -194,7 +194,7 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
         },
       ]);
     }
-    const text = await readFile(entry.filePath, 'utf8');
+    const text = await readCurrent(entry.filePath, name);
     const merged = mergedFrontmatter(text, name, changes);
     const result = validateForSave(merged, { allowUnknownKeys: true });
     const issues = [
@@ -218,9 +218,20 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     return get(name, entry.level) ?? fail(`updated ${entry.filePath} but it did not load`);
   }
 
+  /** The file as it is now; deleted by hand since the last scan counts as not found. */
+  async function readCurrent(filePath: string, name: string): Promise<string> {
+    try {
+      return await readFile(filePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await reload();
+      throw new DefinitionError('not-found', `no agent named '${name}' (its file was removed)`);
+    }
+  }
+
   async function remove(name: string): Promise<void> {
     const entry = writableEntry(name, 'delete');
-    const text = await readFile(entry.filePath, 'utf8');
+    const text = await readCurrent(entry.filePath, name);
     await revisionStore.save(entry.level as WritableLevel, name, text);
     await unlink(entry.filePath);
     await reload();

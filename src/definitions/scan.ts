@@ -22,6 +22,8 @@ export async function scanLevel(
     dot: false,
     caseSensitiveMatch: false,
     suppressErrors: true,
+    // A symlinked sub-directory could loop or lead anywhere; linked files are still read.
+    followSymbolicLinks: false,
   });
   const paths = files.filter((path) => isDefinitionFileName(basename(path))).sort();
   const loaded: Array<LoadedDefinition | undefined> = new Array<LoadedDefinition | undefined>(

@@ -237,6 +237,52 @@ describe('registry: authoring', () => {
   });
 });
 
+describe('registry: concurrency and stale state', () => {
+  it('runs concurrent saves one after the other, losing none', async () => {
+    registry = await loadedRegistry(layout);
+    await registry.create('project', { name: 'busy', description: 'd' }, 'Body\n');
+    await Promise.all([
+      registry.update('busy', { color: 'red' }),
+      registry.update('busy', { icon: 'star' }),
+      registry.update('busy', { maxTurns: 3 }),
+    ]);
+    expect(registry.get('busy')?.definition).toMatchObject({
+      color: 'red',
+      icon: 'star',
+      maxTurns: 3,
+    });
+    expect(await registry.revisions('busy')).toHaveLength(3);
+  });
+
+  it('answers not-found when the file was removed by hand since the last scan', async () => {
+    registry = await loadedRegistry(layout);
+    await registry.create('user', { name: 'vanishing', description: 'd' }, 'Body\n');
+    await rm(join(layout.dirs.user, 'vanishing.md'));
+    await expectError(registry.update('vanishing', { color: 'red' }), 'not-found', 404);
+    expect(registry.get('vanishing')).toBeUndefined();
+  });
+
+  it('clears fields with null, [] and {} through update', async () => {
+    registry = await loadedRegistry(layout);
+    await registry.create(
+      'project',
+      {
+        name: 'clear',
+        description: 'd',
+        color: 'red',
+        skills: ['a'],
+        hooks: { Stop: [{ command: 'x' }] },
+      },
+      'Body\n',
+    );
+    const cleared = await registry.update('clear', { color: null, skills: [], hooks: {} });
+    expect(cleared.definition).toMatchObject({ color: '#31AEE4', skills: [], hooks: {} });
+    expect(await readFile(cleared.filePath, 'utf8')).toBe(
+      '---\nname: clear\ndescription: d\n---\nBody\n',
+    );
+  });
+});
+
 describe('registry: revisions (DEF-5)', () => {
   it('keeps every previous version, lists newest first, and restores one', async () => {
     let clock = Date.parse('2026-01-01T00:00:00Z');
