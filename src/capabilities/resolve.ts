@@ -52,6 +52,11 @@ export interface ResolveInput {
   config: CapabilityConfigView;
   caller: Caller;
   skillIndex: SkillIndex;
+  /**
+   * Discovery's diagnostics (`discoverSkills(...).diagnostics`). Optional: when a declared skill
+   * is missing because its SKILL.md was skipped as invalid, the diagnostic says why.
+   */
+  skillProblems?: Diagnostic[];
   /** Model handle already resolved from `default`, aliases and operator overrides. */
   resolvedModel: string;
   /**
@@ -81,7 +86,12 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
   const diagnostics: Diagnostic[] = [];
 
   const knowledge = resolveKnowledge(definition.knowledge, diagnostics);
-  const skills = resolveSkills(definition.skills, input.skillIndex, diagnostics);
+  const skills = resolveSkills(
+    definition.skills,
+    input.skillIndex,
+    input.skillProblems ?? [],
+    diagnostics,
+  );
   const declaredServers = resolveMcpServers(definition.mcpServers, input.config, diagnostics);
   const memory = resolveMemory(
     input.config.dataDir,
@@ -234,6 +244,7 @@ function resolveKnowledge(
 function resolveSkills(
   declared: string[],
   index: SkillIndex,
+  problems: Diagnostic[],
   diagnostics: Diagnostic[],
 ): SkillRef[] {
   const byLowerName = new Map(
@@ -255,7 +266,7 @@ function resolveSkills(
         severity: 'warning',
         path: `skills[${index}]`,
         code: 'skill.not-found',
-        message: `skill '${name}' was not found in any skill layer (workspace .subagents/skills, .claude/skills, .agents/skills, the runtime's skills/, ~/.claude/skills, plugin dirs): it is not in the catalog and use_skill cannot load it`,
+        message: `skill '${name}' was not found in any skill layer (workspace .subagents/skills, .claude/skills, .agents/skills, the runtime's skills/, ~/.claude/skills, plugin dirs): it is not in the catalog and use_skill cannot load it${skippedFolder(name, problems)}`,
       });
       return;
     }
@@ -263,6 +274,15 @@ function resolveSkills(
     result.push({ name: skill.name, description: skill.description, location: skill.location });
   });
   return result;
+}
+
+/** Discovery skipped a folder named like the missing skill: say why, it is the likely cause. */
+function skippedFolder(name: string, problems: Diagnostic[]): string {
+  const suffix = `/${name.toLowerCase()}/skill.md`;
+  const problem = problems.find(
+    (entry) => entry.code === 'skill.invalid' && entry.path.toLowerCase().endsWith(suffix),
+  );
+  return problem === undefined ? '' : `. Note: ${problem.message}`;
 }
 
 function resolveMcpServers(

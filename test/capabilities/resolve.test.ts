@@ -300,6 +300,22 @@ describe('resolveCapabilities: skills (CAP-2)', () => {
     expect(snapshot.systemPrompt).not.toContain('missing');
   });
 
+  it('a missing skill whose SKILL.md discovery skipped says why', () => {
+    const skillProblems = [
+      {
+        severity: 'warning' as const,
+        path: '/ws/.subagents/skills/broken/SKILL.md',
+        code: 'skill.invalid',
+        message:
+          "skill at /ws/.subagents/skills/broken/SKILL.md skipped: skill 'broken' has no description in its frontmatter",
+      },
+    ];
+    const snapshot = resolveCapabilities(input({ skills: ['broken'] }, { skillProblems }));
+    expect(diagnostic(snapshot, 'skill.not-found')[0]?.message).toContain(
+      "Note: skill at /ws/.subagents/skills/broken/SKILL.md skipped: skill 'broken' has no description",
+    );
+  });
+
   it('all declared skills missing: no use_skill and no catalog, only diagnostics', () => {
     const snapshot = resolveCapabilities(input({ skills: ['ghost'] }));
     expect(names(snapshot)).not.toContain('use_skill');
