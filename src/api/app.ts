@@ -20,6 +20,11 @@ export interface AppDeps {
   auth: Auth;
   logger?: Logger;
   events?: EventStreamOptions;
+  /**
+   * Names of the agents a delegation may name. When given, starting an unknown agent is a 404
+   * at once instead of a delegation that fails in its first activity.
+   */
+  agentNames?: () => string[];
 }
 
 export type AppEnv = { Variables: { caller: Caller } };

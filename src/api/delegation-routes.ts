@@ -1,5 +1,6 @@
 /** API-5: start, list, get, events, stop. */
 import type { Hono } from 'hono';
+import { DeputyError } from '../errors.js';
 import { DEFAULT_SESSION } from '../temporal/delegation-ids.js';
 import type { Delegations } from '../temporal/delegations.js';
 import type { AppEnv } from './app.js';
@@ -15,13 +16,25 @@ import { parseBody, parseQuery } from './validation.js';
 
 export function registerDelegationRoutes(
   app: Hono<AppEnv>,
-  deps: { delegations: Delegations; logger: Logger; events?: EventStreamOptions },
+  deps: {
+    delegations: Delegations;
+    logger: Logger;
+    events?: EventStreamOptions;
+    agentNames?: () => string[];
+  },
 ): void {
   const { delegations } = deps;
 
   app.post('/delegations', async (c) => {
     const query = parseQuery(c, StartDelegationQuerySchema);
     const body = await parseBody(c, StartDelegationBodySchema);
+    const known = deps.agentNames?.();
+    if (known !== undefined && !known.includes(body.agent)) {
+      throw new DeputyError(
+        'not-found',
+        `no agent named '${body.agent}' (known agents: ${known.join(', ') || 'none'})`,
+      );
+    }
     const started = await delegations.start({
       agent: body.agent,
       task: body.task,

@@ -212,6 +212,7 @@ export function openApiDocument(): JsonSchema {
               },
               'Started (and, with `wait=true`, finished)',
             ),
+            '404': json(ref('Error'), 'Unknown agent'),
             '409': json(ref('Error'), 'A delegation with this id exists'),
             ...errors,
           },

@@ -59,12 +59,18 @@ async function startApi(
   io: Io,
 ): Promise<{ server: ApiServer; close(): Promise<void> }> {
   const temporal = await connectTemporal(config);
+  // The API checks agent names against the same definitions the worker resolves (DEF-4 live).
+  const { createRegistry } = await import('../definitions/registry.js');
+  const registry = createRegistry({ config });
   try {
+    await registry.load();
+    await registry.watch();
     const delegations = createDelegations(temporal.client, {
       namespace: config.temporal.namespace,
     });
     const server = await startApiServer(config, {
       delegations,
+      agentNames: () => registry.list().map((loaded) => loaded.definition.name),
       logger: {
         error: (message, error) =>
           io.err(`${message}: ${(error as Error)?.stack ?? String(error)}`),
@@ -76,10 +82,12 @@ async function startApi(
       server,
       close: async () => {
         await server.close();
+        await registry.close();
         await temporal.close();
       },
     };
   } catch (error) {
+    await registry.close();
     await temporal.close();
     throw error;
   }

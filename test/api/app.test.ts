@@ -87,6 +87,26 @@ describe('routing', () => {
     });
   });
 
+  it('answers 404 for an agent the definitions do not know', async () => {
+    const stub = stubDelegations(started);
+    const app = createApp({
+      delegations: stub.delegations,
+      config,
+      auth: createAuth({}),
+      agentNames: () => ['demo'],
+    });
+    const response = await app.request('/delegations', post({ agent: 'ghost', task: 'x' }));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: 'not_found',
+      message: "no agent named 'ghost' (known agents: demo)",
+    });
+    expect(stub.calls).toHaveLength(0);
+    expect((await app.request('/delegations', post({ agent: 'demo', task: 'x' }))).status).toBe(
+      201,
+    );
+  });
+
   it('waits for the result with ?wait=true', async () => {
     const result = { status: 'completed', text: 'done', notice: null, roundsUsed: 1 };
     const { app } = appWith({ ...started, result: async () => result as never });

@@ -83,6 +83,12 @@ describe('deputy dev', () => {
     expect(existsSync(join(dataDir, 'temporal', 'temporal.db'))).toBe(true);
 
     const health = await fetch(`${apiUrl}/health`);
+    const ghost = await fetch(`${apiUrl}/delegations`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: 'ghost', task: 'x' }),
+    });
+    expect(ghost.status).toBe(404);
     expect(await health.json()).toEqual({ ok: true, auth: false });
 
     // The CLI in another process finds the dev server through server.json.
