@@ -296,8 +296,8 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
 }
 
 /**
- * The frontmatter the file would have after the change, as raw values, for strict validation.
- * Spellings deputy reads as aliases are folded so that the check sees what will run.
+ * The DEF-1 fields the file would have after the change, as raw values, for strict validation.
+ * Unknown keys and legacy spellings are left out: write-back keeps them exactly as they are.
  */
 function mergedFrontmatter(
   text: string,
