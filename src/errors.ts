@@ -3,7 +3,14 @@
  * or an exit code (src/cli/exit-codes.ts). Anything that is not a DeputyError is a bug, and
  * is reported as an internal error that leaks nothing.
  */
-export type DeputyErrorKind = 'not-found' | 'conflict' | 'invalid' | 'forbidden' | 'unauthorized';
+export type DeputyErrorKind =
+  | 'not-found'
+  | 'conflict'
+  | 'invalid'
+  | 'forbidden'
+  | 'unauthorized'
+  /** Temporal is up but nothing can answer right now (no worker polls the delegation's queue). */
+  | 'unavailable';
 
 /** One problem with a request or a configuration, by field path. */
 export interface Issue {

@@ -26,6 +26,7 @@ const STATUS: Record<DeputyErrorKind, ContentfulStatusCode> = {
   invalid: 422,
   forbidden: 403,
   unauthorized: 401,
+  unavailable: 503,
 };
 
 const CODE: Record<Exclude<DeputyErrorKind, 'invalid'>, string> = {
@@ -33,6 +34,7 @@ const CODE: Record<Exclude<DeputyErrorKind, 'invalid'>, string> = {
   conflict: 'conflict',
   forbidden: 'forbidden',
   unauthorized: 'unauthorized',
+  unavailable: 'unavailable',
 };
 
 export function errorResponse(error: unknown, c: Context, logger: Logger): Response {

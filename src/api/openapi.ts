@@ -325,6 +325,10 @@ export function openApiDocument(): JsonSchema {
             '200': json(ref('ApprovalCard'), 'The decided card'),
             '404': json(ref('Error'), 'Unknown card'),
             '409': json(ref('Error'), 'Card already decided'),
+            '503': json(
+              ref('Error'),
+              'No worker is running for the delegation; decide again later',
+            ),
             ...errors,
           },
         },

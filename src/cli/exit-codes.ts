@@ -28,6 +28,11 @@ export function describeFailure(error: unknown): { code: ExitCode; message: stri
         return { code: EXIT.notFound, message: error.message };
       case 'conflict':
         return { code: EXIT.conflict, message: error.message };
+      case 'unavailable':
+        return {
+          code: EXIT.unreachable,
+          message: `${error.message}\nhint: run \`deputy worker\` or \`deputy dev\` for this workspace`,
+        };
       case 'invalid': {
         const details = error.issues
           .filter((issue) => issue.message !== error.message)

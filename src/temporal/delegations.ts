@@ -252,7 +252,9 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       maxTurns: 0,
       model: null,
       definitionHash: null,
-      pendingCards: [],
+      // Forward-compatible: a workflow that mirrors its pending cards into the memo keeps them
+      // listable while no worker runs (POL-2); without it, visibility only knows the count.
+      pendingCards: description.status.name === 'RUNNING' ? memoCards(description.memo) : [],
       decidedCards: [],
       transcriptSummary: [],
       result,
@@ -389,6 +391,14 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         if (error instanceof DeputyError && error.kind === 'not-found') throw unknownCard(cardId);
         throw error;
       }
+      // An update needs a worker to validate it; without one it would hang until its deadline.
+      const description = await describe(delegationId, handle).catch(() => null);
+      if (description?.status.name === 'RUNNING' && !(await hasLiveWorker(description.taskQueue))) {
+        throw new DeputyError(
+          'unavailable',
+          `no worker is running for delegation ${delegationId} (task queue ${description.taskQueue}); its cards can be decided once one is`,
+        );
+      }
       try {
         return await handle.executeUpdate(decideCardUpdate, {
           args: [
@@ -477,6 +487,11 @@ function summaryOf(info: WorkflowExecutionInfo): DelegationSummary {
     startedAt: info.startTime.toISOString(),
     closedAt: info.closeTime?.toISOString() ?? null,
   };
+}
+
+function memoCards(memo: Record<string, unknown> | undefined): ApprovalCard[] {
+  const cards = memo?.pendingCards;
+  return Array.isArray(cards) ? (cards as ApprovalCard[]) : [];
 }
 
 function firstLine(task: string): string {

@@ -188,6 +188,7 @@ describe('error mapping', () => {
     ['conflict', 409, 'conflict'],
     ['forbidden', 403, 'forbidden'],
     ['unauthorized', 401, 'unauthorized'],
+    ['unavailable', 503, 'unavailable'],
   ] as const)('maps %s to %i', async (kind, status, code) => {
     const { app } = appWith({
       decide: async () => {

@@ -25,6 +25,9 @@ describe('exit codes', () => {
     expect(describeFailure(new DeputyError('conflict', 'decided')).code).toBe(EXIT.conflict);
     expect(describeFailure(new DeputyError('invalid', 'bad id')).code).toBe(EXIT.usage);
     expect(describeFailure(new DeputyError('forbidden', 'no')).code).toBe(EXIT.failed);
+    expect(describeFailure(new DeputyError('unavailable', 'no worker')).code).toBe(
+      EXIT.unreachable,
+    );
     expect(describeFailure(new ConfigError('bad yaml')).code).toBe(EXIT.usage);
     expect(describeFailure(new Error('boom')).code).toBe(EXIT.failed);
     const unreachable = describeFailure(new TemporalUnreachableError('cannot reach Temporal at x'));

@@ -267,6 +267,12 @@ describe('delegations over HTTP', () => {
       result: null,
     });
 
+    await expect(lonely.decide(`${delegationId}.1`, { decision: 'approve' })).rejects.toMatchObject(
+      {
+        kind: 'unavailable',
+      },
+    );
+
     await harness.client.workflow.getHandle(workflowId).terminate('test cleanup');
     const terminated = await lonely.get(delegationId);
     expect(terminated.status).toBe('stopped');
