@@ -31,16 +31,18 @@ export function createAgentResolver(
       if (!loaded) return null;
       const { definition } = loaded;
       const directory = memoryDirectory(config.dataDir, definition.name, definition.memory);
+      const skills = discoverSkills(config, skillOptions);
       const snapshot = resolveCapabilities({
         loaded,
         config,
         caller,
-        skillIndex: discoverSkills(config, skillOptions).index,
+        skillIndex: skills.index,
+        skillProblems: skills.diagnostics,
         resolvedModel: definition.model,
         residentMemory: directory === null ? null : await readResidentMemory(directory),
       });
       return {
-        snapshot,
+        snapshot: { ...snapshot, hooks: definition.hooks },
         workspaceRoot: config.workspace,
         writableRoots: writableRoots(config),
       };

@@ -9,7 +9,8 @@ import { callModelActivity } from './call-model.js';
 import type { AgentResolver } from './resolve-agent.js';
 import { resolveAgentActivity } from './resolve-agent.js';
 import { runToolActivity } from './run-tool.js';
-import type { CallModelInput, ResolveAgentInput, RunToolInput } from './types.js';
+import type { CallModelInput, ResolveAgentInput, RunToolInput, StopHooksInput } from './types.js';
+import { runStopHooksActivity } from './stop-hooks.js';
 
 export interface ActivityDependencies {
   config: DeputyConfig;
@@ -22,6 +23,7 @@ export function createActivities({ config, agents }: ActivityDependencies) {
     resolveAgent: (input: ResolveAgentInput) => resolveAgentActivity(agents, input),
     callModel: (input: CallModelInput) => callModelActivity(config, blobs, input),
     runTool: (input: RunToolInput) => runToolActivity(config, blobs, input),
+    runStopHooks: (input: StopHooksInput) => runStopHooksActivity(config, input),
   };
 }
 

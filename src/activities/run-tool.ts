@@ -5,6 +5,7 @@ import { limitText } from '../tools/output-limit.js';
 import { buildToolbox } from '../tools/toolbox.js';
 import { offloadLongResult, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
+import { runHooks } from './hooks.js';
 import type { RunToolInput, ToolOutcome } from './types.js';
 
 /**
@@ -21,6 +22,19 @@ export async function runToolActivity(
   if (!tool) {
     return { content: toolFailureText(call.name, "you don't have that tool"), isError: true };
   }
+  const hookOptions = { cwd: config.workspace, signal: context.cancellationSignal };
+  const blocked = await runHooks(
+    snapshot.hooks,
+    'PreToolUse',
+    { tool: call.name, arguments: call.arguments },
+    hookOptions,
+  );
+  if (blocked) {
+    return {
+      content: `[tool '${call.name}' blocked by a PreToolUse hook] ${blocked.reason}`,
+      isError: true,
+    };
+  }
   try {
     const content = await whileHeartbeating(() =>
       tool.run(call.arguments, {
@@ -30,7 +44,15 @@ export async function runToolActivity(
         heartbeat: (details) => context.heartbeat(details),
       }),
     );
-    const bounded = limitText(content, snapshot.limits.toolResultMaxChars);
+    const afterHook = await runHooks(
+      snapshot.hooks,
+      'PostToolUse',
+      { tool: call.name, arguments: call.arguments, result: content },
+      hookOptions,
+    );
+    const bounded =
+      limitText(content, snapshot.limits.toolResultMaxChars) +
+      (afterHook ? `\n[PostToolUse hook failed: ${afterHook.reason}]` : '');
     return { ...(await offloadLongResult(blobs, bounded)), isError: false };
   } catch (error) {
     if (context.cancellationSignal.aborted) {

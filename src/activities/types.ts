@@ -4,6 +4,7 @@
  */
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import type { Caller } from '../shared/caller.js';
+import type { DelegationResult } from '../shared/delegation.js';
 import type { BlobRef, ModelResponse, ToolCallRequest, TranscriptEntry } from '../shared/model.js';
 
 export interface ResolveAgentInput {
@@ -47,4 +48,10 @@ export interface ResolvedAgent {
   /** Real absolute workspace root and writable roots, fixed for the whole delegation. */
   workspaceRoot: string;
   writableRoots: string[];
+}
+
+export interface StopHooksInput {
+  hooks: CapabilitySnapshot['hooks'];
+  agent: string;
+  result: DelegationResult;
 }

@@ -40,6 +40,7 @@ export const MEMORY_WRITE_TOOL_SCHEMA: ToolSchema = {
   provider: 'Memory',
   toolClass: 'write',
   pathArguments: [],
+  confined: true,
   description:
     "Append an entry to your memory. Without name it goes to today's daily log (searched by " +
     'memory_search); with name it is appended to the resident file <name>.md, which is shown ' +

@@ -14,6 +14,8 @@ export interface PolicyCall {
   toolClass: ToolClass;
   /** Absolute, normalized, symlink-resolved paths the call touches (canonicalCallPaths). */
   paths: string[];
+  /** The tool writes only inside its own fixed directory (ToolSchema.confined). */
+  confined?: boolean;
 }
 
 /** The delegating tool: it writes nothing itself and is never an approval item (POL-1). */
@@ -27,6 +29,8 @@ const ALLOW: Verdict = { kind: 'allow' };
  */
 export function decide(policy: PolicyInput, call: PolicyCall): Verdict {
   if (call.toolName === TASK_TOOL_NAME) return ALLOW;
+  // Confined tools (memory_write) cannot reach outside their own directory by construction.
+  if (call.confined === true) return ALLOW;
   const verdict = decideAttended(policy, call);
   if (verdict.kind === 'ask' && policy.unattended === 'deny') {
     return {

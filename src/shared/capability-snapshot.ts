@@ -35,6 +35,13 @@ export interface McpServerRef {
   toolTimeoutSeconds: number;
 }
 
+/** A definition hook (DEF-1): a shell command run at `PreToolUse`, `PostToolUse` or `Stop`. */
+export interface HookCommandRef {
+  command: string;
+  /** Default 60. */
+  timeoutSeconds?: number;
+}
+
 export interface SnapshotLimits {
   /** Model-and-tool rounds per delegation (DEF-1 `maxTurns`, default 40). */
   maxTurns: number;
@@ -65,6 +72,8 @@ export interface CapabilitySnapshot {
   approvalMode: ApprovalMode;
   background: boolean;
   limits: SnapshotLimits;
+  /** Hooks by event, as the definition declared them; absent or empty = none run. */
+  hooks?: Record<string, HookCommandRef[]>;
   /** Roles the delegation runs with (POL-4); empty with `callerAnonymous` = auth disabled. */
   callerRoles: string[];
   diagnostics: Diagnostic[];

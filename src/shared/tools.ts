@@ -18,6 +18,11 @@ export interface ToolSchema {
   toolClass: ToolClass;
   /** Names of arguments that hold file paths; policy resolves them against the roots. */
   pathArguments?: string[];
+  /**
+   * The tool can write only inside a directory fixed when it was built (memory_write), so
+   * policy lets it run without a card. Only the runtime's own tools set this.
+   */
+  confined?: boolean;
 }
 
 export function isAtMostOnce(toolClass: ToolClass): boolean {

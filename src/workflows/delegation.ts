@@ -22,6 +22,7 @@ import {
 } from '@temporalio/workflow';
 import type { DeputyActivities } from '../activities/index.js';
 import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { decide } from '../policy/decide.js';
 import type {
@@ -80,6 +81,12 @@ const READ_TOOL: ActivityOptions = {
  */
 const ONCE_TOOL: ActivityOptions = {
   ...READ_TOOL,
+  retry: { maximumAttempts: 1 },
+};
+
+/** Stop hooks are commands: at most once, like exec tools. */
+const STOP_HOOKS: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
   retry: { maximumAttempts: 1 },
 };
 
@@ -179,17 +186,30 @@ export async function delegation(
     }
     return '';
   };
-  const finish = (next: DelegationResult): DelegationResult => {
-    result = next;
-    emit({ type: 'finished', result: next });
-    setStatus(next.status);
-    return next;
+  let hooks: CapabilitySnapshot['hooks'];
+  const finish = async (next: DelegationResult): Promise<DelegationResult> => {
+    let final = next;
+    if ((hooks?.Stop ?? []).length > 0) {
+      const { runStopHooks } = activitiesWith(STOP_HOOKS, 'Stop hooks');
+      const failure = await runStopHooks({ hooks, agent: input.agent, result: next });
+      if (failure) {
+        final = {
+          ...next,
+          notice: [next.notice, `Stop hook failed: ${failure}`].filter(Boolean).join(' '),
+        };
+      }
+    }
+    result = final;
+    emit({ type: 'finished', result: final });
+    setStatus(final.status);
+    return final;
   };
 
   try {
     const resolved =
       carried?.resolved ?? (await resolveAgent({ agent: input.agent, caller: input.caller }));
     const { snapshot } = resolved;
+    hooks = snapshot.hooks;
     model = snapshot.model;
     definitionHash = snapshot.definitionHash;
     maxTurns = snapshot.limits.maxTurns;
@@ -255,6 +275,7 @@ export async function delegation(
                 toolName: call.name,
                 toolClass: schema.toolClass,
                 paths: turn.callPaths[call.id] ?? [],
+                confined: schema.confined === true,
               },
             )
           : { kind: 'deny', reason: unknownToolText(call.name, snapshot.tools) };
@@ -325,7 +346,7 @@ export async function delegation(
       });
     }
     const notice = failureNotice(error);
-    finish({ status: 'failed', text: lastAnswer(), notice, roundsUsed });
+    await finish({ status: 'failed', text: lastAnswer(), notice, roundsUsed });
     throw ApplicationFailure.nonRetryable(notice, FAILURE_TYPES.delegationFailed);
   }
 }

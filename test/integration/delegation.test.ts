@@ -102,6 +102,43 @@ Object.assign(files, {
   ),
 });
 
+Object.assign(files, {
+  'secret.txt': 'do not read\n',
+  ...agent(
+    'hooked',
+    `tools: [read]
+hooks:
+  PreToolUse:
+    - command: 'case "$(cat)" in *secret.txt*) echo "secret.txt is off limits" >&2; exit 2;; esac'
+  PostToolUse:
+    - command: 'cat >> post-hook.log; echo >> post-hook.log'
+  Stop:
+    - command: 'cat > stop-hook.json'`,
+    `turns:
+  - text: Reading both.
+    toolCalls:
+      - { name: read, arguments: { path: secret.txt } }
+      - { name: read, arguments: { path: notes.txt } }
+  - text: Read what I was allowed to.
+`,
+  ),
+});
+
+Object.assign(
+  files,
+  agent(
+    'rememberer',
+    'memory: private\ntools: [read]',
+    `turns:
+  - text: Noting a fact.
+    toolCalls: [{ name: memory_write, arguments: { name: facts, content: the sky is green } }]
+  - text: Reading it back.
+    toolCalls: [{ name: memory_read, arguments: { name: facts } }]
+  - text: Remembered.
+`,
+  ),
+);
+
 const MARATHON_ROUNDS = 220;
 Object.assign(
   files,
@@ -345,6 +382,41 @@ describe('delegation workflow', () => {
         expect(entry.content).not.toContain('TAIL-MARKER-42');
       }
     }
+  });
+
+  it('runs definition hooks: PreToolUse blocks with its stderr, PostToolUse and Stop see the call', async () => {
+    const handle = await harness.start('hooked', 'Read the files');
+    expect((await handle.result()).status).toBe('completed');
+    const summary = (await handle.query(stateQuery)).transcriptSummary.join('\n');
+    expect(summary).toContain(
+      "read (error): [tool 'read' blocked by a PreToolUse hook] secret.txt is off limits",
+    );
+    expect(summary).toMatch(/read: 1\s+\S+ quick brown fox/);
+    const postLog = readFileSync(join(harness.workspace, 'post-hook.log'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(postLog).toHaveLength(1);
+    expect(JSON.parse(postLog[0]!)).toMatchObject({
+      event: 'PostToolUse',
+      tool: 'read',
+      arguments: { path: 'notes.txt' },
+    });
+    expect(JSON.parse(readFileSync(join(harness.workspace, 'stop-hook.json'), 'utf8'))).toEqual({
+      event: 'Stop',
+      agent: 'hooked',
+      status: 'completed',
+      text: 'Read what I was allowed to.',
+    });
+  });
+
+  it("memory: writes land in the agent's own directory without a card, and read back", async () => {
+    const handle = await harness.start('rememberer', 'Remember a fact');
+    expect((await handle.result()).status).toBe('completed');
+    const state = await handle.query(stateQuery);
+    expect(state.decidedCards).toEqual([]);
+    expect(state.transcriptSummary.join('\n')).toMatch(/memory_read: .*the sky is green/);
+    const file = join(harness.config.dataDir, 'memory/agents/rememberer/facts.md');
+    expect(readFileSync(file, 'utf8')).toContain('the sky is green');
   });
 
   it('unattended: an ask becomes a deny at once, saying no human will answer', async () => {

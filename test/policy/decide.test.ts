@@ -137,6 +137,14 @@ describe('decide (POL-1)', () => {
     }
   });
 
+  it('lets a confined write (memory_write) run without a card; the same write unconfined asks', () => {
+    const call = { toolName: 'memory_write', toolClass: 'write' as const, paths: [] };
+    for (const mode of ['confirm', 'auto-in-workspace'] as const) {
+      expect(decide(policy(mode), { ...call, confined: true })).toEqual({ kind: 'allow' });
+    }
+    expect(decide(policy('confirm'), call).kind).toBe('ask');
+  });
+
   it('a read/write/edit/glob call needs all of its paths inside', () => {
     const call: PolicyCall = { toolName: 'write', toolClass: 'write', paths: [INSIDE, OUTSIDE] };
     expect(decide(policy('auto-edit'), call).kind).toBe('ask');

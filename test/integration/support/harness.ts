@@ -10,7 +10,13 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  type Worker,
+} from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createAgentResolver } from '../../../src/activities/agent-resolver.js';
 import { loadConfig, PROJECT_ROOT, type DeputyConfig } from '../../../src/config.js';
@@ -26,6 +32,9 @@ import {
 import { ensureTemporalCli } from '../../../src/temporal/temporal-cli.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
 import { delegation } from '../../../src/workflows/index.js';
+
+// Worker INFO lines would bury test output; warnings and errors still show.
+Runtime.install({ logger: new DefaultLogger('WARN') });
 
 let sharedBundle: Promise<{ code: string }> | null = null;
 
