@@ -11,6 +11,8 @@ export interface LevelSource {
   recursive: boolean;
   /** Read-only through deputy's API. */
   readOnly: boolean;
+  /** The configured directory this level lives under (workspace, user dir, project root). */
+  base: string;
 }
 
 /** Lookup precedence when names collide, highest first. Also the order of `list()`. */
@@ -32,32 +34,25 @@ export function levelRank(level: DefinitionLevel): number {
 export type LevelPaths = Pick<DeputyConfig, 'projectRoot' | 'userDir' | 'workspace'>;
 
 export function levelSources(config: LevelPaths): LevelSource[] {
+  const { projectRoot, userDir, workspace } = config;
+  const source = (
+    level: DefinitionLevel,
+    base: string,
+    directory: string[],
+    recursive: boolean,
+  ): LevelSource => ({
+    level,
+    base,
+    directory: join(base, ...directory),
+    recursive,
+    readOnly: level === 'builtin' || level === 'ecosystem',
+  });
   return [
-    {
-      level: 'builtin',
-      directory: join(config.projectRoot, 'agents'),
-      recursive: false,
-      readOnly: true,
-    },
-    { level: 'user', directory: join(config.userDir, 'agents'), recursive: false, readOnly: false },
-    {
-      level: 'project',
-      directory: join(config.workspace, '.subagents', 'agents'),
-      recursive: false,
-      readOnly: false,
-    },
-    {
-      level: 'ecosystem',
-      directory: join(config.workspace, '.claude', 'agents'),
-      recursive: true,
-      readOnly: true,
-    },
-    {
-      level: 'ecosystem',
-      directory: join(config.workspace, '.qwen', 'agents'),
-      recursive: true,
-      readOnly: true,
-    },
+    source('builtin', projectRoot, ['agents'], false),
+    source('user', userDir, ['agents'], false),
+    source('project', workspace, ['.subagents', 'agents'], false),
+    source('ecosystem', workspace, ['.claude', 'agents'], true),
+    source('ecosystem', workspace, ['.qwen', 'agents'], true),
   ];
 }
 

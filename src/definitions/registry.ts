@@ -275,7 +275,11 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
       onChange = callback ?? onChange;
       if (watcher !== undefined) return watcher.ready;
       watcher = watchDefinitionDirectories(
-        sources.map((source) => ({ directory: source.directory, recursive: source.recursive })),
+        sources.map((source) => ({
+          directory: source.directory,
+          recursive: source.recursive,
+          root: source.base,
+        })),
         () => {
           reload().then(
             () => onChange?.([...index.byName.values()].sort(compareForList)),

@@ -11,6 +11,12 @@ import type { Stats } from 'node:fs';
 export interface WatchTarget {
   directory: string;
   recursive: boolean;
+  /**
+   * Directory to watch from (an ancestor of `directory`, e.g. the workspace). Watching from
+   * above means deleting and re-creating the definitions folder is still noticed.
+   * Default: `directory` itself.
+   */
+  root?: string;
 }
 
 export interface DirectoryWatcher {
@@ -44,7 +50,9 @@ export function watchDefinitionDirectories(
   options: WatchOptions = {},
 ): DirectoryWatcher {
   const debounceMs = options.debounceMs ?? 100;
-  const roots = [...new Set(targets.map((target) => nearestExisting(target.directory)))];
+  const roots = [
+    ...new Set(targets.map((target) => nearestExisting(target.root ?? target.directory))),
+  ];
   const relevant = (path: string, stats?: Stats): boolean =>
     targets.some((target) => {
       if (path === target.directory || isInside(target.directory, path)) return true;
@@ -72,8 +80,9 @@ export function watchDefinitionDirectories(
     }, debounceMs);
   };
   watcher.on('all', (_event, path) => {
-    if (targets.some((target) => path === target.directory || isInside(path, target.directory)))
-      schedule();
+    // An ancestor appearing or vanishing (`mkdir -p .claude/agents/x`) counts too: the files
+    // inside may land before chokidar watches the new folder, and the rescan finds them.
+    if (relevant(path)) schedule();
   });
   // A watcher error (a directory removed under it) must not crash the process.
   watcher.on('error', () => schedule());

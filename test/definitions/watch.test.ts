@@ -56,6 +56,16 @@ describe('registry watcher (DEF-4)', () => {
     await eventually(() => expect(registry.get('mine')?.level).toBe('user'));
   });
 
+  it('still notices files after the definitions folder is deleted and re-created', async () => {
+    await layout.write(join(layout.dirs.project, 'first.md'), agentFile('first'));
+    registry = await loadedRegistry(layout, { watchDebounceMs: 30 });
+    await registry.watch();
+    await rm(join(layout.config.workspace, '.subagents'), { recursive: true });
+    await eventually(() => expect(registry.get('first')).toBeUndefined());
+    await layout.write(join(layout.dirs.project, 'second.md'), agentFile('second'));
+    await eventually(() => expect(registry.get('second')?.level).toBe('project'));
+  });
+
   it('ignores files that are not definitions, and stops on close', async () => {
     await mkdir(layout.dirs.project, { recursive: true });
     registry = await loadedRegistry(layout, { watchDebounceMs: 30 });
