@@ -17,7 +17,15 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export type ApiServerDeps = Omit<AppDeps, 'config' | 'auth'> & Partial<Pick<AppDeps, 'auth'>>;
+export type ApiServerDeps = Omit<AppDeps, 'config' | 'auth'> &
+  Partial<Pick<AppDeps, 'auth'>> & {
+    /**
+     * Listen beyond loopback without auth. Only for a container whose published port is itself
+     * bound to the host's loopback (docker-compose); the CLI sets it from
+     * DEPUTY_ALLOW_UNAUTHENTICATED_BIND=1. Default false.
+     */
+    allowUnauthenticatedBind?: boolean;
+  };
 
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -31,9 +39,14 @@ export async function startApiServer(
   const logger = deps.logger ?? consoleLogger;
   const auth = deps.auth ?? createAuth(config);
   if (!auth.enabled && !isLoopbackHost(config.api.host)) {
-    throw new DeputyError(
-      'forbidden',
-      `refusing to listen on ${config.api.host} without auth: configure auth.tokens or use a loopback host (API-7)`,
+    if (!deps.allowUnauthenticatedBind) {
+      throw new DeputyError(
+        'forbidden',
+        `refusing to listen on ${config.api.host} without auth: configure auth.tokens or use a loopback host (API-7)`,
+      );
+    }
+    logger.warn(
+      `listening on ${config.api.host} WITHOUT auth (DEPUTY_ALLOW_UNAUTHENTICATED_BIND): anyone who reaches this port can approve cards`,
     );
   }
   for (const warning of auth.warnings) logger.warn(warning);

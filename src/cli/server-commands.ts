@@ -71,6 +71,7 @@ async function startApi(
     const server = await startApiServer(config, {
       delegations,
       agentNames: () => registry.list().map((loaded) => loaded.definition.name),
+      allowUnauthenticatedBind: process.env.DEPUTY_ALLOW_UNAUTHENTICATED_BIND === '1',
       logger: {
         error: (message, error) =>
           io.err(`${message}: ${(error as Error)?.stack ?? String(error)}`),

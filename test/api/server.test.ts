@@ -25,6 +25,22 @@ describe('startApiServer', () => {
     ).rejects.toThrow(/loopback/);
   });
 
+  it('listens beyond loopback without auth only when explicitly allowed, and warns', async () => {
+    const config = loadConfig({ workspace, port: 0 }, { DEPUTY_HOST: '0.0.0.0' });
+    const warnings: string[] = [];
+    const server = await startApiServer(config, {
+      delegations: stubDelegations().delegations,
+      allowUnauthenticatedBind: true,
+      logger: { error: () => {}, info: () => {}, warn: (message) => warnings.push(message) },
+    });
+    try {
+      expect(warnings.join('\n')).toContain('WITHOUT auth');
+      expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('serves real HTTP on loopback, on the port it picked', async () => {
     const config = loadConfig({ workspace, port: 0 }, {});
     const server = await startApiServer(config, { delegations: stubDelegations().delegations });
