@@ -454,6 +454,9 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
         if (error instanceof WorkflowFailedError) {
+          // The workflow records its own result (partial text, rounds) before it fails.
+          const state = await get(delegationId).catch(() => null);
+          if (state?.result) return state.result;
           const status = statusOf(await describe(delegationId, handle));
           return {
             status: status === 'stopped' ? 'stopped' : 'failed',

@@ -216,6 +216,20 @@ describe('delegations over HTTP', () => {
     });
   });
 
+  it('reports a failed delegation with its notice, through wait and GET', async () => {
+    const response = await call('POST', '/delegations?wait=true', {
+      agent: 'ghost',
+      task: 'Nobody is called ghost',
+      session: session(),
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ status: 'failed', result: { status: 'failed' } });
+    const notice = (response.body.result as { notice: string }).notice;
+    expect(notice).toContain('ghost');
+    const state = await call('GET', `/delegations/${response.body.delegationId as string}`);
+    expect(state.body).toMatchObject({ status: 'failed', result: { status: 'failed', notice } });
+  });
+
   it('answers 404 for an unknown delegation or card, and 422 for a bad request', async () => {
     expect(await call('GET', '/delegations/d-doesnotexist')).toMatchObject({
       status: 404,
