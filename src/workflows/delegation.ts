@@ -4,27 +4,21 @@
  * which the workflow reaches through `proxyActivities` and activity *types*.
  */
 import {
-  ActivityCancellationType,
   allHandlersFinished,
-  ContinueAsNew,
-  continueAsNew,
-  type ActivityOptions,
   ApplicationFailure,
   CancellationScope,
   condition,
+  ContinueAsNew,
+  continueAsNew,
   isCancellation,
   log,
-  proxyActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
-  ActivityFailure,
 } from '@temporalio/workflow';
-import type { DeputyActivities } from '../activities/index.js';
-import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
-import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
+import type { ModelTurn } from '../activities/types.js';
 import { decide } from '../policy/decide.js';
+import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import type {
   ApprovalCard,
   DelegationEvent,
@@ -34,13 +28,13 @@ import type {
   DelegationStatus,
 } from '../shared/delegation.js';
 import { cardIdFor } from '../shared/delegation.js';
+import { FAILURE_TYPES } from '../shared/failures.js';
 import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
-import type { ToolCallRequest, TranscriptEntry } from '../shared/model.js';
+import type { TranscriptEntry } from '../shared/model.js';
 import type { Verdict } from '../shared/policy.js';
 import { redactSecrets } from '../shared/redact.js';
 import { PENDING_CARDS_ATTRIBUTE, STATUS_ATTRIBUTE } from '../shared/search-attributes.js';
-import type { ToolSchema } from '../shared/tools.js';
-import { isAtMostOnce, toolFailureText } from '../shared/tools.js';
+import { activitiesWith, MODEL_CALL, RESOLVE_AGENT, STOP_HOOKS } from './activity-options.js';
 import { CardBook } from './card-book.js';
 import {
   CARRIED_DECIDED_CARDS,
@@ -49,58 +43,11 @@ import {
   HISTORY_EVENTS_LIMIT,
   type CarriedState,
 } from './carried-state.js';
+import { failureNotice } from './failure-notice.js';
+import { settleCall, unknownToolText, type PlannedCall } from './tool-calls.js';
 import { summarizeEntry } from './transcript-summary.js';
 
-const { resolveAgent } = proxyActivities<DeputyActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FAILURE_TYPES.agentNotFound] },
-});
-
-const MODEL_CALL: ActivityOptions = {
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: {
-    maximumAttempts: 4,
-    initialInterval: '2 seconds',
-    nonRetryableErrorTypes: [FAILURE_TYPES.modelConfig],
-  },
-};
-
-/** Read-class tools may retry: running them twice changes nothing (RUN-3). */
-const READ_TOOL: ActivityOptions = {
-  startToCloseTimeout: '15 minutes',
-  heartbeatTimeout: '30 seconds',
-  // A stopped delegation reports `stopped` only once its running tool has really stopped.
-  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: { maximumAttempts: 3, initialInterval: '1 second' },
-};
-
-/**
- * Write, exec and MCP tools run at most once: after a start that may have taken effect
- * (worker crash, timeout) nothing retries them; the model is told instead.
- */
-const ONCE_TOOL: ActivityOptions = {
-  ...READ_TOOL,
-  retry: { maximumAttempts: 1 },
-};
-
-/** Stop hooks are commands: at most once, like exec tools. */
-const STOP_HOOKS: ActivityOptions = {
-  startToCloseTimeout: '10 minutes',
-  retry: { maximumAttempts: 1 },
-};
-
-/** Activities with a one-line summary, so the Temporal UI reads "write hello.txt", not "runTool". */
-function activitiesWith(options: ActivityOptions, summary: string) {
-  return proxyActivities<DeputyActivities>({ ...options, summary: summary.slice(0, 200) });
-}
-
-interface PlannedCall {
-  call: ToolCallRequest;
-  schema: ToolSchema | undefined;
-  verdict: Verdict;
-  card: ApprovalCard | null;
-}
+const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve agent');
 
 /**
  * One delegation. `carried` is set only by continue-as-new, never by a client.
@@ -358,57 +305,6 @@ function historyNearLimit(): boolean {
     info.historyLength > HISTORY_EVENTS_LIMIT ||
     info.historySize > HISTORY_BYTES_LIMIT
   );
-}
-
-async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Promise<ToolOutcome> {
-  const { call, schema, verdict, card } = item;
-  if (card && card.state.status === 'denied') {
-    return { content: `[tool '${call.name}' denied] ${card.state.reason}`, isError: true };
-  }
-  if (!card && verdict.kind === 'deny') {
-    return { content: `[tool '${call.name}' denied] ${verdict.reason}`, isError: true };
-  }
-  if (!schema) return { content: toolFailureText(call.name, 'unknown tool'), isError: true };
-  const options = isAtMostOnce(schema.toolClass) ? ONCE_TOOL : READ_TOOL;
-  const { runTool } = activitiesWith(options, `${call.name} ${describeArguments(call.arguments)}`);
-  try {
-    return await runTool({ snapshot: resolved.snapshot, call });
-  } catch (error) {
-    if (isCancellation(error)) throw error;
-    const cause =
-      error instanceof ActivityFailure && isAtMostOnce(schema.toolClass)
-        ? 'the tool may have started but did not report back (worker lost or timed out); ' +
-          'it was not retried because it may already have taken effect'
-        : causeOf(error);
-    return { content: toolFailureText(call.name, cause), isError: true };
-  }
-}
-
-/** A short, secret-free glimpse of a call's arguments: the first string value. */
-function describeArguments(args: Record<string, unknown>): string {
-  const redacted = redactSecrets(args) as Record<string, unknown>;
-  const first = Object.values(redacted).find((value) => typeof value === 'string');
-  return typeof first === 'string' ? first.replace(/\s+/g, ' ').slice(0, 80) : '';
-}
-
-function unknownToolText(name: string, tools: ToolSchema[]): string {
-  const available = tools.map((tool) => tool.name).join(', ') || 'none';
-  return `You don't have a tool named '${name}'. Your tools: ${available}.`;
-}
-
-function causeOf(error: unknown): string {
-  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
-function failureNotice(error: unknown): string {
-  const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof ApplicationFailure) {
-    if (cause.type === FAILURE_TYPES.agentNotFound) return `Unknown agent: ${cause.message}`;
-    if (cause.type === FAILURE_TYPES.modelConfig) return `Model not available: ${cause.message}`;
-    if (cause.type === FAILURE_TYPES.transcriptMissing) return `Transcript lost: ${cause.message}`;
-  }
-  return `Delegation failed: ${causeOf(error)}`;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,54 @@
+/**
+ * Timeouts and retry policies of every activity the delegation runs. Sandbox code.
+ */
+import {
+  ActivityCancellationType,
+  proxyActivities,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import type { DeputyActivities } from '../activities/index.js';
+import { FAILURE_TYPES } from '../shared/failures.js';
+
+export const RESOLVE_AGENT: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 3, nonRetryableErrorTypes: [FAILURE_TYPES.agentNotFound] },
+};
+
+export const MODEL_CALL: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: {
+    maximumAttempts: 4,
+    initialInterval: '2 seconds',
+    nonRetryableErrorTypes: [FAILURE_TYPES.modelConfig],
+  },
+};
+
+/** Read-class tools may retry: running them twice changes nothing (RUN-3). */
+export const READ_TOOL: ActivityOptions = {
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '30 seconds',
+  // A stopped delegation reports `stopped` only once its running tool has really stopped.
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { maximumAttempts: 3, initialInterval: '1 second' },
+};
+
+/**
+ * Write, exec and MCP tools run at most once: after a start that may have taken effect
+ * (worker crash, timeout) nothing retries them; the model is told instead.
+ */
+export const ONCE_TOOL: ActivityOptions = {
+  ...READ_TOOL,
+  retry: { maximumAttempts: 1 },
+};
+
+/** Stop hooks are commands: at most once, like exec tools. */
+export const STOP_HOOKS: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  retry: { maximumAttempts: 1 },
+};
+
+/** Activities with a one-line summary, so the Temporal UI reads "write hello.txt", not "runTool". */
+export function activitiesWith(options: ActivityOptions, summary: string) {
+  return proxyActivities<DeputyActivities>({ ...options, summary: summary.slice(0, 200) });
+}

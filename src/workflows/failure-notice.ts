@@ -1,0 +1,20 @@
+/** Turning failures into text a person (or the model) can read. Sandbox code. */
+import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { FAILURE_TYPES } from '../shared/failures.js';
+
+/** The innermost useful message of an activity failure. */
+export function causeOf(error: unknown): string {
+  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The notice of a delegation that ended as `failed`. */
+export function failureNotice(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure) {
+    if (cause.type === FAILURE_TYPES.agentNotFound) return `Unknown agent: ${cause.message}`;
+    if (cause.type === FAILURE_TYPES.modelConfig) return `Model not available: ${cause.message}`;
+    if (cause.type === FAILURE_TYPES.transcriptMissing) return `Transcript lost: ${cause.message}`;
+  }
+  return `Delegation failed: ${causeOf(error)}`;
+}

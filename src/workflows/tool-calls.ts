@@ -1,0 +1,59 @@
+/**
+ * One tool call of a round: what policy said, its card if it had one, and running it.
+ * Sandbox code: the tool itself runs in an activity.
+ */
+import { ActivityFailure, isCancellation } from '@temporalio/workflow';
+import type { ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type { ApprovalCard } from '../shared/delegation.js';
+import type { ToolCallRequest } from '../shared/model.js';
+import type { Verdict } from '../shared/policy.js';
+import { redactSecrets } from '../shared/redact.js';
+import type { ToolSchema } from '../shared/tools.js';
+import { isAtMostOnce, toolFailureText } from '../shared/tools.js';
+import { activitiesWith, ONCE_TOOL, READ_TOOL } from './activity-options.js';
+import { causeOf } from './failure-notice.js';
+
+export interface PlannedCall {
+  call: ToolCallRequest;
+  schema: ToolSchema | undefined;
+  verdict: Verdict;
+  card: ApprovalCard | null;
+}
+
+/** Runs the call if policy (or its card) allows it; otherwise says why not. */
+export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Promise<ToolOutcome> {
+  const { call, schema, verdict, card } = item;
+  if (card && card.state.status === 'denied') {
+    return { content: `[tool '${call.name}' denied] ${card.state.reason}`, isError: true };
+  }
+  if (!card && verdict.kind === 'deny') {
+    return { content: `[tool '${call.name}' denied] ${verdict.reason}`, isError: true };
+  }
+  if (!schema) return { content: toolFailureText(call.name, 'unknown tool'), isError: true };
+  const options = isAtMostOnce(schema.toolClass) ? ONCE_TOOL : READ_TOOL;
+  const { runTool } = activitiesWith(options, `${call.name} ${describeArguments(call.arguments)}`);
+  try {
+    return await runTool({ snapshot: resolved.snapshot, call });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    const cause =
+      error instanceof ActivityFailure && isAtMostOnce(schema.toolClass)
+        ? 'the tool may have started but did not report back (worker lost or timed out); ' +
+          'it was not retried because it may already have taken effect'
+        : causeOf(error);
+    return { content: toolFailureText(call.name, cause), isError: true };
+  }
+}
+
+/** A short, secret-free glimpse of a call's arguments: the first string value. */
+function describeArguments(args: Record<string, unknown>): string {
+  const redacted = redactSecrets(args) as Record<string, unknown>;
+  const first = Object.values(redacted).find((value) => typeof value === 'string');
+  return typeof first === 'string' ? first.replace(/\s+/g, ' ').slice(0, 80) : '';
+}
+
+/** What the model reads when it calls a tool it was never given (undeclared = unreachable). */
+export function unknownToolText(name: string, tools: ToolSchema[]): string {
+  const available = tools.map((tool) => tool.name).join(', ') || 'none';
+  return `You don't have a tool named '${name}'. Your tools: ${available}.`;
+}
