@@ -13,15 +13,10 @@ import {
   type WorkflowExecutionInfo,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type { Caller } from '../shared/caller.js';
 import {
   TASK_QUEUE,
   delegationIdOfCard,
   delegationWorkflowId,
-  type ApprovalCard,
-  type CardDecisionKind,
-  type DelegationEvent,
-  type DelegationOptions,
   type DelegationResult,
   type DelegationState,
   type DelegationStatus,
@@ -43,71 +38,14 @@ import {
   quote,
 } from './delegation-ids.js';
 import { effectiveStatus, failureMessage, mapCardRejection } from './delegation-status.js';
+import { firstLine, memoCards, statusOf, summaryOf } from './delegation-visibility.js';
+import {
+  DELEGATION_WORKFLOW_TYPE,
+  type DelegationSummary,
+  type Delegations,
+} from './delegation-types.js';
 
-/** Workflow type name of a delegation (src/workflows/index.ts exports `delegation`). */
-export const DELEGATION_WORKFLOW_TYPE = 'delegation';
-
-export interface StartDelegationRequest {
-  agent: string;
-  task: string;
-  session: string;
-  caller: Caller;
-  options: DelegationOptions;
-  /** Generated (`d-` + 12 base36 characters) when omitted. */
-  delegationId?: string;
-}
-
-export interface StartedDelegation {
-  delegationId: string;
-  workflowId: string;
-  session: string;
-  agent: string;
-}
-
-/** One row of a listing, read from visibility alone (no worker needed). */
-export interface DelegationSummary {
-  delegationId: string;
-  workflowId: string;
-  agent: string | null;
-  session: string | null;
-  status: DelegationStatus;
-  pendingCards: number;
-  /** First line of the task (the memo). */
-  task: string | null;
-  startedAt: string;
-  closedAt: string | null;
-}
-
-export interface ListFilter {
-  session?: string;
-  agent?: string;
-  status?: DelegationStatus;
-}
-
-export type StopOutcome = { stopped: true } | { alreadyFinished: true; status: DelegationStatus };
-
-export interface DecideRequest {
-  decision: CardDecisionKind;
-  reason?: string;
-  decidedBy?: string | null;
-}
-
-/** What the API and the CLI need from delegations. The Temporal implementation is below. */
-export interface Delegations {
-  start(request: StartDelegationRequest): Promise<StartedDelegation>;
-  /** Workflow id of a delegation; `not-found` when no such delegation exists. */
-  find(delegationId: string): Promise<string>;
-  get(delegationId: string): Promise<DelegationState>;
-  list(filter?: ListFilter): Promise<DelegationSummary[]>;
-  stop(delegationId: string): Promise<StopOutcome>;
-  /** Pending cards across delegations, oldest first. */
-  cards(filter?: { session?: string }): Promise<ApprovalCard[]>;
-  /** `not-found` for an unknown card, `conflict` for a card already decided. */
-  decide(cardId: string, request: DecideRequest): Promise<ApprovalCard>;
-  events(delegationId: string, afterSeq: number): Promise<DelegationEvent[]>;
-  /** Waits for the delegation to finish. */
-  result(delegationId: string): Promise<DelegationResult>;
-}
+export * from './delegation-types.js';
 
 export interface DelegationsOptions {
   /** Namespace the client is bound to (used for task-queue lookups). */
@@ -469,37 +407,6 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       }
     },
   };
-}
-
-function statusOf(info: WorkflowExecutionInfo | WorkflowExecutionDescription): DelegationStatus {
-  return effectiveStatus(info.status.name, info.typedSearchAttributes.get(STATUS_ATTRIBUTE));
-}
-
-function summaryOf(info: WorkflowExecutionInfo): DelegationSummary {
-  const attributes = info.typedSearchAttributes;
-  const task = info.memo?.task;
-  return {
-    delegationId: attributes.get(DELEGATION_ID_ATTRIBUTE) ?? info.workflowId,
-    workflowId: info.workflowId,
-    agent: attributes.get(AGENT_ATTRIBUTE) ?? null,
-    session: attributes.get(SESSION_ATTRIBUTE) ?? null,
-    status: statusOf(info),
-    pendingCards:
-      info.status.name === 'RUNNING' ? (attributes.get(PENDING_CARDS_ATTRIBUTE) ?? 0) : 0,
-    task: typeof task === 'string' ? task : null,
-    startedAt: info.startTime.toISOString(),
-    closedAt: info.closeTime?.toISOString() ?? null,
-  };
-}
-
-function memoCards(memo: Record<string, unknown> | undefined): ApprovalCard[] {
-  const cards = memo?.pendingCards;
-  return Array.isArray(cards) ? (cards as ApprovalCard[]) : [];
-}
-
-function firstLine(task: string): string {
-  const line = task.trim().split('\n', 1)[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 function notFound(delegationId: string): DeputyError {

@@ -1,0 +1,48 @@
+/**
+ * Reading delegations from visibility alone (no worker needed): a listing row, the status that
+ * combines the workflow's own search attribute with the execution status, the memo.
+ */
+import type { WorkflowExecutionDescription, WorkflowExecutionInfo } from '@temporalio/client';
+import type { ApprovalCard, DelegationStatus } from '../shared/delegation.js';
+import {
+  AGENT_ATTRIBUTE,
+  DELEGATION_ID_ATTRIBUTE,
+  PENDING_CARDS_ATTRIBUTE,
+  SESSION_ATTRIBUTE,
+  STATUS_ATTRIBUTE,
+} from '../shared/search-attributes.js';
+import { effectiveStatus } from './delegation-status.js';
+import type { DelegationSummary } from './delegation-types.js';
+
+export function statusOf(
+  info: WorkflowExecutionInfo | WorkflowExecutionDescription,
+): DelegationStatus {
+  return effectiveStatus(info.status.name, info.typedSearchAttributes.get(STATUS_ATTRIBUTE));
+}
+
+export function summaryOf(info: WorkflowExecutionInfo): DelegationSummary {
+  const attributes = info.typedSearchAttributes;
+  const task = info.memo?.task;
+  return {
+    delegationId: attributes.get(DELEGATION_ID_ATTRIBUTE) ?? info.workflowId,
+    workflowId: info.workflowId,
+    agent: attributes.get(AGENT_ATTRIBUTE) ?? null,
+    session: attributes.get(SESSION_ATTRIBUTE) ?? null,
+    status: statusOf(info),
+    pendingCards:
+      info.status.name === 'RUNNING' ? (attributes.get(PENDING_CARDS_ATTRIBUTE) ?? 0) : 0,
+    task: typeof task === 'string' ? task : null,
+    startedAt: info.startTime.toISOString(),
+    closedAt: info.closeTime?.toISOString() ?? null,
+  };
+}
+
+export function memoCards(memo: Record<string, unknown> | undefined): ApprovalCard[] {
+  const cards = memo?.pendingCards;
+  return Array.isArray(cards) ? (cards as ApprovalCard[]) : [];
+}
+
+export function firstLine(task: string): string {
+  const line = task.trim().split('\n', 1)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
