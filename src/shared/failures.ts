@@ -8,6 +8,10 @@ export const FAILURE_TYPES = {
   modelCall: 'ModelCallError',
   /** A transcript blob is missing or corrupt (workers not sharing the data directory). */
   transcriptMissing: 'TranscriptMissing',
+  /** decideCard update rejections: no such card / decided before / not approve or deny. */
+  cardUnknown: 'CardUnknown',
+  cardAlreadyDecided: 'CardAlreadyDecided',
+  cardDecisionInvalid: 'CardDecisionInvalid',
   /** The delegation itself ended as failed; its state query still answers. */
   delegationFailed: 'DelegationFailed',
 } as const;

@@ -2,6 +2,7 @@
  * Pure mappings from what Temporal reports to what deputy reports: a delegation's status, a
  * failure's message, an update rejection's error kind. Kept apart so they can be unit-tested.
  */
+import { FAILURE_TYPES } from '../shared/failures.js';
 import type { DelegationStatus } from '../shared/delegation.js';
 import type { DeputyErrorKind } from '../errors.js';
 
@@ -58,6 +59,10 @@ export function mapCardRejection(
   const type =
     typeof (cause as { type?: unknown })?.type === 'string' ? (cause as { type: string }).type : '';
   const text = cause instanceof Error ? cause.message : '';
+  if (type === FAILURE_TYPES.cardAlreadyDecided) return { kind: 'conflict', message: text };
+  if (type === FAILURE_TYPES.cardUnknown) return { kind: 'not-found', message: text };
+  if (type === FAILURE_TYPES.cardDecisionInvalid) return { kind: 'invalid', message: text };
+  // Workflows recorded before the types existed answered with a message only.
   const probe = `${type} ${text}`;
   if (/already|decided|conflict/i.test(probe)) {
     return { kind: 'conflict', message: text || `card ${cardId} was already decided` };

@@ -2,6 +2,12 @@
  * The approval cards of one delegation. Sandbox code: deterministic, no I/O.
  */
 import type { ApprovalCard, CardDecision } from '../shared/delegation.js';
+import { FAILURE_TYPES } from '../shared/failures.js';
+
+export interface CardRejection {
+  type: string;
+  message: string;
+}
 
 export class CardBook {
   private readonly cards = new Map<string, ApprovalCard>();
@@ -28,14 +34,22 @@ export class CardBook {
   }
 
   /** Why a decision cannot apply, or null when it can (used by the update validator). */
-  rejectionOf(decision: CardDecision): string | null {
+  rejectionOf(decision: CardDecision): CardRejection | null {
     const card = this.cards.get(decision.cardId);
-    if (!card) return `unknown card ${decision.cardId}`;
+    if (!card) {
+      return { type: FAILURE_TYPES.cardUnknown, message: `unknown card ${decision.cardId}` };
+    }
     if (card.state.status !== 'pending') {
-      return `card ${decision.cardId} was already ${card.state.status}`;
+      return {
+        type: FAILURE_TYPES.cardAlreadyDecided,
+        message: `card ${decision.cardId} was already ${card.state.status}`,
+      };
     }
     if (decision.decision !== 'approve' && decision.decision !== 'deny') {
-      return `decision must be approve or deny, not ${String(decision.decision)}`;
+      return {
+        type: FAILURE_TYPES.cardDecisionInvalid,
+        message: `decision must be approve or deny, not ${String(decision.decision)}`,
+      };
     }
     return null;
   }

@@ -12,7 +12,9 @@ import {
   continueAsNew,
   isCancellation,
   log,
+  patched,
   setHandler,
+  upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -76,16 +78,27 @@ export async function delegation(
   const emit = (event: DistributiveOmit<DelegationEvent, 'seq' | 'at'>): void => {
     events.push({ ...event, seq: nextEventSeq++, at: now() } as DelegationEvent);
   };
-  const setStatus = (next: DelegationStatus): void => {
-    status = next;
+  /**
+   * Status and pending cards, where ops and clients can see them without a worker: search
+   * attributes for the UI's lists, and a copy of the pending cards in the memo (POL-2).
+   */
+  const publish = (): void => {
     upsertSearchAttributes([
-      { key: STATUS_ATTRIBUTE, value: next },
+      { key: STATUS_ATTRIBUTE, value: status },
       { key: PENDING_CARDS_ATTRIBUTE, value: cards.pending().length },
     ]);
+    if (patched(CARDS_IN_MEMO)) upsertMemo({ pendingCards: cards.pending().map(cardForMemo) });
+  };
+  const setStatus = (next: DelegationStatus): void => {
+    status = next;
+    publish();
   };
   const decideCard = (decision: Parameters<CardBook['apply']>[0]): ApprovalCard | null => {
     const card = cards.apply(decision, now());
-    if (card) emit({ type: 'card-decided', card });
+    if (card) {
+      emit({ type: 'card-decided', card });
+      if (patched(CARDS_IN_MEMO)) publish();
+    }
     return card;
   };
 
@@ -121,7 +134,9 @@ export async function delegation(
     {
       validator: (decision) => {
         const rejection = cards.rejectionOf(decision);
-        if (rejection) throw new Error(rejection);
+        if (rejection) {
+          throw ApplicationFailure.create({ ...rejection, nonRetryable: true });
+        }
       },
     },
   );
@@ -296,6 +311,26 @@ export async function delegation(
     await finish({ status: 'failed', text: lastAnswer(), notice, roundsUsed });
     throw ApplicationFailure.nonRetryable(notice, FAILURE_TYPES.delegationFailed);
   }
+}
+
+/**
+ * Patch id: pending cards mirrored into the memo, and status published on every decision.
+ * Histories recorded before it replay without those commands.
+ */
+const CARDS_IN_MEMO = 'cards-in-memo';
+
+/** Memo copies are bounded: a `write` card's full content stays in the state query. */
+const MEMO_ARGUMENT_CHARS = 1_000;
+
+function cardForMemo(card: ApprovalCard): ApprovalCard {
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(card.arguments)) {
+    args[key] =
+      typeof value === 'string' && value.length > MEMO_ARGUMENT_CHARS
+        ? `${value.slice(0, MEMO_ARGUMENT_CHARS)}… [${value.length - MEMO_ARGUMENT_CHARS} more characters]`
+        : value;
+  }
+  return { ...card, arguments: args };
 }
 
 function historyNearLimit(): boolean {

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { createDelegations } from '../../src/temporal/delegations.js';
 import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
@@ -88,6 +89,22 @@ describe('durability', () => {
 
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
+
+    // With no worker at all, the pending card is still listed (mirrored in the memo, POL-2).
+    const delegations = createDelegations(harness.client, {
+      namespace: 'default',
+      taskQueue: harness.taskQueue,
+    });
+    const listed = await eventually(async () => {
+      const cards = await delegations.cards({ session: 'test' });
+      return cards.length === 1 ? cards : undefined;
+    }, 'the pending card listed without a worker');
+    expect(listed[0]).toMatchObject({
+      id: parked.pendingCards[0]!.id,
+      tool: 'bash',
+      arguments: { command: 'echo step2 >> counter.log' },
+    });
+
     await spawnWorker(harness);
     await approve(handle, parked);
 

@@ -23,15 +23,11 @@ import { loadConfig, PROJECT_ROOT, type DeputyConfig } from '../../../src/config
 import { createRegistry, type DefinitionRegistry } from '../../../src/definitions/registry.js';
 import type { Caller } from '../../../src/shared/caller.js';
 import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
-import {
-  delegationWorkflowId,
-  type DelegationInput,
-  type DelegationOptions,
-  type DelegationResult,
-} from '../../../src/shared/delegation.js';
+import type { DelegationOptions, DelegationResult } from '../../../src/shared/delegation.js';
+import { createDelegations } from '../../../src/temporal/delegations.js';
 import { ensureTemporalCli } from '../../../src/temporal/temporal-cli.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
-import { delegation } from '../../../src/workflows/index.js';
+import type { delegation } from '../../../src/workflows/index.js';
 
 // Worker INFO lines would bury test output; warnings and errors still show.
 Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -72,7 +68,7 @@ export interface Harness {
   client: Client;
   address: string;
   taskQueue: string;
-  /** Starts a delegation workflow directly (what the API and CLI do through the facade). */
+  /** Starts a delegation on this harness's task queue. */
   start(
     agent: string,
     task: string,
@@ -115,6 +111,7 @@ export async function createHarness(
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
+  const delegations = createDelegations(client, { namespace: 'default', taskQueue });
   const nativeConnection = await NativeConnection.connect({ address });
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
@@ -127,14 +124,16 @@ export async function createHarness(
     address,
     taskQueue,
     async start(agent, task, options = {}) {
+      // Through the same facade the API and CLI use: search attributes and memo included.
       const { caller = ANONYMOUS_CALLER, session = 'test', ...rest } = options;
-      const delegationId = `d-${randomUUID().slice(0, 8)}`;
-      const input: DelegationInput = { delegationId, agent, task, session, caller, options: rest };
-      return client.workflow.start(delegation, {
-        taskQueue,
-        workflowId: delegationWorkflowId(session, delegationId),
-        args: [input],
+      const { workflowId } = await delegations.start({
+        agent,
+        task,
+        session,
+        caller,
+        options: rest,
       });
+      return client.workflow.getHandle<typeof delegation>(workflowId);
     },
     async startWorker() {
       if (worker) return;
