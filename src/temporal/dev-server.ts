@@ -82,7 +82,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       ? ['--headless']
       : ['--ui-port', String(uiPort), '--ui-disable-news-fetch']),
   ];
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Own process group: a terminal's Ctrl-C reaches deputy, which stops the worker first and the
+  // server last; the server must not die under a worker that is still finishing its tasks.
+  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  // Never leave an orphaned server behind if deputy itself exits without calling stop().
+  const killOnExit = (): void => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  process.once('exit', killOnExit);
   let stderrTail = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString()).slice(-4000);
@@ -116,6 +123,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     pid: child.pid ?? -1,
     stop() {
       stopping ??= (async () => {
+        process.removeListener('exit', killOnExit);
         await rm(infoPath, { force: true });
         if (child.exitCode !== null || child.signalCode !== null) return;
         child.kill('SIGTERM');

@@ -203,6 +203,8 @@ export async function delegation(
         transcript,
       });
       roundsUsed += 1;
+      // The adapter's own label says what really answered ("... (scripted model)").
+      model = turn.modelLabel;
       transcript.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
       emit({
         type: 'model-turn',
