@@ -14,7 +14,7 @@ import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/mod
 import type { ToolSchema } from '../shared/tools.js';
 import { ModelCallError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
-import { providerCallError } from './provider-errors.js';
+import { callProvider } from './provider-errors.js';
 
 /** Anthropic requires `max_tokens`; enough for a tool-calling turn or a long answer. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
@@ -57,30 +57,16 @@ export function createAnthropicModel(options: AnthropicOptions): ModelAdapter {
         timeout: options.timeoutMs ?? 600_000,
       });
       const body = toMessagesRequest(options.model, request, options.maxTokens);
-      let message: Message;
-      try {
-        message = await client.messages.create(
-          body,
-          callOptions.signal === undefined ? {} : { signal: callOptions.signal },
-        );
-      } catch (error) {
-        if (callOptions.signal?.aborted) {
-          // Cancellation, not a provider failure: let the activity see its own abort reason.
-          throw callOptions.signal.reason;
-        }
-        if (
-          error instanceof Anthropic.APIError &&
-          !(error instanceof Anthropic.APIUserAbortError)
-        ) {
-          throw providerCallError({
-            label,
-            status: error.status,
-            detail: error.message,
-            secrets: [apiKey],
-          });
-        }
-        throw error;
-      }
+      const message = await callProvider({
+        label,
+        apiKey,
+        signal: callOptions.signal,
+        send: (requestOptions) => client.messages.create(body, requestOptions),
+        apiErrorStatus: (error) =>
+          error instanceof Anthropic.APIError && !(error instanceof Anthropic.APIUserAbortError)
+            ? error.status
+            : null,
+      });
       return fromMessage(message, label);
     },
   };

@@ -14,7 +14,7 @@ import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/mod
 import type { ToolSchema } from '../shared/tools.js';
 import { ModelCallError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
-import { providerCallError } from './provider-errors.js';
+import { callProvider } from './provider-errors.js';
 
 /**
  * Sent when no key is configured: local servers ignore the header, and an explicit value stops
@@ -59,27 +59,16 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): M
         ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
       });
       const body = toChatCompletionRequest(options.model, request, options.maxTokens);
-      let completion: ChatCompletion;
-      try {
-        completion = await client.chat.completions.create(
-          body,
-          callOptions.signal === undefined ? {} : { signal: callOptions.signal },
-        );
-      } catch (error) {
-        if (callOptions.signal?.aborted) {
-          // Cancellation, not a provider failure: let the activity see its own abort reason.
-          throw callOptions.signal.reason;
-        }
-        if (error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIUserAbortError)) {
-          throw providerCallError({
-            label,
-            status: error.status,
-            detail: error.message,
-            secrets: [apiKey],
-          });
-        }
-        throw error;
-      }
+      const completion = await callProvider({
+        label,
+        apiKey,
+        signal: callOptions.signal,
+        send: (requestOptions) => client.chat.completions.create(body, requestOptions),
+        apiErrorStatus: (error) =>
+          error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIUserAbortError)
+            ? error.status
+            : null,
+      });
       return fromChatCompletion(completion, label);
     },
   };

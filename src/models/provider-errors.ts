@@ -53,3 +53,39 @@ export function providerCallError(failure: ProviderFailure): ModelCallError {
     ...(failure.status === undefined ? {} : { status: failure.status }),
   });
 }
+
+/** How one adapter runs a request and recognizes its SDK's API errors. */
+export interface ProviderRequest<T> {
+  label: string;
+  apiKey: string | undefined;
+  signal: AbortSignal | undefined;
+  /** The SDK call, given the signal to pass on. */
+  send: (options: { signal?: AbortSignal }) => Promise<T>;
+  /** The HTTP status of an SDK API error (undefined for connection errors), or null if `error` is not one. */
+  apiErrorStatus: (error: unknown) => number | undefined | null;
+}
+
+/**
+ * Runs one provider request. A cancellation passes through as the activity's own abort reason;
+ * an SDK API error becomes a redacted `ModelCallError`; anything else is rethrown as it is.
+ */
+export async function callProvider<T>(request: ProviderRequest<T>): Promise<T> {
+  try {
+    return await request.send(request.signal === undefined ? {} : { signal: request.signal });
+  } catch (error) {
+    if (request.signal?.aborted) {
+      // Cancellation, not a provider failure: let the activity see its own abort reason.
+      throw request.signal.reason;
+    }
+    const status = request.apiErrorStatus(error);
+    if (status !== null) {
+      throw providerCallError({
+        label: request.label,
+        status,
+        detail: (error as Error).message,
+        secrets: [request.apiKey],
+      });
+    }
+    throw error;
+  }
+}
