@@ -8,19 +8,13 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { eventually } from '../support/eventually.js';
+import { DEPUTY_BIN, runDeputy, type Outcome } from './run-deputy.js';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 
-const BIN = join(PROJECT_ROOT, 'bin', 'deputy.mjs');
 const workspace = mkdtempSync(join(tmpdir(), 'deputy-e2e-ws-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'deputy-e2e-data-'));
 writeFileSync(join(workspace, 'README.md'), '# e2e workspace\n');
-
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 function environment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -36,36 +30,22 @@ function environment(extra: Record<string, string | undefined> = {}): NodeJS.Pro
 }
 
 function deputy(args: string[], env = environment()): Promise<Outcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: workspace });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runDeputy(args, { env, cwd: workspace });
 }
 
-async function until<T>(
+function until<T>(
   probe: () => Promise<T | undefined>,
   what: string,
   timeoutMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return eventually(probe, what, timeoutMs, 250);
 }
 
 let worker: ChildProcess;
 let workerLog = '';
 
 beforeAll(async () => {
-  worker = spawn(process.execPath, [BIN, 'worker'], { env: environment(), cwd: workspace });
+  worker = spawn(process.execPath, [DEPUTY_BIN, 'worker'], { env: environment(), cwd: workspace });
   worker.stdout?.on('data', (chunk: Buffer) => (workerLog += chunk.toString()));
   worker.stderr?.on('data', (chunk: Buffer) => (workerLog += chunk.toString()));
   await until(

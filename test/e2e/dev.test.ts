@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { eventually } from '../support/eventually.js';
+import { DEPUTY_BIN, runDeputy, type Outcome } from './run-deputy.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 
-const BIN = join(PROJECT_ROOT, 'bin', 'deputy.mjs');
 const workspace = mkdtempSync(join(tmpdir(), 'deputy-dev-ws-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'deputy-dev-data-'));
 writeFileSync(join(workspace, 'README.md'), '# dev workspace\n');
@@ -23,34 +23,16 @@ const env: NodeJS.ProcessEnv = {
 delete env.TEMPORAL_ADDRESS;
 delete env.DEPUTY_PORT;
 
-function deputy(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [BIN, '--workspace', workspace, '--data-dir', dataDir, ...args],
-      { env },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function deputy(args: string[]): Promise<Outcome> {
+  return runDeputy(['--workspace', workspace, '--data-dir', dataDir, ...args], { env });
 }
 
-async function until<T>(
+function until<T>(
   probe: () => Promise<T | undefined>,
   what: string,
   timeoutMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return eventually(probe, what, timeoutMs, 250);
 }
 
 let dev: ChildProcess | null = null;
@@ -63,7 +45,7 @@ describe('deputy dev', () => {
   it('runs Temporal, a worker and the API; the CLI finds it; SIGINT stops it all', async () => {
     dev = spawn(
       process.execPath,
-      [BIN, 'dev', '--workspace', workspace, '--data-dir', dataDir, '--port', '0'],
+      [DEPUTY_BIN, 'dev', '--workspace', workspace, '--data-dir', dataDir, '--port', '0'],
       { env },
     );
     let output = '';

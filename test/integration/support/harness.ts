@@ -23,7 +23,7 @@ import { loadConfig, PROJECT_ROOT, type DeputyConfig } from '../../../src/config
 import { createRegistry, type DefinitionRegistry } from '../../../src/definitions/registry.js';
 import type { Caller } from '../../../src/shared/caller.js';
 import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
-import type { DelegationOptions, DelegationResult } from '../../../src/shared/delegation.js';
+import type { DelegationOptions } from '../../../src/shared/delegation.js';
 import { createDelegations } from '../../../src/temporal/delegations.js';
 import { ensureTemporalCli } from '../../../src/temporal/temporal-cli.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
@@ -163,27 +163,7 @@ export async function createHarness(
   return harness;
 }
 
-/** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-}
-
-export type { DelegationResult };
+export { eventually } from '../../support/eventually.js';
 
 /**
  * With DEPUTY_RECORD_HISTORIES=1 (`npm run record-histories`), writes the workflow's history to
