@@ -114,7 +114,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const uiUrl = uiPort === null ? null : `http://127.0.0.1:${uiPort}`;
   const infoPath = serverInfoPath(options.dataDir);
   await writeFile(infoPath, JSON.stringify({ address, uiUrl, pid: child.pid }, null, 2));
-  log(`Temporal dev server on ${address}${uiUrl ? `, UI ${uiUrl}` : ''}`);
 
   let stopping: Promise<void> | null = null;
   return {
