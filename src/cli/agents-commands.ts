@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import type { LoadedDefinition } from '../definitions/definition.js';
 import { DeputyError } from '../errors.js';
+import { ANONYMOUS_CALLER } from '../shared/caller.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
 import { REDACTED } from '../shared/redact.js';
 import { configFor } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -85,7 +87,11 @@ export function registerAgentCommands(
     .description("one agent's definition and diagnostics")
     .argument('<name>', 'agent name')
     .option('--json', 'machine-readable output')
-    .action(async (name: string, options: { json?: boolean }, command: Command) =>
+    .option(
+      '--roles <roles>',
+      'resolve for a caller with these comma-separated roles (default: no identity, unfiltered)',
+    )
+    .action(async (name: string, options: { json?: boolean; roles?: string }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
         const registry = await loadRegistry(command);
         const found = registry.get(name);
@@ -97,8 +103,9 @@ export function registerAgentCommands(
           );
         }
         const loaded = redacted(found);
+        const resolution = await resolveFor(command, registry, name, options.roles);
         if (options.json) {
-          printJson(io, loaded);
+          printJson(io, { ...loaded, resolution });
           return EXIT.ok;
         }
         const { definition } = loaded;
@@ -113,9 +120,59 @@ export function registerAgentCommands(
           io.out(`unknown keys (kept): ${JSON.stringify(unknownKeys)}`);
         io.out(loaded.diagnostics.length > 0 ? 'diagnostics:' : 'diagnostics: none');
         for (const line of diagnosticLines(loaded)) io.out(line);
+        io.out(`resolves to (caller: ${resolution.caller}):`);
+        io.out(`  tools: ${resolution.tools.join(', ') || 'none'}`);
+        for (const diagnostic of resolution.diagnostics) {
+          io.out(
+            `  ${diagnostic.severity}: ${diagnostic.path || '(file)'}: ${diagnostic.message} [${diagnostic.code}]`,
+          );
+        }
         io.out('--- system prompt ---');
         io.out(systemPrompt);
         return EXIT.ok;
       }),
     );
+}
+
+/**
+ * What a delegation of this agent would get right now: the same resolution `resolveAgent`
+ * runs, so every declared name that does not resolve shows up with its reason.
+ */
+async function resolveFor(
+  command: Command,
+  registry: Awaited<ReturnType<typeof loadRegistry>>,
+  name: string,
+  roles: string | undefined,
+) {
+  const { createAgentResolver } = await import('../activities/agent-resolver.js');
+  const caller =
+    roles === undefined
+      ? ANONYMOUS_CALLER
+      : {
+          id: 'cli',
+          roles: roles
+            .split(',')
+            .map((role) => role.trim())
+            .filter(Boolean),
+        };
+  const resolved = await createAgentResolver(configFor(command), registry).resolve(name, caller);
+  const snapshot = resolved?.snapshot;
+  return {
+    caller:
+      caller.id === null ? 'no identity (auth disabled)' : `roles [${caller.roles.join(', ')}]`,
+    tools: snapshot?.tools.map((tool) => tool.name) ?? [],
+    diagnostics: (snapshot?.diagnostics ?? []).filter(
+      (diagnostic) => !found(diagnostic, registry.get(name)?.diagnostics ?? []),
+    ),
+  };
+}
+
+/** Resolution repeats the definition's own diagnostics; show each once. */
+function found(diagnostic: Diagnostic, among: Diagnostic[]): boolean {
+  return among.some(
+    (other) =>
+      other.code === diagnostic.code &&
+      other.path === diagnostic.path &&
+      other.message === diagnostic.message,
+  );
 }

@@ -91,6 +91,10 @@ describe('deputy agents', () => {
     join(workspace, '.subagents', 'agents', 'helper.md'),
     '---\nname: helper\ndescription: A helper\ncolour: red\nmcpServers:\n  - name: gh\n    transport: stdio\n    command: gh-mcp\n    env: { GH_TOKEN: very-secret-value }\n---\nHelp.\n',
   );
+  writeFileSync(
+    join(workspace, '.subagents', 'agents', 'fetcher.md'),
+    '---\nname: fetcher\ndescription: Fetches\ntools: Read, Write, WebFetch\n---\nFetch.\n',
+  );
   const base = ['--workspace', workspace, '--data-dir', join(workspace, '.deputy')];
   // Keep the real ~/.config/deputy (user level) out of the listing.
   const previousUserDir = process.env.DEPUTY_USER_DIR;
@@ -135,5 +139,28 @@ describe('deputy agents', () => {
     const missing = captureIo();
     expect(await runCli([...base, 'agents', 'show', 'nobody'], missing)).toBe(EXIT.notFound);
     expect(missing.stderr).toContain("no agent named 'nobody'");
+  });
+
+  it('shows what the agent resolves to, and why each declared name that does not resolve', async () => {
+    const anonymous = captureIo();
+    expect(await runCli([...base, 'agents', 'show', 'fetcher'], anonymous)).toBe(EXIT.ok);
+    expect(anonymous.stdout).toContain('resolves to (caller: no identity (auth disabled)):');
+    expect(anonymous.stdout).toContain('  tools: read, write\n');
+    expect(anonymous.stdout).toMatch(
+      /error: tools\[2\]: 'WebFetch' names no tool .*\[tool\.unknown\]/,
+    );
+
+    const reader = captureIo();
+    expect(
+      await runCli([...base, 'agents', 'show', 'fetcher', '--roles', 'reader', '--json'], reader),
+    ).toBe(EXIT.ok);
+    const { resolution } = JSON.parse(reader.stdout) as {
+      resolution: { tools: string[]; diagnostics: Array<{ code: string; path: string }> };
+    };
+    expect(resolution.tools).toEqual(['read']);
+    expect(resolution.diagnostics.map((d) => `${d.path} ${d.code}`)).toEqual([
+      'tools[1] tool.hidden-by-role',
+      'tools[2] tool.unknown',
+    ]);
   });
 });
