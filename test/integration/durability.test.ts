@@ -27,6 +27,16 @@ const counterAgent = {
 `,
 };
 
+const longJobAgent = {
+  '.subagents/agents/long-job.md':
+    '---\nname: long-job\ndescription: runs one long command\nmodel: scripted:scripts/long-job.yaml\ntools: [bash]\napprovalMode: full-access\n---\nWork.\n',
+  'scripts/long-job.yaml': `turns:
+  - text: Starting the job.
+    toolCalls: [{ name: bash, arguments: { command: "echo started >> job.log; sleep 27.1828; echo finished >> job.log" } }]
+  - text: "Job result: \${lastToolResult}"
+`,
+};
+
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
@@ -112,6 +122,34 @@ describe('durability', () => {
     expect(result).toMatchObject({ status: 'completed', text: 'Counted twice.', roundsUsed: 3 });
     expect(await readFile(join(harness.workspace, 'counter.log'), 'utf8')).toBe('step1\nstep2\n');
   });
+
+  it('never retries an exec tool whose worker died mid-run; the model is told instead', async () => {
+    const harness = await createHarness(longJobAgent, { startWorker: false });
+    cleanups.push(() => harness.close());
+    const first = await spawnWorker(harness);
+    const handle = await harness.start('long-job', 'Run the job');
+    await eventually(
+      async () =>
+        (await readFile(join(harness.workspace, 'job.log'), 'utf8').catch(() => ''))
+          ? true
+          : undefined,
+      'the job to start',
+    );
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    await spawnWorker(harness);
+
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(result.text).toContain(
+      "[tool 'bash' failed] the tool may have started but did not report back",
+    );
+    expect(result.text).toContain('it was not retried');
+    // Started exactly once, never re-run by a retry. (The command itself outlives the SIGKILLed
+    // worker, in its own process group, and may still append `finished`.)
+    const log = await readFile(join(harness.workspace, 'job.log'), 'utf8');
+    expect(log.split('\n').filter((line) => line === 'started')).toHaveLength(1);
+  }, 120_000);
 
   it('survives a Temporal server restart on the same SQLite file while parked', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'deputy-restart-'));
