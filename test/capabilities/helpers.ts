@@ -2,33 +2,19 @@ import type { ResolveInput } from '../../src/capabilities/resolve.js';
 import type { IndexedSkill, SkillIndex } from '../../src/capabilities/skill-discovery.js';
 import type { AgentDefinition, LoadedDefinition } from '../../src/definitions/definition.js';
 import { ADMIN_ROLE, type Caller } from '../../src/shared/caller.js';
+import { defaultDefinition } from '../definitions/support.js';
 
 export const ADMIN: Caller = { id: 'alice', roles: [ADMIN_ROLE] };
 export const USER: Caller = { id: 'bob', roles: ['user'] };
 export const ANONYMOUS: Caller = { id: null, roles: [] };
 
 export function definition(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
-  return {
+  return defaultDefinition({
     name: 'helper',
     description: 'A helper',
-    model: 'default',
-    tools: null,
-    disallowedTools: [],
-    skills: [],
-    mcpServers: [],
-    knowledge: [],
-    memory: 'none',
-    maxTurns: 40,
-    approvalMode: 'confirm',
-    background: false,
-    hooks: {},
-    color: '#31AEE4',
-    icon: 'bot',
-    displayOrder: 0,
     systemPrompt: 'Do the task well.\n',
-    unknownKeys: {},
     ...overrides,
-  };
+  });
 }
 
 export function loaded(overrides: Partial<AgentDefinition> = {}): LoadedDefinition {

@@ -3,14 +3,12 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DefinitionError } from '../../src/definitions/errors.js';
 import { parseDefinition } from '../../src/definitions/parse.js';
 import { INVALID_TOOLS_SPEC } from '../../src/definitions/read-fields.js';
 import type { ParseOptions } from '../../src/definitions/parse.js';
-import type { DefinitionRegistry } from '../../src/definitions/registry.js';
-import { agentFile, loadedRegistry, tempLayout } from './support.js';
-import type { TempLayout } from './support.js';
+import { agentFile, useTempRegistries } from './support.js';
 
 const options: ParseOptions = { fileName: 'victim.md', level: 'project' };
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
@@ -245,23 +243,14 @@ describe('prototype pollution and duplicate keys', () => {
 });
 
 describe('path-like names through the registry', () => {
-  let layout: TempLayout;
-  let registry: DefinitionRegistry;
-
-  beforeEach(async () => {
-    layout = await tempLayout();
-  });
-  afterEach(async () => {
-    await registry.close();
-    await layout.cleanup();
-  });
+  const temp = useTempRegistries();
 
   it('never keys or writes a definition by a path-like name', async () => {
-    await layout.write(
-      join(layout.dirs.project, 'evil.md'),
+    await temp.layout.write(
+      join(temp.layout.dirs.project, 'evil.md'),
       '---\nname: ../../escape\ndescription: d\n---\nbody',
     );
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     const evil = registry.get('evil');
     expect(evil?.diagnostics.find((d) => d.path === 'name')?.code).toBe('name.path-like');
     expect(registry.list().map((e) => e.definition.name)).toEqual(['evil']);
@@ -281,21 +270,23 @@ describe('path-like names through the registry', () => {
 
     await registry.update('evil', { description: 'still evil' }).catch(() => undefined);
     await registry.delete('evil');
-    expect(await readdir(layout.root)).toEqual(expect.arrayContaining(['data', 'workspace']));
-    expect((await readdir(layout.root)).sort()).toEqual(['data', 'workspace']);
-    expect(await readdir(join(layout.config.dataDir, 'revisions', 'project'))).toEqual(['evil']);
+    expect(await readdir(temp.layout.root)).toEqual(expect.arrayContaining(['data', 'workspace']));
+    expect((await readdir(temp.layout.root)).sort()).toEqual(['data', 'workspace']);
+    expect(await readdir(join(temp.layout.config.dataDir, 'revisions', 'project'))).toEqual([
+      'evil',
+    ]);
   });
 
   it('loads a 10 MB file in a level as a stub without stalling the registry', async () => {
     await writeFile(
       join(
-        await layout.write(join(layout.dirs.project, 'small.md'), agentFile('small')),
+        await temp.layout.write(join(temp.layout.dirs.project, 'small.md'), agentFile('small')),
         '..',
         'big.md',
       ),
       'x'.repeat(10 * 1024 * 1024),
     );
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     expect(registry.get('small')).toBeDefined();
     expect(registry.get('big')?.diagnostics.map((d) => d.code)).toEqual(['file.too-large']);
   });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFINITION_DEFAULTS } from '../../src/definitions/definition.js';
 import { parseDefinition } from '../../src/definitions/parse.js';
 import type { ParseOptions } from '../../src/definitions/parse.js';
 import { INVALID_TOOLS_SPEC } from '../../src/definitions/read-fields.js';
+import { defaultDefinition } from './support.js';
 
 const project: ParseOptions = { fileName: 'helper.md', level: 'project' };
 const ecosystem: ParseOptions = { fileName: 'helper.md', level: 'ecosystem' };
@@ -14,26 +14,9 @@ function codes(text: string, options: ParseOptions = project): string[] {
 describe('parseDefinition: fields and defaults (DEF-1)', () => {
   it('applies every default when the frontmatter is empty, name from the file name', () => {
     const { definition, diagnostics } = parseDefinition('---\n---\nBody\n', project);
-    expect(definition).toEqual({
-      name: 'helper',
-      description: 'helper',
-      model: DEFINITION_DEFAULTS.model,
-      tools: null,
-      disallowedTools: [],
-      skills: [],
-      mcpServers: [],
-      knowledge: [],
-      memory: 'none',
-      maxTurns: 40,
-      approvalMode: 'confirm',
-      background: false,
-      hooks: {},
-      color: '#31AEE4',
-      icon: 'bot',
-      displayOrder: 0,
-      systemPrompt: 'Body\n',
-      unknownKeys: {},
-    });
+    expect(definition).toEqual(
+      defaultDefinition({ name: 'helper', description: 'helper', systemPrompt: 'Body\n' }),
+    );
     expect(diagnostics.map((d) => d.code)).toEqual(['description.missing']);
     expect(diagnostics[0]?.severity).toBe('info');
   });

@@ -1,24 +1,11 @@
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DefinitionError } from '../../src/definitions/errors.js';
 import { sha256 } from '../../src/definitions/revisions.js';
-import type { DefinitionRegistry } from '../../src/definitions/registry.js';
-import { agentFile, loadedRegistry, tempLayout } from './support.js';
-import type { TempLayout } from './support.js';
+import { agentFile, useTempRegistries } from './support.js';
 
-let layout: TempLayout;
-let registry: DefinitionRegistry | undefined;
-
-beforeEach(async () => {
-  layout = await tempLayout();
-});
-
-afterEach(async () => {
-  await registry?.close();
-  registry = undefined;
-  await layout.cleanup();
-});
+const temp = useTempRegistries();
 
 async function expectError(
   promise: Promise<unknown>,
@@ -37,20 +24,26 @@ async function expectError(
 
 describe('registry: levels (DEF-3)', () => {
   it('loads every level with its read-only flag, content hash and file path', async () => {
-    const builtin = await layout.write(join(layout.dirs.builtin, 'guide.md'), agentFile('guide'));
-    await layout.write(join(layout.dirs.builtin, 'README.md'), '# Built-in agents\n');
-    await layout.write(join(layout.dirs.builtin, 'scripts', 'nested.md'), agentFile('nested'));
-    await layout.write(join(layout.dirs.user, 'mine.md'), agentFile('mine'));
-    await layout.write(join(layout.dirs.project, 'local.md'), agentFile('local'));
-    await layout.write(
-      join(layout.dirs.claude, 'team', 'claude-one.md'),
+    const builtin = await temp.layout.write(
+      join(temp.layout.dirs.builtin, 'guide.md'),
+      agentFile('guide'),
+    );
+    await temp.layout.write(join(temp.layout.dirs.builtin, 'README.md'), '# Built-in agents\n');
+    await temp.layout.write(
+      join(temp.layout.dirs.builtin, 'scripts', 'nested.md'),
+      agentFile('nested'),
+    );
+    await temp.layout.write(join(temp.layout.dirs.user, 'mine.md'), agentFile('mine'));
+    await temp.layout.write(join(temp.layout.dirs.project, 'local.md'), agentFile('local'));
+    await temp.layout.write(
+      join(temp.layout.dirs.claude, 'team', 'claude-one.md'),
       agentFile('claude-one', 'tools: Read, Grep\n'),
     );
-    await layout.write(
-      join(layout.dirs.qwen, 'qwen-one.md'),
+    await temp.layout.write(
+      join(temp.layout.dirs.qwen, 'qwen-one.md'),
       agentFile('qwen-one', 'tools: [read_file]\n'),
     );
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     const summary = registry.list().map((e) => `${e.level}:${e.definition.name}:${e.readOnly}`);
     expect(summary).toEqual([
       'project:local:false',
@@ -68,29 +61,38 @@ describe('registry: levels (DEF-3)', () => {
   });
 
   it('sorts by displayOrder then name inside a level, never across levels', async () => {
-    await layout.write(join(layout.dirs.project, 'b.md'), agentFile('b', 'displayOrder: 1\n'));
-    await layout.write(join(layout.dirs.project, 'a.md'), agentFile('a', 'displayOrder: 1\n'));
-    await layout.write(join(layout.dirs.project, 'z.md'), agentFile('z', 'displayOrder: -5\n'));
-    await layout.write(
-      join(layout.dirs.builtin, 'first.md'),
+    await temp.layout.write(
+      join(temp.layout.dirs.project, 'b.md'),
+      agentFile('b', 'displayOrder: 1\n'),
+    );
+    await temp.layout.write(
+      join(temp.layout.dirs.project, 'a.md'),
+      agentFile('a', 'displayOrder: 1\n'),
+    );
+    await temp.layout.write(
+      join(temp.layout.dirs.project, 'z.md'),
+      agentFile('z', 'displayOrder: -5\n'),
+    );
+    await temp.layout.write(
+      join(temp.layout.dirs.builtin, 'first.md'),
       agentFile('first', 'displayOrder: -100\n'),
     );
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     expect(registry.list().map((e) => e.definition.name)).toEqual(['z', 'a', 'b', 'first']);
   });
 
   it('resolves collisions project > user > ecosystem > builtin, with a diagnostic on both sides', async () => {
     for (const dir of [
-      layout.dirs.builtin,
-      layout.dirs.user,
-      layout.dirs.project,
-      layout.dirs.claude,
+      temp.layout.dirs.builtin,
+      temp.layout.dirs.user,
+      temp.layout.dirs.project,
+      temp.layout.dirs.claude,
     ]) {
-      await layout.write(join(dir, 'same.md'), agentFile('same'));
+      await temp.layout.write(join(dir, 'same.md'), agentFile('same'));
     }
-    await layout.write(join(layout.dirs.claude, 'eco.md'), agentFile('eco'));
-    await layout.write(join(layout.dirs.builtin, 'eco.md'), agentFile('eco'));
-    registry = await loadedRegistry(layout);
+    await temp.layout.write(join(temp.layout.dirs.claude, 'eco.md'), agentFile('eco'));
+    await temp.layout.write(join(temp.layout.dirs.builtin, 'eco.md'), agentFile('eco'));
+    const registry = await temp.load();
     expect(registry.get('same')?.level).toBe('project');
     expect(registry.get('eco')?.level).toBe('ecosystem');
     expect(registry.list().filter((e) => e.definition.name === 'same')).toHaveLength(1);
@@ -105,10 +107,10 @@ describe('registry: levels (DEF-3)', () => {
   });
 
   it('flags two files of one level with the same name', async () => {
-    await layout.write(join(layout.dirs.project, 'one.md'), agentFile('dup'));
-    await layout.write(join(layout.dirs.project, 'two.md'), agentFile('dup'));
-    registry = await loadedRegistry(layout);
-    expect(registry.get('dup')?.filePath).toBe(join(layout.dirs.project, 'one.md'));
+    await temp.layout.write(join(temp.layout.dirs.project, 'one.md'), agentFile('dup'));
+    await temp.layout.write(join(temp.layout.dirs.project, 'two.md'), agentFile('dup'));
+    const registry = await temp.load();
+    expect(registry.get('dup')?.filePath).toBe(join(temp.layout.dirs.project, 'one.md'));
     const loser = registry.listAll().find((e) => e.filePath.endsWith('two.md'))!;
     expect(loser.diagnostics.find((d) => d.code === 'definition.duplicate')?.severity).toBe(
       'error',
@@ -116,15 +118,18 @@ describe('registry: levels (DEF-3)', () => {
   });
 
   it('uses the configured alias map', async () => {
-    await layout.write(join(layout.dirs.claude, 'a.md'), agentFile('a', 'model: sonnet\n'));
-    registry = await loadedRegistry(layout, { aliases: { sonnet: 'openai/gpt-4o-mini' } });
+    await temp.layout.write(
+      join(temp.layout.dirs.claude, 'a.md'),
+      agentFile('a', 'model: sonnet\n'),
+    );
+    const registry = await temp.load({ aliases: { sonnet: 'openai/gpt-4o-mini' } });
     expect(registry.get('a')?.definition.model).toBe('openai/gpt-4o-mini');
   });
 });
 
 describe('registry: authoring', () => {
   it('creates a definition strictly, writes it and reloads before answering', async () => {
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     const created = await registry.create(
       'project',
       { name: 'writer', description: 'Writes', tools: ['read'] },
@@ -132,18 +137,18 @@ describe('registry: authoring', () => {
     );
     expect(created.level).toBe('project');
     expect(created.definition.tools).toEqual(['read']);
-    expect(created.filePath).toBe(join(layout.dirs.project, 'writer.md'));
+    expect(created.filePath).toBe(join(temp.layout.dirs.project, 'writer.md'));
     expect(registry.get('writer')?.definition.systemPrompt).toBe('\nYou write.\n');
     const user = await registry.create(
       'user',
       { name: 'mine', description: 'Mine', model: 'openai/gpt-4o-mini' },
       'x',
     );
-    expect(user.filePath).toBe(join(layout.dirs.user, 'mine.md'));
+    expect(user.filePath).toBe(join(temp.layout.dirs.user, 'mine.md'));
   });
 
   it('refuses invalid input with every issue and writes nothing', async () => {
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     const error = await expectError(
       registry.create('project', { name: 'Bad Name', description: '', maxTurns: -1 }, 'x'),
       'invalid',
@@ -156,13 +161,13 @@ describe('registry: authoring', () => {
       422,
     );
     expect(model.issues[0]?.path).toBe('model');
-    await expect(readdir(layout.dirs.project)).rejects.toThrow();
+    await expect(readdir(temp.layout.dirs.project)).rejects.toThrow();
   });
 
   it('refuses a built-in name or an existing name with 409', async () => {
-    await layout.write(join(layout.dirs.builtin, 'guide.md'), agentFile('guide'));
-    await layout.write(join(layout.dirs.claude, 'eco.md'), agentFile('eco'));
-    registry = await loadedRegistry(layout);
+    await temp.layout.write(join(temp.layout.dirs.builtin, 'guide.md'), agentFile('guide'));
+    await temp.layout.write(join(temp.layout.dirs.claude, 'eco.md'), agentFile('eco'));
+    const registry = await temp.load();
     const builtin = await expectError(
       registry.create('user', { name: 'guide', description: 'd' }, 'x'),
       'conflict',
@@ -188,9 +193,9 @@ describe('registry: authoring', () => {
   });
 
   it('refuses to change built-in and ecosystem definitions (403) and unknown names (404)', async () => {
-    await layout.write(join(layout.dirs.builtin, 'guide.md'), agentFile('guide'));
-    await layout.write(join(layout.dirs.claude, 'eco.md'), agentFile('eco'));
-    registry = await loadedRegistry(layout);
+    await temp.layout.write(join(temp.layout.dirs.builtin, 'guide.md'), agentFile('guide'));
+    await temp.layout.write(join(temp.layout.dirs.claude, 'eco.md'), agentFile('eco'));
+    const registry = await temp.load();
     await expectError(registry.update('guide', { description: 'x' }), 'read-only', 403);
     await expectError(registry.delete('guide'), 'read-only', 403);
     await expectError(registry.update('eco', { description: 'x' }), 'read-only', 403);
@@ -205,17 +210,17 @@ describe('registry: authoring', () => {
   });
 
   it('refuses to update a hand-dropped file that takes a built-in name', async () => {
-    await layout.write(join(layout.dirs.builtin, 'guide.md'), agentFile('guide'));
-    await layout.write(join(layout.dirs.user, 'guide.md'), agentFile('guide'));
-    registry = await loadedRegistry(layout);
+    await temp.layout.write(join(temp.layout.dirs.builtin, 'guide.md'), agentFile('guide'));
+    await temp.layout.write(join(temp.layout.dirs.user, 'guide.md'), agentFile('guide'));
+    const registry = await temp.load();
     expect(registry.get('guide')?.level).toBe('user');
     await expectError(registry.update('guide', { description: 'x' }), 'conflict', 409);
   });
 
   it('updates only the fields sent, keeping comments and unknown keys', async () => {
     const text = `---\n# hand-written\nname: keeper\ndescription: Keeps # why\nvendorKey: { a: 1 }\ntools: [read]\n---\nBody\n`;
-    const path = await layout.write(join(layout.dirs.project, 'keeper.md'), text);
-    registry = await loadedRegistry(layout);
+    const path = await temp.layout.write(join(temp.layout.dirs.project, 'keeper.md'), text);
+    const registry = await temp.load();
     const updated = await registry.update('keeper', { maxTurns: 7, tools: [] });
     expect(updated.definition.maxTurns).toBe(7);
     expect(updated.definition.tools).toBeNull();
@@ -239,7 +244,7 @@ describe('registry: authoring', () => {
 
 describe('registry: concurrency and stale state', () => {
   it('runs concurrent saves one after the other, losing none', async () => {
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     await registry.create('project', { name: 'busy', description: 'd' }, 'Body\n');
     await Promise.all([
       registry.update('busy', { color: 'red' }),
@@ -255,15 +260,15 @@ describe('registry: concurrency and stale state', () => {
   });
 
   it('answers not-found when the file was removed by hand since the last scan', async () => {
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     await registry.create('user', { name: 'vanishing', description: 'd' }, 'Body\n');
-    await rm(join(layout.dirs.user, 'vanishing.md'));
+    await rm(join(temp.layout.dirs.user, 'vanishing.md'));
     await expectError(registry.update('vanishing', { color: 'red' }), 'not-found', 404);
     expect(registry.get('vanishing')).toBeUndefined();
   });
 
   it('clears fields with null, [] and {} through update', async () => {
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     await registry.create(
       'project',
       {
@@ -286,9 +291,9 @@ describe('registry: concurrency and stale state', () => {
 describe('registry: revisions (DEF-5)', () => {
   it('keeps every previous version, lists newest first, and restores one', async () => {
     let clock = Date.parse('2026-01-01T00:00:00Z');
-    registry = await loadedRegistry(layout, { now: () => clock });
+    const registry = await temp.load({ now: () => clock });
     await registry.create('project', { name: 'rev', description: 'v1' }, 'Body\n');
-    const v1 = await readFile(join(layout.dirs.project, 'rev.md'), 'utf8');
+    const v1 = await readFile(join(temp.layout.dirs.project, 'rev.md'), 'utf8');
     await registry.update('rev', { description: 'v2' });
     clock += 1000;
     await registry.update('rev', { description: 'v3' });
@@ -302,12 +307,12 @@ describe('registry: revisions (DEF-5)', () => {
       createdAt: '2026-01-01T00:00:01.000Z',
     });
     expect(revisions[0]!.id).toMatch(/^20260101T000001000Z-[0-9a-f]{8}$/);
-    const revisionDir = join(layout.config.dataDir, 'revisions', 'project', 'rev');
+    const revisionDir = join(temp.layout.config.dataDir, 'revisions', 'project', 'rev');
     expect((await readdir(revisionDir)).sort()).toEqual(revisions.map((r) => `${r.id}.md`).sort());
 
     const restored = await registry.restore('rev', revisions[1]!.id);
     expect(restored.definition.description).toBe('v1');
-    expect(await readFile(join(layout.dirs.project, 'rev.md'), 'utf8')).toBe(v1);
+    expect(await readFile(join(temp.layout.dirs.project, 'rev.md'), 'utf8')).toBe(v1);
     const after = await registry.revisions('rev');
     expect(after).toHaveLength(3);
     expect((await registry.restore('rev', after[0]!.id)).definition.description).toBe('v3');
@@ -316,9 +321,9 @@ describe('registry: revisions (DEF-5)', () => {
   });
 
   it('keeps the last version restorable after a delete', async () => {
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     await registry.create('user', { name: 'gone', description: 'Soon gone' }, 'Body\n');
-    const content = await readFile(join(layout.dirs.user, 'gone.md'), 'utf8');
+    const content = await readFile(join(temp.layout.dirs.user, 'gone.md'), 'utf8');
     await registry.delete('gone');
     expect(registry.get('gone')).toBeUndefined();
     const revisions = await registry.revisions('gone');
@@ -326,13 +331,13 @@ describe('registry: revisions (DEF-5)', () => {
     expect(revisions[0]!.level).toBe('user');
     const restored = await registry.restore('gone', revisions[0]!.id);
     expect(restored.level).toBe('user');
-    expect(await readFile(join(layout.dirs.user, 'gone.md'), 'utf8')).toBe(content);
+    expect(await readFile(join(temp.layout.dirs.user, 'gone.md'), 'utf8')).toBe(content);
   });
 
   it('records a hand edit as the previous version of the next save', async () => {
-    registry = await loadedRegistry(layout);
+    const registry = await temp.load();
     await registry.create('project', { name: 'hand', description: 'v1' }, 'Body\n');
-    const path = join(layout.dirs.project, 'hand.md');
+    const path = join(temp.layout.dirs.project, 'hand.md');
     const handEdited = (await readFile(path, 'utf8')).replace('Body', 'Hand-edited body');
     await writeFile(path, handEdited);
     await registry.reload();

@@ -1,6 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { DEFINITION_DEFAULTS } from '../../src/definitions/definition.js';
+import type { AgentDefinition } from '../../src/definitions/definition.js';
 import { createRegistry } from '../../src/definitions/registry.js';
 import type { DefinitionRegistry, RegistryOptions } from '../../src/definitions/registry.js';
 
@@ -45,6 +48,34 @@ export async function tempLayout(): Promise<TempLayout> {
   };
 }
 
+/**
+ * An agent with every optional field at its documented default, spelled out value by value (what
+ * parsing an empty frontmatter must give), with `fields` for the name, description, prompt and any
+ * field a test sets.
+ */
+export function defaultDefinition(
+  fields: Pick<AgentDefinition, 'name' | 'description' | 'systemPrompt'> & Partial<AgentDefinition>,
+): AgentDefinition {
+  return {
+    model: DEFINITION_DEFAULTS.model,
+    tools: null,
+    disallowedTools: [],
+    skills: [],
+    mcpServers: [],
+    knowledge: [],
+    memory: 'none',
+    maxTurns: 40,
+    approvalMode: 'confirm',
+    background: false,
+    hooks: {},
+    color: '#31AEE4',
+    icon: 'bot',
+    displayOrder: 0,
+    unknownKeys: {},
+    ...fields,
+  };
+}
+
 export function agentFile(name: string, extra = '', body = `You are ${name}.\n`): string {
   return `---\nname: ${name}\ndescription: ${name} agent\n${extra}---\n${body}`;
 }
@@ -56,6 +87,44 @@ export async function loadedRegistry(
   const registry = createRegistry({ config: layout.config, ...options });
   await registry.load();
   return registry;
+}
+
+export interface TempRegistries {
+  /** The current test's fresh layout. */
+  readonly layout: TempLayout;
+  /** Loads a registry over the current layout; it is closed after the test. */
+  load(options?: Partial<RegistryOptions>): Promise<DefinitionRegistry>;
+}
+
+/**
+ * For every test of the enclosing suite (or file): a fresh temp layout before it; after it, every
+ * registry loaded through `load` closed and the layout removed.
+ */
+export function useTempRegistries(): TempRegistries {
+  let current: TempLayout | undefined;
+  const opened: DefinitionRegistry[] = [];
+  beforeEach(async () => {
+    current = await tempLayout();
+  });
+  afterEach(async () => {
+    for (const registry of opened.splice(0)) await registry.close();
+    await current?.cleanup();
+    current = undefined;
+  });
+  const layout = (): TempLayout => {
+    if (current === undefined) throw new Error('the temp layout is used outside a test');
+    return current;
+  };
+  return {
+    get layout() {
+      return layout();
+    },
+    async load(options = {}) {
+      const registry = await loadedRegistry(layout(), options);
+      opened.push(registry);
+      return registry;
+    },
+  };
 }
 
 /** Polls until `check` passes or the time runs out (watcher tests). */

@@ -1,28 +1,24 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicModel } from '../../src/models/anthropic.js';
-import { ModelCallError } from '../../src/models/model-adapter.js';
-import { closedPort, fixture, startLoopbackServer } from './loopback-server.js';
-import type { LoopbackServer } from './loopback-server.js';
+import {
+  expectAbortRejectsWithReason,
+  expectCallError,
+  expectRetryableOnce,
+  fixture,
+  refusedOrigin,
+  useLoopbackServer,
+} from './loopback-server.js';
 import { sampleRequest } from './sample-request.js';
 
 const API_KEY = 'sk-ant-test-0123456789abcdef';
 
 describe('Anthropic adapter over real HTTP', () => {
-  let server: LoopbackServer;
-  beforeAll(async () => {
-    server = await startLoopbackServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  afterEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useLoopbackServer();
 
   function adapter(maxTokens?: number) {
     return createAnthropicModel({
       model: 'claude-sonnet-4-5',
-      baseUrl: server.origin,
+      baseUrl: server().origin,
       apiKey: () => API_KEY,
       label: 'anthropic/claude-sonnet-4-5',
       ...(maxTokens === undefined ? {} : { maxTokens }),
@@ -30,11 +26,11 @@ describe('Anthropic adapter over real HTTP', () => {
   }
 
   it('sends system, grouped tool results and tools in Messages form', async () => {
-    server.respond({ status: 200, body: fixture('anthropic/tool-use.json') });
+    server().respond({ status: 200, body: fixture('anthropic/tool-use.json') });
     await adapter().complete(sampleRequest, {});
 
-    expect(server.requests).toHaveLength(1);
-    const [sent] = server.requests;
+    expect(server().requests).toHaveLength(1);
+    const [sent] = server().requests;
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/v1/messages');
     const headerValues = Object.values(sent?.headers ?? {}).flat();
@@ -113,7 +109,7 @@ describe('Anthropic adapter over real HTTP', () => {
   });
 
   it('parses text and tool_use blocks from the response', async () => {
-    server.respond({ status: 200, body: fixture('anthropic/tool-use.json') });
+    server().respond({ status: 200, body: fixture('anthropic/tool-use.json') });
     const response = await adapter().complete(sampleRequest, {});
     expect(response).toEqual({
       text: "I'll check the README and search for TODOs.",
@@ -130,14 +126,14 @@ describe('Anthropic adapter over real HTTP', () => {
   });
 
   it('honours maxTokens and omits system and tools when empty', async () => {
-    server.respond({ status: 200, body: fixture('anthropic/text.json') });
+    server().respond({ status: 200, body: fixture('anthropic/text.json') });
     const response = await adapter(64_000).complete(
       { system: '', transcript: [{ role: 'user', content: 'hi' }], tools: [] },
       {},
     );
     expect(response.text).toBe('The README has 3 TODOs; all are in src/cli.');
     expect(response.toolCalls).toEqual([]);
-    expect(server.requests[0]?.body).toEqual({
+    expect(server().requests[0]?.body).toEqual({
       model: 'claude-sonnet-4-5',
       max_tokens: 64_000,
       messages: [{ role: 'user', content: 'hi' }],
@@ -146,50 +142,36 @@ describe('Anthropic adapter over real HTTP', () => {
 
   it('maps 529 (overloaded) and 500 to retryable errors, once', async () => {
     for (const status of [529, 500]) {
-      server.requests.length = 0;
-      server.respond({ status, body: fixture('anthropic/error-529.json') });
-      const error = await adapter()
-        .complete(sampleRequest, {})
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ModelCallError);
-      expect((error as ModelCallError).retryable).toBe(true);
-      expect((error as ModelCallError).status).toBe(status);
-      expect(server.requests).toHaveLength(1);
+      await expectRetryableOnce(server(), adapter(), {
+        status,
+        body: fixture('anthropic/error-529.json'),
+      });
     }
   });
 
   it('maps 401 to a non-retryable error that never contains the key', async () => {
-    server.respond({ status: 401, body: fixture('anthropic/error-401.json') });
-    const error = await adapter()
-      .complete(sampleRequest, {})
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ModelCallError);
-    const callError = error as ModelCallError;
-    expect(callError.retryable).toBe(false);
-    expect(callError.message).toContain('anthropic/claude-sonnet-4-5: HTTP 401');
-    expect(callError.message).toContain('[redacted]');
-    expect(callError.message).not.toContain(API_KEY);
-    expect(String(callError.stack)).not.toContain(API_KEY);
+    server().respond({ status: 401, body: fixture('anthropic/error-401.json') });
+    const error = await expectCallError(adapter());
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain('anthropic/claude-sonnet-4-5: HTTP 401');
+    expect(error.message).toContain('[redacted]');
+    expect(error.message).not.toContain(API_KEY);
+    expect(String(error.stack)).not.toContain(API_KEY);
   });
 
   it('maps a refused connection to a retryable error', async () => {
-    const port = await closedPort();
+    const origin = await refusedOrigin();
     const unreachable = createAnthropicModel({
       model: 'claude-sonnet-4-5',
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: origin,
       apiKey: () => API_KEY,
     });
-    const error = await unreachable.complete(sampleRequest, {}).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ModelCallError);
-    expect((error as ModelCallError).retryable).toBe(true);
+    const error = await expectCallError(unreachable);
+    expect(error.retryable).toBe(true);
   });
 
   it('passes the abort signal and rejects with its reason', async () => {
-    server.respond({ status: 200, body: fixture('anthropic/text.json'), delayMs: 5_000 });
-    const controller = new AbortController();
-    const reason = new Error('activity cancelled');
-    const pending = adapter().complete(sampleRequest, { signal: controller.signal });
-    setTimeout(() => controller.abort(reason), 50);
-    await expect(pending).rejects.toBe(reason);
+    server().respond({ status: 200, body: fixture('anthropic/text.json'), delayMs: 5_000 });
+    await expectAbortRejectsWithReason(adapter());
   });
 });

@@ -1,39 +1,35 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ModelCallError } from '../../src/models/model-adapter.js';
+import { describe, expect, it } from 'vitest';
 import { createOpenAiCompatibleModel } from '../../src/models/openai-compatible.js';
-import { closedPort, fixture, startLoopbackServer } from './loopback-server.js';
-import type { LoopbackServer } from './loopback-server.js';
+import {
+  expectAbortRejectsWithReason,
+  expectCallError,
+  expectRetryableOnce,
+  fixture,
+  refusedOrigin,
+  useLoopbackServer,
+} from './loopback-server.js';
 import { sampleRequest } from './sample-request.js';
 
 const API_KEY = 'sk-test-0123456789abcdef';
 
 describe('OpenAI-compatible adapter over real HTTP', () => {
-  let server: LoopbackServer;
-  beforeAll(async () => {
-    server = await startLoopbackServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  afterEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useLoopbackServer();
 
   function adapter(options: { withKey: boolean } = { withKey: true }) {
     return createOpenAiCompatibleModel({
       model: 'gpt-4o-mini',
-      baseUrl: `${server.origin}/v1`,
+      baseUrl: `${server().origin}/v1`,
       ...(options.withKey ? { apiKey: () => API_KEY } : {}),
       label: 'openai/gpt-4o-mini',
     });
   }
 
   it('sends system, transcript and tools in chat-completions form', async () => {
-    server.respond({ status: 200, body: fixture('openai/tool-calls.json') });
+    server().respond({ status: 200, body: fixture('openai/tool-calls.json') });
     await adapter().complete(sampleRequest, {});
 
-    expect(server.requests).toHaveLength(1);
-    const [sent] = server.requests;
+    expect(server().requests).toHaveLength(1);
+    const [sent] = server().requests;
     expect(sent?.method).toBe('POST');
     expect(sent?.url).toBe('/v1/chat/completions');
     expect(sent?.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -109,7 +105,7 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
   });
 
   it('parses text and tool calls from the response', async () => {
-    server.respond({ status: 200, body: fixture('openai/tool-calls.json') });
+    server().respond({ status: 200, body: fixture('openai/tool-calls.json') });
     const response = await adapter().complete(sampleRequest, {});
     expect(response).toEqual({
       text: 'Let me look at both files.',
@@ -125,7 +121,7 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
     const previous = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-from-environment-must-not-be-used';
     try {
-      server.respond({ status: 200, body: fixture('openai/text.json') });
+      server().respond({ status: 200, body: fixture('openai/text.json') });
       const response = await adapter({ withKey: false }).complete(
         { system: '', transcript: [{ role: 'user', content: 'hi' }], tools: [] },
         {},
@@ -135,7 +131,7 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
         toolCalls: [],
         modelLabel: 'openai/gpt-4o-mini',
       });
-      const [sent] = server.requests;
+      const [sent] = server().requests;
       expect(sent?.body).toEqual({
         model: 'gpt-4o-mini',
         messages: [{ role: 'user', content: 'hi' }],
@@ -151,78 +147,59 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
   });
 
   it('refuses tool call arguments that are not JSON, as a retryable ModelCallError', async () => {
-    server.respond({ status: 200, body: fixture('openai/invalid-arguments.json') });
-    const error = await adapter()
-      .complete(sampleRequest, {})
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ModelCallError);
-    expect((error as ModelCallError).retryable).toBe(true);
-    expect((error as ModelCallError).message).toMatch(/tool call 'write' are not a JSON object/);
+    server().respond({ status: 200, body: fixture('openai/invalid-arguments.json') });
+    const error = await expectCallError(adapter());
+    expect(error.retryable).toBe(true);
+    expect(error.message).toMatch(/tool call 'write' are not a JSON object/);
   });
 
   it('maps 500 and 429 to retryable errors, once (no SDK retries)', async () => {
     for (const status of [500, 429]) {
-      server.requests.length = 0;
-      server.respond({ status, body: fixture('openai/error-500.json') });
-      const error = await adapter()
-        .complete(sampleRequest, {})
-        .catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(ModelCallError);
-      expect((error as ModelCallError).retryable).toBe(true);
-      expect((error as ModelCallError).status).toBe(status);
-      expect((error as ModelCallError).message).toContain(`openai/gpt-4o-mini: HTTP ${status}`);
-      expect(server.requests).toHaveLength(1);
+      const error = await expectRetryableOnce(server(), adapter(), {
+        status,
+        body: fixture('openai/error-500.json'),
+      });
+      expect(error.message).toContain(`openai/gpt-4o-mini: HTTP ${status}`);
     }
   });
 
   it('maps 401 to a non-retryable error that never contains the key', async () => {
-    server.respond({ status: 401, body: fixture('openai/error-401.json') });
-    const error = await adapter()
-      .complete(sampleRequest, {})
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ModelCallError);
-    const callError = error as ModelCallError;
-    expect(callError.retryable).toBe(false);
-    expect(callError.status).toBe(401);
-    expect(callError.message).toContain('Incorrect API key provided: [redacted]');
-    expect(callError.message).not.toContain(API_KEY);
-    expect(String(callError.stack)).not.toContain(API_KEY);
-    expect(callError.cause).toBeUndefined();
+    server().respond({ status: 401, body: fixture('openai/error-401.json') });
+    const error = await expectCallError(adapter());
+    expect(error.retryable).toBe(false);
+    expect(error.status).toBe(401);
+    expect(error.message).toContain('Incorrect API key provided: [redacted]');
+    expect(error.message).not.toContain(API_KEY);
+    expect(String(error.stack)).not.toContain(API_KEY);
+    expect(error.cause).toBeUndefined();
   });
 
   it('maps 400 and 404 to non-retryable errors', async () => {
     for (const status of [400, 404]) {
-      server.respond({
+      server().respond({
         status,
         body: { error: { message: 'nope', type: 'invalid_request_error' } },
       });
-      const error = await adapter()
-        .complete(sampleRequest, {})
-        .catch((caught: unknown) => caught);
-      expect((error as ModelCallError).retryable).toBe(false);
+      const error = await expectCallError(adapter());
+      expect(error.retryable).toBe(false);
     }
   });
 
   it('maps a refused connection to a retryable error', async () => {
-    const port = await closedPort();
+    const origin = await refusedOrigin();
     const unreachable = createOpenAiCompatibleModel({
       model: 'llama3.1',
-      baseUrl: `http://127.0.0.1:${port}/v1`,
+      baseUrl: `${origin}/v1`,
       label: 'ollama/llama3.1',
     });
-    const error = await unreachable.complete(sampleRequest, {}).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ModelCallError);
-    expect((error as ModelCallError).retryable).toBe(true);
-    expect((error as ModelCallError).status).toBeUndefined();
-    expect((error as ModelCallError).message).toContain('ollama/llama3.1: request failed');
+    const error = await expectCallError(unreachable);
+    expect(error.retryable).toBe(true);
+    expect(error.status).toBeUndefined();
+    expect(error.message).toContain('ollama/llama3.1: request failed');
   });
 
   it('passes the abort signal and rejects with its reason', async () => {
-    server.respond({ status: 200, body: fixture('openai/text.json'), delayMs: 5_000 });
-    const controller = new AbortController();
-    const reason = new Error('activity cancelled');
-    const pending = adapter().complete(sampleRequest, { signal: controller.signal });
-    setTimeout(() => controller.abort(reason), 50);
-    await expect(pending).rejects.toBe(reason);
+    server().respond({ status: 200, body: fixture('openai/text.json'), delayMs: 5_000 });
+    await expectAbortRejectsWithReason(adapter());
   });
 });

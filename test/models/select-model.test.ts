@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelConfigError } from '../../src/models/model-adapter.js';
 import type { ModelConfig } from '../../src/models/select-model.js';
 import {
@@ -11,8 +11,7 @@ import {
   describeModel,
   resolveModelHandle,
 } from '../../src/models/select-model.js';
-import { fixture, startLoopbackServer } from './loopback-server.js';
-import type { LoopbackServer } from './loopback-server.js';
+import { fixture, useLoopbackServer } from './loopback-server.js';
 
 const script = fileURLToPath(new URL('../fixtures/models/scripts/two-turns.yaml', import.meta.url));
 
@@ -179,16 +178,7 @@ describe('createModelAdapter', () => {
 });
 
 describe('catalog adapter end to end', () => {
-  let server: LoopbackServer;
-  beforeAll(async () => {
-    server = await startLoopbackServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
-  afterEach(() => {
-    server.requests.length = 0;
-  });
+  const server = useLoopbackServer();
 
   it('sends the key from the configured variable, read at call time', async () => {
     const env: NodeJS.ProcessEnv = {};
@@ -203,21 +193,21 @@ describe('catalog adapter end to end', () => {
           'local/model': {
             provider: 'openai',
             model: 'qwen2.5',
-            baseUrl: `${server.origin}/v1`,
+            baseUrl: `${server().origin}/v1`,
             apiKeyEnv: 'LOCAL_KEY',
           },
         },
       }),
     });
     env.LOCAL_KEY = 'rotated-key-value-1234';
-    server.respond({ status: 200, body: fixture('openai/text.json') });
+    server().respond({ status: 200, body: fixture('openai/text.json') });
     const response = await adapter.complete(
       { system: '', transcript: [{ role: 'user', content: 'hi' }], tools: [] },
       {},
     );
     expect(response.modelLabel).toBe('local/model');
-    expect(server.requests[0]?.headers.authorization).toBe('Bearer rotated-key-value-1234');
-    expect((server.requests[0]?.body as { model: string }).model).toBe('qwen2.5');
+    expect(server().requests[0]?.headers.authorization).toBe('Bearer rotated-key-value-1234');
+    expect((server().requests[0]?.body as { model: string }).model).toBe('qwen2.5');
   });
 });
 
