@@ -1,0 +1,239 @@
+/**
+ * Readers of the fields that decide what an agent can reach: tools, disallowedTools, skills,
+ * mcpServers, knowledge, memory and hooks. List readers keep the valid entries and report the
+ * others, so one bad entry never costs the whole list.
+ */
+import type { KnowledgeSourceRef, MemoryMode } from '../shared/capability-snapshot.js';
+import type { HookCommand, InlineMcpServer } from './definition.js';
+import {
+  CLAUDE_MEMORY_SCOPES,
+  isClaudeHookEntry,
+  mapClaudeMcpServer,
+  mapClaudeToolName,
+} from './ecosystem.js';
+import {
+  invalid,
+  isMapping,
+  mustBe,
+  parseOrReport,
+  report,
+  type ReadContext,
+} from './read-context.js';
+import { readEnum } from './read-scalars.js';
+import {
+  HOOK_EVENTS,
+  HookCommandSchema,
+  InlineMcpServerSchema,
+  KnowledgeSourceSchema,
+  MAX_SKILLS,
+  MEMORY_MODES,
+} from './schema.js';
+import { toPlain } from './yaml-read.js';
+
+/**
+ * Stands in for a `tools` declaration that was written but could not be read. It resolves to
+ * nothing, so a broken allowlist gives the agent zero tools instead of every tool (CAP-1).
+ */
+export const INVALID_TOOLS_SPEC = '(invalid tools declaration)';
+
+/** Accepts a list or the comma-separated string Claude Code files usually write (`Read, Grep`). */
+export function readToolList(
+  key: string,
+  value: unknown,
+  ctx: ReadContext,
+  isAllowlist: boolean,
+): string[] | null {
+  let items: unknown[];
+  if (typeof value === 'string') {
+    items = value
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    if (items.length === 0) return isAllowlist ? null : [];
+  } else if (Array.isArray(value)) {
+    items = value;
+  } else {
+    mustBe(
+      ctx,
+      key,
+      'a list of tool specs or a comma-separated string',
+      value,
+      isAllowlist ? 'the agent gets no tools until this is fixed' : 'nothing is removed',
+    );
+    return isAllowlist ? [INVALID_TOOLS_SPEC] : [];
+  }
+  const specs: string[] = [];
+  items.forEach((item, index) => {
+    const path = `${key}[${index}]`;
+    if (typeof item !== 'string' || item.trim() === '') {
+      mustBe(ctx, path, 'a non-empty string', item, 'ignored');
+      return;
+    }
+    const spec = item.trim();
+    const mapped = mapClaudeToolName(spec);
+    if (mapped !== undefined) {
+      report(ctx, 'info', path, 'tools.mapped', `'${spec}' is read as the deputy spec '${mapped}'`);
+    }
+    specs.push(mapped ?? spec);
+  });
+  if (isAllowlist && items.length > 0 && specs.length === 0) {
+    invalid(
+      ctx,
+      key,
+      'no entry of tools could be read: the agent gets no tools until this is fixed',
+    );
+    return [INVALID_TOOLS_SPEC];
+  }
+  return specs;
+}
+
+export function readSkills(value: unknown, ctx: ReadContext): string[] {
+  const skills = readToolList('skills', value, ctx, false) ?? [];
+  if (skills.length > MAX_SKILLS) {
+    invalid(
+      ctx,
+      'skills',
+      `at most ${MAX_SKILLS} skills may be declared; ${skills.length - MAX_SKILLS} ignored: ${skills.slice(MAX_SKILLS).join(', ')}`,
+    );
+    return skills.slice(0, MAX_SKILLS);
+  }
+  return skills;
+}
+
+export function readMcpServers(value: unknown, ctx: ReadContext): Array<string | InlineMcpServer> {
+  let entries: Array<{ path: string; value: unknown }>;
+  if (Array.isArray(value)) {
+    entries = value.map((item, index) => ({ path: `mcpServers[${index}]`, value: item }));
+  } else if (isMapping(value)) {
+    // Claude Code also writes `mcpServers: {name: {type, command, ...}}`.
+    entries = Object.keys(value).map((name) => ({
+      path: `mcpServers.${name}`,
+      value: { [name]: value[name] },
+    }));
+  } else {
+    mustBe(ctx, 'mcpServers', 'a list', value, 'no server is declared');
+    return [];
+  }
+  const servers: Array<string | InlineMcpServer> = [];
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const server = readMcpServer(entry.path, entry.value, ctx);
+    if (server === undefined) continue;
+    const name = typeof server === 'string' ? server : server.name;
+    if (seen.has(name)) {
+      invalid(ctx, entry.path, `server '${name}' is declared twice; the first declaration is used`);
+      continue;
+    }
+    seen.add(name);
+    servers.push(server);
+  }
+  return servers;
+}
+
+function readMcpServer(
+  path: string,
+  value: unknown,
+  ctx: ReadContext,
+): string | InlineMcpServer | undefined {
+  if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  if (!isMapping(value)) {
+    mustBe(ctx, path, 'a server name or an inline server', value, 'ignored');
+    return undefined;
+  }
+  let candidate = value;
+  const keys = Object.keys(candidate);
+  if (
+    !Object.hasOwn(candidate, 'name') &&
+    !Object.hasOwn(candidate, 'transport') &&
+    keys.length === 1
+  ) {
+    const mapped = mapClaudeMcpServer(keys[0]!, candidate[keys[0]!]);
+    if (mapped !== undefined) {
+      report(
+        ctx,
+        'info',
+        path,
+        'mcpServers.mapped',
+        `inline server '${keys[0]}' is read from the Claude Code form`,
+      );
+      candidate = mapped;
+    }
+  }
+  const server = parseOrReport(ctx, path, InlineMcpServerSchema, candidate, 'inline MCP server');
+  return server === undefined ? undefined : (toPlain(server) as InlineMcpServer);
+}
+
+export function readKnowledge(value: unknown, ctx: ReadContext): KnowledgeSourceRef[] {
+  if (!Array.isArray(value)) {
+    mustBe(ctx, 'knowledge', 'a list of {name, glob}', value, 'no source is declared');
+    return [];
+  }
+  const sources: KnowledgeSourceRef[] = [];
+  value.forEach((item, index) => {
+    const path = `knowledge[${index}]`;
+    const source = parseOrReport(ctx, path, KnowledgeSourceSchema, item, 'knowledge source');
+    if (source !== undefined) sources.push({ name: source.name, glob: source.glob });
+  });
+  return sources;
+}
+
+export function readMemory(value: unknown, ctx: ReadContext): MemoryMode | undefined {
+  if (typeof value === 'string' && CLAUDE_MEMORY_SCOPES.has(value)) {
+    report(
+      ctx,
+      ctx.level === 'ecosystem' ? 'warning' : 'error',
+      'memory',
+      'memory.unsupported-scope',
+      `memory '${value}' is a Claude Code scope, not a deputy mode (none, private, shared); memory stays 'none'`,
+    );
+    return undefined;
+  }
+  return readEnum('memory', value, MEMORY_MODES, ctx);
+}
+
+export function readHooks(value: unknown, ctx: ReadContext): Record<string, HookCommand[]> {
+  const hooks = Object.create(null) as Record<string, HookCommand[]>;
+  if (!isMapping(value)) {
+    mustBe(ctx, 'hooks', 'a mapping of event name to commands', value, 'no hook runs');
+    return hooks;
+  }
+  for (const event of Object.keys(value)) {
+    const path = `hooks.${event}`;
+    const entries = value[event];
+    if (!Array.isArray(entries)) {
+      mustBe(ctx, path, 'a list of {command, timeoutSeconds?}', entries, 'ignored');
+      continue;
+    }
+    if (entries.some(isClaudeHookEntry)) {
+      report(
+        ctx,
+        'warning',
+        path,
+        'hooks.ecosystem-format',
+        `${path} uses Claude Code's {matcher, hooks} form, which deputy does not run; write {command, timeoutSeconds?} entries`,
+      );
+      continue;
+    }
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+      report(
+        ctx,
+        'warning',
+        path,
+        'hooks.unknown-event',
+        `hook event '${event}' never fires; deputy runs hooks at ${HOOK_EVENTS.join(', ')}`,
+      );
+    }
+    const commands: HookCommand[] = [];
+    entries.forEach((entry, index) => {
+      const hook = parseOrReport(ctx, `${path}[${index}]`, HookCommandSchema, entry, 'hook');
+      if (hook === undefined) return;
+      commands.push(
+        hook.timeoutSeconds === undefined
+          ? { command: hook.command }
+          : { command: hook.command, timeoutSeconds: hook.timeoutSeconds },
+      );
+    });
+    hooks[event] = commands;
+  }
+  return hooks;
+}

@@ -1,0 +1,83 @@
+/**
+ * Readers of single-valued fields (text, enum, boolean, integer, model). Each returns the value
+ * or undefined after a diagnostic, so the caller keeps the field's default.
+ */
+import { isModelHandle } from './ecosystem.js';
+import { mustBe, report, type ReadContext } from './read-context.js';
+
+const DEFAULT_USED = 'the default is used';
+
+export function readText(path: string, value: unknown, ctx: ReadContext): string | undefined {
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  // YAML turns `color: 123` or `description: yes` into numbers and booleans; the author meant text.
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  mustBe(ctx, path, 'a non-empty string', value, DEFAULT_USED);
+  return undefined;
+}
+
+export function readEnum<T extends string>(
+  path: string,
+  value: unknown,
+  allowed: readonly T[],
+  ctx: ReadContext,
+): T | undefined {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+    return value as T;
+  mustBe(ctx, path, `one of ${allowed.join(', ')}`, value, DEFAULT_USED);
+  return undefined;
+}
+
+export function readBoolean(path: string, value: unknown, ctx: ReadContext): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  mustBe(ctx, path, 'true or false', value, DEFAULT_USED);
+  return undefined;
+}
+
+export function readInteger(path: string, value: unknown, ctx: ReadContext): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  mustBe(ctx, path, 'an integer', value, DEFAULT_USED);
+  return undefined;
+}
+
+export function readPositiveInteger(
+  path: string,
+  value: unknown,
+  ctx: ReadContext,
+): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  mustBe(ctx, path, 'a positive integer', value, DEFAULT_USED);
+  return undefined;
+}
+
+/** A catalog handle (provider/model), or an alias the map resolves; anything else is 'default'. */
+export function readModel(value: unknown, ctx: ReadContext): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    mustBe(ctx, 'model', 'a string', value, 'the default model is used');
+    return 'default';
+  }
+  const model = value.trim();
+  if (model === 'inherit') {
+    report(
+      ctx,
+      'info',
+      'model',
+      'model.inherit',
+      "model 'inherit' runs on the parent's model: deputy uses 'default'",
+    );
+    return 'default';
+  }
+  if (isModelHandle(model)) return model;
+  if (Object.hasOwn(ctx.aliases, model)) {
+    const handle = ctx.aliases[model]!;
+    report(ctx, 'info', 'model', 'model.alias', `model alias '${model}' resolves to '${handle}'`);
+    return handle;
+  }
+  report(
+    ctx,
+    'warning',
+    'model',
+    'model.alias-unmapped',
+    `model '${model}' is not a handle (provider/model) and the alias map (models.aliases) has no entry for it; the default model is used`,
+  );
+  return 'default';
+}

@@ -1,0 +1,101 @@
+/**
+ * A delegation's state: asked of the workflow itself (a query) when a worker can answer, else
+ * rebuilt from what visibility and the closed run know, so the caller gets an answer either way.
+ */
+import {
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
+import type { DelegationResult, DelegationState, DelegationStatus } from '../shared/delegation.js';
+import { stateQuery } from '../shared/messages.js';
+import {
+  AGENT_ATTRIBUTE,
+  SESSION_ATTRIBUTE,
+  STATUS_ATTRIBUTE,
+} from '../shared/search-attributes.js';
+import { describe, notFound, type DelegationLookup } from './delegation-lookup.js';
+import { effectiveStatus, failureMessage } from './delegation-status.js';
+import { memoCards } from './delegation-visibility.js';
+import type { LiveWorkerCheck } from './worker-liveness.js';
+
+export interface StateReaderDeps {
+  client: Client;
+  lookup: DelegationLookup;
+  hasLiveWorker: LiveWorkerCheck;
+  /** How long the state query may take before the fallback is used. Milliseconds. */
+  queryTimeoutMs: number;
+}
+
+export function createStateReader(
+  deps: StateReaderDeps,
+): (delegationId: string) => Promise<DelegationState> {
+  const { client, lookup, hasLiveWorker, queryTimeoutMs } = deps;
+  return async function get(delegationId) {
+    const handle = await lookup.handleOf(delegationId);
+    const description = await describe(delegationId, handle);
+    if (await hasLiveWorker(description.taskQueue)) {
+      try {
+        return await client.withDeadline(Date.now() + queryTimeoutMs, () =>
+          handle.query(stateQuery),
+        );
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
+        // The workflow failed or was terminated before it could answer: fall through.
+      }
+    }
+    // Build what visibility knows instead of failing the caller.
+    return stateFromDescription(delegationId, await describe(delegationId, handle), handle);
+  };
+}
+
+/** The result of a run that closed without returning one: failed, or stopped if it was. */
+export function unsettledResult(status: DelegationStatus, notice: string): DelegationResult {
+  return { status: status === 'stopped' ? 'stopped' : 'failed', text: '', notice, roundsUsed: 0 };
+}
+
+async function stateFromDescription(
+  delegationId: string,
+  description: WorkflowExecutionDescription,
+  handle: WorkflowHandle,
+): Promise<DelegationState> {
+  const attributes = description.typedSearchAttributes;
+  const status = effectiveStatus(description.status.name, attributes.get(STATUS_ATTRIBUTE));
+  let result: DelegationResult | null = null;
+  if (description.status.name !== 'RUNNING') {
+    result = await settledResult(handle, status);
+  }
+  return {
+    delegationId,
+    workflowId: description.workflowId,
+    agent: attributes.get(AGENT_ATTRIBUTE) ?? '',
+    session: attributes.get(SESSION_ATTRIBUTE) ?? '',
+    status,
+    roundsUsed: result?.roundsUsed ?? 0,
+    maxTurns: 0,
+    model: null,
+    definitionHash: null,
+    // Forward-compatible: a workflow that mirrors its pending cards into the memo keeps them
+    // listable while no worker runs (POL-2); without it, visibility only knows the count.
+    pendingCards: description.status.name === 'RUNNING' ? memoCards(description.memo) : [],
+    decidedCards: [],
+    transcriptSummary: [],
+    result,
+  };
+}
+
+async function settledResult(
+  handle: WorkflowHandle,
+  status: DelegationStatus,
+): Promise<DelegationResult> {
+  try {
+    return (await handle.result()) as DelegationResult;
+  } catch (error) {
+    return unsettledResult(
+      status,
+      error instanceof WorkflowFailedError ? failureMessage(error) : String(error),
+    );
+  }
+}

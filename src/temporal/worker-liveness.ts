@@ -1,0 +1,40 @@
+/**
+ * Whether any worker polls a task queue. A query or an update needs a worker: with none polling
+ * it hangs until its deadline. Asking the task queue first turns "no worker" into an immediate
+ * answer instead of a 10 s wait.
+ */
+import type { Client } from '@temporalio/client';
+
+/**
+ * A poller is live if it polled this recently. Long polls last up to a minute, so a healthy
+ * worker can look a minute old; the server remembers dead pollers for minutes.
+ */
+const LIVE_POLLER_MS = 90_000;
+/** How long one answer about a task queue's pollers is reused (event streams poll often). */
+const POLLER_CACHE_MS = 2_000;
+
+export type LiveWorkerCheck = (queue: string) => Promise<boolean>;
+
+export function createLiveWorkerCheck(client: Client, namespace: string): LiveWorkerCheck {
+  const pollerCache = new Map<string, { at: number; live: boolean }>();
+  return async function hasLiveWorker(queue) {
+    const cached = pollerCache.get(queue);
+    if (cached && Date.now() - cached.at < POLLER_CACHE_MS) return cached.live;
+    let live = true;
+    try {
+      const response = await client.workflowService.describeTaskQueue({
+        namespace,
+        taskQueue: { name: queue },
+      });
+      const now = Date.now();
+      live = (response.pollers ?? []).some((poller) => {
+        const seconds = Number(poller.lastAccessTime?.seconds?.toString() ?? 0);
+        return now - seconds * 1000 < LIVE_POLLER_MS;
+      });
+    } catch {
+      // Cannot tell: let the query try (it is bounded by its deadline anyway).
+    }
+    pollerCache.set(queue, { at: Date.now(), live });
+    return live;
+  };
+}
