@@ -5,7 +5,7 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { DeputyActivities } from '../src/activities/index.js';
-import type { TranscriptEntry } from '../src/shared/model.js';
+import type { TranscriptEntry } from '../src/shared/model-contract.js';
 
 const { resolveAgent, callModel, runTool } = proxyActivities<DeputyActivities>({
   startToCloseTimeout: '1 minute',

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
-import { createAgentResolver } from '../src/activities/agent-resolver.js';
+import { createAgentResolver } from '../src/agent-resolver.js';
 import { loadConfig } from '../src/config.js';
 import { createRegistry } from '../src/definitions/registry.js';
 import { delegationWorkflowId } from '../src/shared/delegation.js';

@@ -1,13 +1,15 @@
 /**
- * The worker: polls deputy's task queue and runs delegation workflows and their activities.
- * Any number of workers may poll the same queue; nothing here assumes there is only one.
+ * The composition root: builds the definition registry, the agent resolver and the activities
+ * on them, and a worker that polls deputy's task queue with delegation workflows. Any number of
+ * workers may poll the same queue; nothing here assumes there is only one.
  */
 import { fileURLToPath } from 'node:url';
-import type { NativeConnection } from '@temporalio/worker';
-import { Worker } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import type { AgentResolver } from './activities/resolve-agent.js';
+import { createAgentResolver } from './agent-resolver.js';
 import type { DeputyConfig } from './config.js';
+import { createRegistry } from './definitions/registry.js';
 import { TASK_QUEUE } from './shared/delegation.js';
 
 /** The workflow bundle is reached by file path only, never by import (sandbox boundary). */
@@ -36,4 +38,50 @@ export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',
   });
+}
+
+export interface WorkerRuntime {
+  /** Settles when the worker stops (after stop(), or on a fatal worker error). */
+  done: Promise<void>;
+  /** Graceful: stop polling, let running activities finish, close the connection. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A worker with everything it needs: a native connection, the definition registry (watched) and
+ * the agent resolver built on it. What `deputy worker` and `deputy dev` run.
+ */
+export async function startWorkerRuntime(
+  config: DeputyConfig,
+  address: string,
+): Promise<WorkerRuntime> {
+  const registry = createRegistry({ config });
+  await registry.load();
+  // Hand-edited definitions are picked up without a restart (DEF-4); runs keep their snapshot.
+  await registry.watch();
+  const agents = createAgentResolver(config, registry);
+  const connection = await NativeConnection.connect({ address });
+  let worker;
+  try {
+    worker = await createDeputyWorker({ config, connection, agents });
+  } catch (error) {
+    await connection.close();
+    await registry.close();
+    throw error;
+  }
+  const done = worker.run().finally(async () => {
+    await connection.close();
+    await registry.close();
+  });
+  let stopping: Promise<void> | null = null;
+  return {
+    done,
+    stop() {
+      stopping ??= (async () => {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await done.catch(() => {});
+      })();
+      return stopping;
+    },
+  };
 }

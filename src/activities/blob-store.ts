@@ -6,7 +6,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { BlobRef } from '../shared/model.js';
+import type { BlobRef } from '../shared/model-contract.js';
 
 /** Results longer than this stay out of history; the transcript keeps a preview this long. */
 export const INLINE_RESULT_CHARS = 2_048;

@@ -2,12 +2,12 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DeputyConfig } from '../config.js';
 import { ModelCallError, ModelConfigError } from '../models/model-adapter.js';
 import { createModelAdapter } from '../models/select-model.js';
-import { canonicalCallPaths } from '../policy/call-paths.js';
+import { canonicalCallPaths } from '../tools/call-paths.js';
 import type { CallModelInput, ModelTurn } from './types.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { BlobMissingError, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
-import type { TranscriptEntry } from '../shared/model.js';
+import type { TranscriptEntry } from '../shared/model-contract.js';
 
 /** One model call: (system, transcript, tools) -> (text, tool calls), plus the calls' real paths. */
 export async function callModelActivity(

@@ -1,6 +1,6 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { DeputyConfig } from '../config.js';
-import { toolFailureText } from '../shared/tools.js';
+import { toolFailureText } from '../shared/tool-contract.js';
 import { limitText } from '../tools/output-limit.js';
 import { buildToolbox } from '../tools/toolbox.js';
 import { offloadLongResult, type BlobStore } from './blob-store.js';

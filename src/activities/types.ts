@@ -5,7 +5,12 @@
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import type { Caller } from '../shared/caller.js';
 import type { DelegationResult } from '../shared/delegation.js';
-import type { BlobRef, ModelResponse, ToolCallRequest, TranscriptEntry } from '../shared/model.js';
+import type {
+  BlobRef,
+  ModelResponse,
+  ToolCallRequest,
+  TranscriptEntry,
+} from '../shared/model-contract.js';
 
 export interface ResolveAgentInput {
   agent: string;

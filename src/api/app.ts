@@ -6,7 +6,8 @@ import { Hono } from 'hono';
 import type { DeputyConfig } from '../config.js';
 import type { Caller } from '../shared/caller.js';
 import { DeputyError } from '../errors.js';
-import type { Delegations } from '../temporal/delegations.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
+import type { AppEnv } from './app-env.js';
 import type { Auth } from './auth.js';
 import { registerCardRoutes } from './card-routes.js';
 import { registerDelegationRoutes } from './delegation-routes.js';
@@ -26,8 +27,6 @@ export interface AppDeps {
    */
   agentNames?: () => string[];
 }
-
-export type AppEnv = { Variables: { caller: Caller } };
 
 /** Routes anyone may call: liveness and the API description. */
 const PUBLIC_PATHS = new Set(['/health', '/openapi.json']);

@@ -1,8 +1,8 @@
 /** API-5 cards: list a session's pending cards, decide one (POL-2). */
 import type { Hono } from 'hono';
-import { assertValidId } from '../temporal/delegation-ids.js';
-import type { Delegations } from '../temporal/delegations.js';
-import type { AppEnv } from './app.js';
+import { assertValidId } from '../temporal/delegations/ids.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
+import type { AppEnv } from './app-env.js';
 import { DecideCardBodySchema } from './schemas.js';
 import { parseBody } from './validation.js';
 

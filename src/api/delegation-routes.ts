@@ -1,9 +1,9 @@
 /** API-5: start, list, get, events, stop. */
 import type { Hono } from 'hono';
 import { DeputyError } from '../errors.js';
-import { DEFAULT_SESSION } from '../temporal/delegation-ids.js';
-import type { Delegations } from '../temporal/delegations.js';
-import type { AppEnv } from './app.js';
+import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
+import type { AppEnv } from './app-env.js';
 import type { Logger } from './errors.js';
 import { delegationEventStream, type EventStreamOptions } from './event-stream.js';
 import {

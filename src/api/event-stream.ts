@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ApprovalCard, DelegationEvent, DelegationState } from '../shared/delegation.js';
 import { DeputyError } from '../errors.js';
-import type { Delegations } from '../temporal/delegations.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
 import type { Logger } from './errors.js';
 
 export interface EventStreamOptions {

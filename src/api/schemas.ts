@@ -3,7 +3,7 @@
  * same schemas validate requests and feed the OpenAPI document (src/api/openapi.ts).
  */
 import { z } from 'zod';
-import { AGENT_NAME_PATTERN, ID_PATTERN } from '../temporal/delegation-ids.js';
+import { AGENT_NAME_PATTERN, ID_PATTERN } from '../temporal/delegations/ids.js';
 
 const IdSchema = z
   .string()

@@ -4,6 +4,7 @@ import type {
   MemoryMode,
   SkillRef,
 } from '../shared/capability-snapshot.js';
+import type { ResidentMemoryFile } from '../shared/resident-memory.js';
 
 /**
  * Prompt assembly (CAP-6): framing -> capability catalog (skills -> knowledge -> MCP -> memory)
@@ -22,12 +23,6 @@ export const SUBAGENT_FRAMING =
   'tools listed in this request; nothing else is available to you, and asking for anything else ' +
   'gets "you don\'t have that". Work on the task, then answer with your result as plain text: ' +
   'your final answer is what the parent receives.\n\n';
-
-export interface ResidentMemoryFile {
-  /** File name inside the memory directory, e.g. `preferences.md`. */
-  name: string;
-  content: string;
-}
 
 export interface PromptMemory {
   mode: Exclude<MemoryMode, 'none'>;

@@ -1,10 +1,10 @@
 import type { Caller } from '../shared/caller.js';
 import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
-import type { ToolSchema } from '../shared/tools.js';
-import type { ToolProviderInfo } from '../tools/tool.js';
+import type { ToolSchema } from '../shared/tool-contract.js';
+import type { ToolProviderInfo } from '../shared/tool-contract.js';
 import { capabilityDimensionOf, isPermitted, type CapabilityDimension } from './providers.js';
-import { mcpDirectToolSchema } from './tool-schemas.js';
+import { mcpDirectToolSchema } from '../shared/capability-tool-schemas.js';
 import { matchToolSpec, type SpecMatch } from './tool-spec.js';
 
 /** Tool selection of CAP-1, part of `resolveCapabilities`. */

@@ -11,9 +11,10 @@ import type {
   SkillRef,
 } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
-import type { ToolProviderInfo } from '../tools/tool.js';
-import { knowledgeGlobProblem } from './knowledge-glob.js';
-import { assembleSystemPrompt, SUBAGENT_FRAMING, type ResidentMemoryFile } from './prompt.js';
+import type { ToolProviderInfo } from '../shared/tool-contract.js';
+import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
+import { assembleSystemPrompt, SUBAGENT_FRAMING } from './prompt.js';
+import type { ResidentMemory } from '../shared/resident-memory.js';
 import { TOOL_PROVIDERS } from './providers.js';
 import { resolveTools } from './resolve-tools.js';
 import type { SkillIndex } from './skill-discovery.js';
@@ -39,12 +40,6 @@ export interface CapabilityConfigView {
   /** Default per-MCP-call timeout in seconds (CAP-3). */
   mcpToolTimeoutSeconds: number;
   writableRoots?: DeputyConfig['writableRoots'];
-}
-
-/** Resident memory as read by `readResidentMemory` (src/tools/memory.ts). */
-export interface ResidentMemory {
-  files: ResidentMemoryFile[];
-  notes: string[];
 }
 
 export interface ResolveInput {

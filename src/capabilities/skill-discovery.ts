@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { DeputyConfig } from '../config.js';
 import type { SkillRef } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
-import { splitSkillFile } from './skill-file.js';
+import { splitSkillFile } from '../definitions/skill-file.js';
 
 /** Discovery layers of CAP-2, highest priority first. */
 export type SkillLayer =

@@ -144,7 +144,7 @@ async function resolveFor(
   name: string,
   roles: string | undefined,
 ) {
-  const { createAgentResolver } = await import('../activities/agent-resolver.js');
+  const { createAgentResolver } = await import('../agent-resolver.js');
   const caller =
     roles === undefined
       ? ANONYMOUS_CALLER

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { loadConfig, type ConfigOverrides, type DeputyConfig } from '../config.js';
 import { connectTemporal } from '../temporal/connection.js';
-import { createDelegations, type Delegations } from '../temporal/delegations.js';
+import { createDelegations, type Delegations } from '../temporal/delegations/facade.js';
 
 export interface GlobalOptions {
   workspace?: string;

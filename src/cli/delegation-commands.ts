@@ -2,8 +2,8 @@
 import { userInfo } from 'node:os';
 import { Option, type Command } from 'commander';
 import type { DelegationStatus } from '../shared/delegation.js';
-import { DEFAULT_SESSION } from '../temporal/delegation-ids.js';
-import type { Delegations } from '../temporal/delegations.js';
+import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
 import { withDelegations } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDelegation } from './follow.js';

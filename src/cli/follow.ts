@@ -5,7 +5,7 @@
  */
 import type { DelegationResult } from '../shared/delegation.js';
 import { DeputyError } from '../errors.js';
-import type { Delegations } from '../temporal/delegations.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
 import { eventLines } from './format.js';
 import type { Io } from './io.js';
 

@@ -5,7 +5,7 @@ import type {
   DelegationResult,
   DelegationState,
 } from '../shared/delegation.js';
-import type { DelegationSummary } from '../temporal/delegations.js';
+import type { DelegationSummary } from '../temporal/delegations/facade.js';
 
 export function approveCommand(cardId: string): string {
   return `deputy approve ${cardId}`;

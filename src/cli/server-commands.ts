@@ -8,18 +8,20 @@ import {
   temporalAddress,
   TemporalUnreachableError,
 } from '../temporal/connection.js';
-import { createDelegations } from '../temporal/delegations.js';
+import { createDelegations } from '../temporal/delegations/facade.js';
 import { serverInfoPath, type DevServer } from '../temporal/dev-server.js';
 import { configFor } from './context.js';
 import { EXIT, START_HINT, type ExitCode } from './exit-codes.js';
 import type { Run } from './delegation-commands.js';
 import type { Io } from './io.js';
-import type { WorkerRuntime } from './worker-runtime.js';
+import type { WorkerRuntime } from '../worker.js';
 
 /** The worker pulls in the native bridge and the bundler: load it only for commands that run one. */
 async function startWorkerRuntime(config: DeputyConfig, address: string): Promise<WorkerRuntime> {
-  const runtime = await import('./worker-runtime.js');
-  return runtime.startWorkerRuntime(config, address);
+  const { quietTemporalRuntime } = await import('./temporal-logging.js');
+  quietTemporalRuntime();
+  const worker = await import('../worker.js');
+  return worker.startWorkerRuntime(config, address);
 }
 
 /** Settles on the first SIGINT or SIGTERM. */

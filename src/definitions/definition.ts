@@ -4,7 +4,7 @@ import type {
   MemoryMode,
 } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
-import type { ApprovalMode } from '../shared/policy.js';
+import type { ApprovalMode } from '../shared/policy-contract.js';
 
 export interface HookCommand {
   command: string;

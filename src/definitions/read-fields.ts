@@ -3,7 +3,7 @@
  * and says why in a diagnostic; list readers keep the valid entries and report the others.
  * This module dispatches each key to its reader and keeps the keys no reader knows.
  */
-import { APPROVAL_MODES } from '../shared/policy.js';
+import { APPROVAL_MODES } from '../shared/policy-contract.js';
 import type { AgentDefinition } from './definition.js';
 import { UNSUPPORTED_FIELDS } from './ecosystem.js';
 import {

@@ -4,7 +4,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
-import { APPROVAL_MODES } from '../shared/policy.js';
+import { APPROVAL_MODES } from '../shared/policy-contract.js';
 import { formatPath } from './issue-path.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
 

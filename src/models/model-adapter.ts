@@ -2,7 +2,7 @@
  * The one seam between the runtime and any language model (MOD). The model-call activity holds a
  * `ModelAdapter`; everything provider-specific (SDKs, keys, wire formats) lives behind it.
  */
-import type { ModelRequest, ModelResponse } from '../shared/model.js';
+import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
 
 /** Options for one model call. */
 export interface ModelCallOptions {

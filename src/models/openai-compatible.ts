@@ -10,8 +10,8 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/model.js';
-import type { ToolSchema } from '../shared/tools.js';
+import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/model-contract.js';
+import type { ToolSchema } from '../shared/tool-contract.js';
 import { ModelCallError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
 import { callProvider } from './provider-errors.js';

@@ -33,7 +33,7 @@ import type {
   ModelResponse,
   ToolCallRequest,
   TranscriptEntry,
-} from '../shared/model.js';
+} from '../shared/model-contract.js';
 import { ModelConfigError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
 

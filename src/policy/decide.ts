@@ -1,5 +1,5 @@
-import type { PolicyInput, Verdict } from '../shared/policy.js';
-import type { ToolClass } from '../shared/tools.js';
+import type { PolicyInput, Verdict } from '../shared/policy-contract.js';
+import type { ToolClass } from '../shared/tool-contract.js';
 
 /*
  * Runs inside the Temporal workflow sandbox (the loop decides before it schedules a tool

@@ -1,6 +1,6 @@
 import type { Diagnostic } from './diagnostics.js';
-import type { ApprovalMode } from './policy.js';
-import type { ToolSchema } from './tools.js';
+import type { ApprovalMode } from './policy-contract.js';
+import type { ToolSchema } from './tool-contract.js';
 
 /** Where a definition came from (DEF-3). `ecosystem` = Claude Code / qwen-code files read as they are. */
 export type DefinitionLevel = 'builtin' | 'user' | 'project' | 'ecosystem';

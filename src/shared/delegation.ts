@@ -1,5 +1,5 @@
 import type { Caller } from './caller.js';
-import type { UnattendedVerdict } from './policy.js';
+import type { UnattendedVerdict } from './policy-contract.js';
 
 /** Task queue every deputy worker polls; any number of workers may share it. */
 export const TASK_QUEUE = 'deputy-delegations';

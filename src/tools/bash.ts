@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { BASH_TOOL_SCHEMA } from './builtin-schemas.js';
+import { BASH_TOOL_SCHEMA } from '../shared/workspace-tool-schemas.js';
 import { ToolError } from './tool.js';
 import type { ToolContext, ToolImplementation } from './tool.js';
 

@@ -8,7 +8,7 @@ import {
   GREP_TOOL_SCHEMA,
   READ_TOOL_SCHEMA,
   WRITE_TOOL_SCHEMA,
-} from './builtin-schemas.js';
+} from '../shared/workspace-tool-schemas.js';
 import { limitText } from './output-limit.js';
 import { ToolError } from './tool.js';
 import type { ToolContext, ToolImplementation } from './tool.js';

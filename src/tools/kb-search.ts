@@ -2,8 +2,8 @@ import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { knowledgeGlobProblem } from '../capabilities/knowledge-glob.js';
-import { KB_SEARCH_TOOL_SCHEMA } from '../capabilities/tool-schemas.js';
+import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
+import { KB_SEARCH_TOOL_SCHEMA } from '../shared/capability-tool-schemas.js';
 import type { KnowledgeSourceRef } from '../shared/capability-snapshot.js';
 import {
   HitCollector,

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import type { ResidentMemory } from '../capabilities/resolve.js';
 import {
   MEMORY_READ_TOOL_SCHEMA,
   MEMORY_SEARCH_TOOL_SCHEMA,
   MEMORY_WRITE_TOOL_SCHEMA,
-} from '../capabilities/tool-schemas.js';
+} from '../shared/capability-tool-schemas.js';
 import type { MemoryRef } from '../shared/capability-snapshot.js';
+import type { ResidentMemory } from '../shared/resident-memory.js';
 import {
   HitCollector,
   parseQuery,

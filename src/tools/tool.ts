@@ -1,5 +1,5 @@
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
-import type { ToolSchema } from '../shared/tools.js';
+import type { ToolSchema } from '../shared/tool-contract.js';
 
 /** What a running tool may use. Everything path-like is already rooted; nothing else is reachable. */
 export interface ToolContext {
@@ -24,11 +24,4 @@ export interface ToolImplementation {
 /** A failure whose message is meant for the model as it is. */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
-}
-
-/** A named group of tools (CAP-1). A provider with `requiredRole` is invisible to callers without it. */
-export interface ToolProviderInfo {
-  name: string;
-  requiredRole?: string;
-  tools: ToolSchema[];
 }

@@ -5,7 +5,7 @@
  */
 import type { ResolvedAgent } from '../activities/types.js';
 import type { ApprovalCard, DelegationEvent } from '../shared/delegation.js';
-import type { TranscriptEntry } from '../shared/model.js';
+import type { TranscriptEntry } from '../shared/model-contract.js';
 
 export interface CarriedState {
   resolved: ResolvedAgent;

@@ -32,8 +32,8 @@ import type {
 import { cardIdFor } from '../shared/delegation.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
-import type { TranscriptEntry } from '../shared/model.js';
-import type { Verdict } from '../shared/policy.js';
+import type { TranscriptEntry } from '../shared/model-contract.js';
+import type { Verdict } from '../shared/policy-contract.js';
 import { redactSecrets } from '../shared/redact.js';
 import { PENDING_CARDS_ATTRIBUTE, STATUS_ATTRIBUTE } from '../shared/search-attributes.js';
 import { activitiesWith, MODEL_CALL, RESOLVE_AGENT, STOP_HOOKS } from './activity-options.js';

@@ -5,11 +5,11 @@
 import { ActivityFailure, isCancellation } from '@temporalio/workflow';
 import type { ResolvedAgent, ToolOutcome } from '../activities/types.js';
 import type { ApprovalCard } from '../shared/delegation.js';
-import type { ToolCallRequest } from '../shared/model.js';
-import type { Verdict } from '../shared/policy.js';
+import type { ToolCallRequest } from '../shared/model-contract.js';
+import type { Verdict } from '../shared/policy-contract.js';
 import { redactSecrets } from '../shared/redact.js';
-import type { ToolSchema } from '../shared/tools.js';
-import { isAtMostOnce, toolFailureText } from '../shared/tools.js';
+import type { ToolSchema } from '../shared/tool-contract.js';
+import { isAtMostOnce, toolFailureText } from '../shared/tool-contract.js';
 import { activitiesWith, ONCE_TOOL, READ_TOOL } from './activity-options.js';
 import { causeOf } from './failure-notice.js';
 

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../shared/model.js';
+import type { TranscriptEntry } from '../shared/model-contract.js';
 
 const WIDTH = 120;
 

@@ -7,7 +7,7 @@ import { createAuth } from '../../src/api/auth.js';
 import type { Logger } from '../../src/api/errors.js';
 import { loadConfig, type DeputyConfig } from '../../src/config.js';
 import { DeputyError } from '../../src/errors.js';
-import type { Delegations } from '../../src/temporal/delegations.js';
+import type { Delegations } from '../../src/temporal/delegations/facade.js';
 import { stubDelegations } from './stub-delegations.js';
 
 const config: DeputyConfig = loadConfig(

@@ -3,7 +3,7 @@
  * error-mapping tests only. Delegation behaviour is tested against real Temporal in
  * test/integration/api.test.ts.
  */
-import type { Delegations } from '../../src/temporal/delegations.js';
+import type { Delegations } from '../../src/temporal/delegations/facade.js';
 
 export type Call = { method: keyof Delegations; args: unknown[] };
 

@@ -12,7 +12,7 @@ import type {
   DelegationState,
 } from '../../src/shared/delegation.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
-import { createDelegations } from '../../src/temporal/delegations.js';
+import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 let harness: Harness;

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
-import { createDelegations } from '../../src/temporal/delegations.js';
+import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 

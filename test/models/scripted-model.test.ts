@@ -7,7 +7,7 @@ import {
   loadScriptedModel,
   ScriptSchema,
 } from '../../src/models/scripted-model.js';
-import type { ModelRequest, TranscriptEntry } from '../../src/shared/model.js';
+import type { ModelRequest, TranscriptEntry } from '../../src/shared/model-contract.js';
 
 const scripts = fileURLToPath(new URL('../fixtures/models/scripts/', import.meta.url));
 

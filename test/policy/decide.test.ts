@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { decide, isInside } from '../../src/policy/decide.js';
 import type { PolicyCall } from '../../src/policy/decide.js';
-import type { ApprovalMode, PolicyInput } from '../../src/shared/policy.js';
-import type { ToolClass } from '../../src/shared/tools.js';
+import type { ApprovalMode, PolicyInput } from '../../src/shared/policy-contract.js';
+import type { ToolClass } from '../../src/shared/tool-contract.js';
 
 const WS = '/work/ws';
 const INSIDE = '/work/ws/src/a.ts';

@@ -18,13 +18,13 @@ import {
   type Worker,
 } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { createAgentResolver } from '../../../src/activities/agent-resolver.js';
+import { createAgentResolver } from '../../../src/agent-resolver.js';
 import { loadConfig, PROJECT_ROOT, type DeputyConfig } from '../../../src/config.js';
 import { createRegistry, type DefinitionRegistry } from '../../../src/definitions/registry.js';
 import type { Caller } from '../../../src/shared/caller.js';
 import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
 import type { DelegationOptions } from '../../../src/shared/delegation.js';
-import { createDelegations } from '../../../src/temporal/delegations.js';
+import { createDelegations } from '../../../src/temporal/delegations/facade.js';
 import { ensureTemporalCli } from '../../../src/temporal/temporal-cli.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
 import type { delegation } from '../../../src/workflows/index.js';

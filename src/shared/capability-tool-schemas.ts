@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../shared/tools.js';
+import type { ToolSchema } from './tool-contract.js';
 
 /**
  * Schemas of the capability tools (CAP-2..CAP-5). They live apart from the implementations so

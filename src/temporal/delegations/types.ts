@@ -3,7 +3,7 @@
  * Kept apart from the Temporal implementation (delegations.ts) so routes and commands depend on
  * this shape only.
  */
-import type { Caller } from '../shared/caller.js';
+import type { Caller } from '../../shared/caller.js';
 import type {
   ApprovalCard,
   CardDecisionKind,
@@ -12,7 +12,7 @@ import type {
   DelegationResult,
   DelegationState,
   DelegationStatus,
-} from '../shared/delegation.js';
+} from '../../shared/delegation.js';
 
 /** Workflow type name of a delegation (src/workflows/index.ts exports `delegation`). */
 export const DELEGATION_WORKFLOW_TYPE = 'delegation';

@@ -9,16 +9,20 @@ import {
   type WorkflowExecutionDescription,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type { DelegationResult, DelegationState, DelegationStatus } from '../shared/delegation.js';
-import { stateQuery } from '../shared/messages.js';
+import type {
+  DelegationResult,
+  DelegationState,
+  DelegationStatus,
+} from '../../shared/delegation.js';
+import { stateQuery } from '../../shared/messages.js';
 import {
   AGENT_ATTRIBUTE,
   SESSION_ATTRIBUTE,
   STATUS_ATTRIBUTE,
-} from '../shared/search-attributes.js';
-import { describe, notFound, type DelegationLookup } from './delegation-lookup.js';
-import { effectiveStatus, failureMessage } from './delegation-status.js';
-import { memoCards } from './delegation-visibility.js';
+} from '../../shared/search-attributes.js';
+import { describe, notFound, type DelegationLookup } from './lookup.js';
+import { effectiveStatus, failureMessage } from './status.js';
+import { memoCards } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
 export interface StateReaderDeps {

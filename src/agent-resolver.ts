@@ -3,15 +3,15 @@
  * `AgentResolver` the `resolveAgent` activity uses. File reads happen here, once per
  * delegation start; what they produce is recorded in history as the snapshot.
  */
-import { resolveCapabilities } from '../capabilities/resolve.js';
-import { memoryDirectory } from '../capabilities/resolve.js';
-import { discoverSkills, type SkillDiscoveryOptions } from '../capabilities/skill-discovery.js';
+import { resolveCapabilities } from './capabilities/resolve.js';
+import { memoryDirectory } from './capabilities/resolve.js';
+import { discoverSkills, type SkillDiscoveryOptions } from './capabilities/skill-discovery.js';
 import { resolve } from 'node:path';
-import type { DeputyConfig } from '../config.js';
-import type { LoadedDefinition } from '../definitions/definition.js';
-import { readResidentMemory } from '../tools/memory.js';
-import { realpathLenient } from '../tools/workspace-path.js';
-import type { AgentResolver } from './resolve-agent.js';
+import type { DeputyConfig } from './config.js';
+import type { LoadedDefinition } from './definitions/definition.js';
+import { readResidentMemory } from './tools/memory.js';
+import { realpathLenient } from './tools/workspace-path.js';
+import type { AgentResolver } from './activities/resolve-agent.js';
 
 /** The registry surface resolution needs (src/definitions/registry.ts provides it). */
 export interface DefinitionSource {

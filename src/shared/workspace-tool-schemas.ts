@@ -1,4 +1,4 @@
-import type { ToolSchema } from '../shared/tools.js';
+import type { ToolSchema } from './tool-contract.js';
 
 /**
  * Schemas of the built-in workspace tools (CAP-1). They live apart from the implementations so

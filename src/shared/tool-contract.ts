@@ -25,6 +25,13 @@ export interface ToolSchema {
   confined?: boolean;
 }
 
+/** A named group of tools (CAP-1). A provider with `requiredRole` is invisible to callers without it. */
+export interface ToolProviderInfo {
+  name: string;
+  requiredRole?: string;
+  tools: ToolSchema[];
+}
+
 export function isAtMostOnce(toolClass: ToolClass): boolean {
   return toolClass !== 'read';
 }

@@ -11,35 +11,30 @@ import {
   WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
-import { TASK_QUEUE, delegationWorkflowId, type DelegationResult } from '../shared/delegation.js';
-import { eventsQuery } from '../shared/messages.js';
+import {
+  TASK_QUEUE,
+  delegationWorkflowId,
+  type DelegationResult,
+} from '../../shared/delegation.js';
+import { eventsQuery } from '../../shared/messages.js';
 import {
   AGENT_ATTRIBUTE,
   DELEGATION_ID_ATTRIBUTE,
   PENDING_CARDS_ATTRIBUTE,
   SESSION_ATTRIBUTE,
   STATUS_ATTRIBUTE,
-} from '../shared/search-attributes.js';
-import { DeputyError } from '../errors.js';
-import { createCards } from './delegation-cards.js';
-import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './delegation-ids.js';
-import {
-  createDelegationLookup,
-  describe,
-  orNotFound,
-  sessionClauses,
-} from './delegation-lookup.js';
-import { createStateReader, unsettledResult } from './delegation-state.js';
-import { failureMessage } from './delegation-status.js';
-import { firstLine, statusOf, summaryOf } from './delegation-visibility.js';
-import {
-  DELEGATION_WORKFLOW_TYPE,
-  type DelegationSummary,
-  type Delegations,
-} from './delegation-types.js';
+} from '../../shared/search-attributes.js';
+import { DeputyError } from '../../errors.js';
+import { createCards } from './cards.js';
+import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
+import { createDelegationLookup, describe, orNotFound, sessionClauses } from './lookup.js';
+import { createStateReader, unsettledResult } from './state.js';
+import { failureMessage } from './status.js';
+import { firstLine, statusOf, summaryOf } from './visibility.js';
+import { DELEGATION_WORKFLOW_TYPE, type DelegationSummary, type Delegations } from './types.js';
 import { createLiveWorkerCheck } from './worker-liveness.js';
 
-export * from './delegation-types.js';
+export * from './types.js';
 
 export interface DelegationsOptions {
   /** Namespace the client is bound to (used for task-queue lookups). */

@@ -10,9 +10,9 @@ import {
   type WorkflowExecutionInfo,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { DELEGATION_ID_ATTRIBUTE, SESSION_ATTRIBUTE } from '../shared/search-attributes.js';
-import { DeputyError } from '../errors.js';
-import { assertValidId, isValidId, quote } from './delegation-ids.js';
+import { DELEGATION_ID_ATTRIBUTE, SESSION_ATTRIBUTE } from '../../shared/search-attributes.js';
+import { DeputyError } from '../../errors.js';
+import { assertValidId, isValidId, quote } from './ids.js';
 
 /** Visibility is eventually consistent: a just-started workflow may take a moment to be listed. */
 const FIND_RETRY_DELAYS_MS = [100, 200, 400];

@@ -7,13 +7,16 @@ import {
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { delegationIdOfCard, type DelegationState } from '../shared/delegation.js';
-import { decideCardUpdate } from '../shared/messages.js';
-import { DELEGATION_ID_ATTRIBUTE, PENDING_CARDS_ATTRIBUTE } from '../shared/search-attributes.js';
-import { DeputyError } from '../errors.js';
-import { describe, sessionClauses, type DelegationLookup } from './delegation-lookup.js';
-import { mapCardRejection } from './delegation-status.js';
-import type { Delegations } from './delegation-types.js';
+import { delegationIdOfCard, type DelegationState } from '../../shared/delegation.js';
+import { decideCardUpdate } from '../../shared/messages.js';
+import {
+  DELEGATION_ID_ATTRIBUTE,
+  PENDING_CARDS_ATTRIBUTE,
+} from '../../shared/search-attributes.js';
+import { DeputyError } from '../../errors.js';
+import { describe, sessionClauses, type DelegationLookup } from './lookup.js';
+import { mapCardRejection } from './status.js';
+import type { Delegations } from './types.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
 export interface CardDeps {

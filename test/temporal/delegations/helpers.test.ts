@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
-import { isValidId, newDelegationId, quote } from '../../src/temporal/delegation-ids.js';
-import { effectiveStatus, mapCardRejection } from '../../src/temporal/delegation-status.js';
+import { isValidId, newDelegationId, quote } from '../../../src/temporal/delegations/ids.js';
+import { effectiveStatus, mapCardRejection } from '../../../src/temporal/delegations/status.js';
 
 describe('delegation ids', () => {
   it('generates d- plus 12 base36 characters, valid as ids', () => {

@@ -2,10 +2,13 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalCallPaths } from '../../src/policy/call-paths.js';
+import { canonicalCallPaths } from '../../src/tools/call-paths.js';
 import { decide } from '../../src/policy/decide.js';
-import { BASH_TOOL_SCHEMA, FILE_SYSTEM_TOOL_SCHEMAS } from '../../src/tools/builtin-schemas.js';
-import type { ToolSchema } from '../../src/shared/tools.js';
+import {
+  BASH_TOOL_SCHEMA,
+  FILE_SYSTEM_TOOL_SCHEMAS,
+} from '../../src/shared/workspace-tool-schemas.js';
+import type { ToolSchema } from '../../src/shared/tool-contract.js';
 
 let base: string;
 let workspace: string;

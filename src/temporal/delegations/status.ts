@@ -2,9 +2,9 @@
  * Pure mappings from what Temporal reports to what deputy reports: a delegation's status, a
  * failure's message, an update rejection's error kind. Kept apart so they can be unit-tested.
  */
-import { FAILURE_TYPES } from '../shared/failures.js';
-import type { DelegationStatus } from '../shared/delegation.js';
-import type { DeputyErrorKind } from '../errors.js';
+import { FAILURE_TYPES } from '../../shared/failures.js';
+import type { DelegationStatus } from '../../shared/delegation.js';
+import type { DeputyErrorKind } from '../../errors.js';
 
 const DELEGATION_STATUSES: readonly DelegationStatus[] = [
   'running',

@@ -3,16 +3,16 @@
  * combines the workflow's own search attribute with the execution status, the memo.
  */
 import type { WorkflowExecutionDescription, WorkflowExecutionInfo } from '@temporalio/client';
-import type { ApprovalCard, DelegationStatus } from '../shared/delegation.js';
+import type { ApprovalCard, DelegationStatus } from '../../shared/delegation.js';
 import {
   AGENT_ATTRIBUTE,
   DELEGATION_ID_ATTRIBUTE,
   PENDING_CARDS_ATTRIBUTE,
   SESSION_ATTRIBUTE,
   STATUS_ATTRIBUTE,
-} from '../shared/search-attributes.js';
-import { effectiveStatus } from './delegation-status.js';
-import type { DelegationSummary } from './delegation-types.js';
+} from '../../shared/search-attributes.js';
+import { effectiveStatus } from './status.js';
+import type { DelegationSummary } from './types.js';
 
 export function statusOf(
   info: WorkflowExecutionInfo | WorkflowExecutionDescription,

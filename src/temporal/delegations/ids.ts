@@ -4,7 +4,7 @@
  * types can change the meaning of a query.
  */
 import { randomBytes } from 'node:crypto';
-import { DeputyError } from '../errors.js';
+import { DeputyError } from '../../errors.js';
 
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 

@@ -1,0 +1,74 @@
+/**
+ * The import boundaries of eslint.boundaries.js, held against probe files that break them (and
+ * files that keep them), so a rule that silently stops matching fails here, not in a review.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+import { boundaryConfigs } from '../../eslint.boundaries.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const eslint = new ESLint({
+  cwd: ROOT,
+  overrideConfigFile: true,
+  overrideConfig: [
+    {
+      files: ['**/*.ts'],
+      languageOptions: { parser: tseslint.parser },
+      plugins: { '@typescript-eslint': tseslint.plugin },
+    },
+    ...boundaryConfigs(),
+  ],
+});
+
+async function violations(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, filePath) });
+  return (result?.messages ?? []).map((message) => `${message.ruleId}: ${message.message}`);
+}
+
+const refused: Array<[string, string]> = [
+  ['src/workflows/probe.ts', "import fs from 'node:fs';"],
+  ['src/workflows/probe.ts', "import { Client } from '@temporalio/client';"],
+  ['src/workflows/probe.ts', "import { resolveInWorkspace } from '../tools/workspace-path.js';"],
+  ['src/workflows/probe.ts', "import { canonicalCallPaths } from '../tools/call-paths.js';"],
+  ['src/workflows/probe.ts', "import { createActivities } from '../activities/index.js';"],
+  ['src/workflows/probe.ts', "import { loadConfig } from '../config.js';"],
+  ['src/workflows/probe.ts', "import { parse } from 'yaml';"],
+  ['src/shared/probe.ts', "import { DeputyError } from '../errors.js';"],
+  ['src/shared/probe.ts', "import path from 'node:path';"],
+  ['src/policy/probe.ts', "import { realpathLenient } from '../tools/workspace-path.js';"],
+  ['src/policy/probe.ts', "import path from 'node:path';"],
+  ['src/tools/probe.ts', "import { TOOL_PROVIDERS } from '../capabilities/providers.js';"],
+  ['src/tools/probe.ts', "import type { ResolveInput } from '../capabilities/resolve.js';"],
+  ['src/capabilities/probe.ts', "import { ToolError } from '../tools/tool.js';"],
+  ['src/cli/probe.ts', "import { createActivities } from '../activities/index.js';"],
+  ['src/api/probe.ts', "import type { ActivityDeps } from '../activities/types.js';"],
+  ['src/api/probe.ts', "import { delegation } from '../workflows/delegation.js';"],
+];
+
+const allowed: Array<[string, string]> = [
+  ['src/workflows/probe.ts', "import { proxyActivities } from '@temporalio/workflow';"],
+  ['src/workflows/probe.ts', "import { decide } from '../policy/decide.js';"],
+  ['src/workflows/probe.ts', "import type { createActivities } from '../activities/index.js';"],
+  ['src/workflows/probe.ts', "import { CardBook } from './card-book.js';"],
+  ['src/shared/probe.ts', "import { defineSignal } from '@temporalio/workflow';"],
+  ['src/policy/probe.ts', "import type { Verdict } from '../shared/policy-contract.js';"],
+  ['src/tools/probe.ts', "import { READ_TOOL_SCHEMA } from '../shared/workspace-tool-schemas.js';"],
+  ['src/capabilities/probe.ts', "import type { DeputyConfig } from '../config.js';"],
+  ['src/cli/probe.ts', "import { startWorkerRuntime } from '../worker.js';"],
+];
+
+describe('import boundaries (npm run lint)', () => {
+  it.each(refused)('%s may not: %s', async (file, code) => {
+    const messages = await violations(file, code);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/^@typescript-eslint\/no-restricted-imports: /);
+  });
+
+  it.each(allowed)('%s may: %s', async (file, code) => {
+    expect(await violations(file, code)).toEqual([]);
+  });
+});
