@@ -52,6 +52,19 @@ export async function freePort(): Promise<number> {
 
 const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
 
+/**
+ * The dev server runs one history shard, and its transfer, timer and visibility queue
+ * processors poll at most 20 times a second by default: after a short burst every workflow
+ * task waits its turn (about 50 ms a step, bare workflows included). Lifting the limits takes a
+ * step to about 10 ms on one machine. A production cluster gets its throughput from history
+ * shards sized for the load instead (docs/operations.md), not from these values.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number>> = {
+  'history.transferProcessorMaxPollRPS': 10_000,
+  'history.timerProcessorMaxPollRPS': 10_000,
+  'history.visibilityProcessorMaxPollRPS': 10_000,
+};
+
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const log = options.log ?? (() => {});
   const binary = await ensureTemporalCli(process.env, log);
@@ -74,6 +87,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     'synchronous=normal',
     '--log-level',
     'warn',
+    ...Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => [
+      '--dynamic-config-value',
+      `${key}=${value}`,
+    ]),
     ...CUSTOM_SEARCH_ATTRIBUTES.flatMap((key) => [
       '--search-attribute',
       `${key.name}=${TYPE_NAMES[key.type] ?? key.type}`,
