@@ -7,7 +7,13 @@ export type DeputyErrorKind =
   | 'not-found'
   | 'conflict'
   | 'invalid'
+  /** Not allowed for this caller or setup (a missing role, an unauthenticated public bind). */
   | 'forbidden'
+  /**
+   * The target cannot be changed by anyone through deputy: a built-in or ecosystem definition
+   * (API-4), or a level that is not writable. Answered 403 like `forbidden`, with its own code.
+   */
+  | 'read-only'
   | 'unauthorized'
   /** Temporal is up but nothing can answer right now (no worker polls the delegation's queue). */
   | 'unavailable';
@@ -44,4 +50,12 @@ export class DeputyError extends Error {
 
 export function isDeputyError(error: unknown, kind?: DeputyErrorKind): error is DeputyError {
   return error instanceof DeputyError && (kind === undefined || error.kind === kind);
+}
+
+/** A definition (or a change to one) that fails validation: 422 `invalid_config` (API-4). */
+export function invalidDefinition(
+  issues: Issue[],
+  message = 'the definition is invalid',
+): DeputyError {
+  return new DeputyError('invalid', message, { issues, code: 'invalid_config' });
 }

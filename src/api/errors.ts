@@ -20,11 +20,13 @@ export const consoleLogger: Logger = {
   info: (message) => console.log(message),
 };
 
-const STATUS: Record<DeputyErrorKind, ContentfulStatusCode> = {
+/** The HTTP status each kind of DeputyError answers with. */
+export const HTTP_STATUS: Readonly<Record<DeputyErrorKind, ContentfulStatusCode>> = {
   'not-found': 404,
   conflict: 409,
   invalid: 422,
   forbidden: 403,
+  'read-only': 403,
   unauthorized: 401,
   unavailable: 503,
 };
@@ -33,13 +35,15 @@ const CODE: Record<Exclude<DeputyErrorKind, 'invalid'>, string> = {
   'not-found': 'not_found',
   conflict: 'conflict',
   forbidden: 'forbidden',
+  // The one kind only definitions raise; named as qwen-code's daemon names it (API-4).
+  'read-only': 'agent_readonly',
   unauthorized: 'unauthorized',
   unavailable: 'unavailable',
 };
 
 export function errorResponse(error: unknown, c: Context, logger: Logger): Response {
   if (error instanceof DeputyError) {
-    const status = STATUS[error.kind];
+    const status = HTTP_STATUS[error.kind];
     if (error.kind === 'invalid') {
       const issues =
         error.issues.length > 0 ? error.issues : [{ path: '', message: error.message }];

@@ -39,7 +39,10 @@ export function describeFailure(error: unknown): { code: ExitCode; message: stri
           .map((issue) => `\n  ${issue.path || '(request)'}: ${issue.message}`);
         return { code: EXIT.usage, message: error.message + details.join('') };
       }
-      default:
+      // Refusals no retry or other input can fix: the command ran and failed.
+      case 'forbidden':
+      case 'read-only':
+      case 'unauthorized':
         return { code: EXIT.failed, message: error.message };
     }
   }

@@ -6,10 +6,10 @@
 import { access, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DeputyConfig } from '../config.js';
+import { DeputyError, invalidDefinition } from '../errors.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { LoadedDefinition } from './definition.js';
-import { DefinitionError, invalidDefinition } from './errors.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { WRITABLE_LEVELS, levelSources, writableDirectory } from './levels.js';
 import type { WritableLevel } from './levels.js';
@@ -115,7 +115,7 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
   function refuseBuiltinName(name: string): void {
     const builtin = builtinNamed(name);
     if (builtin !== undefined) {
-      throw new DefinitionError(
+      throw new DeputyError(
         'conflict',
         `'${name}' is a built-in agent name; built-in agents cannot be overridden, choose a different name`,
       );
@@ -124,9 +124,9 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
 
   function writableEntry(name: string, action: string): LoadedDefinition {
     const entry = get(name);
-    if (entry === undefined) throw new DefinitionError('not-found', `no agent named '${name}'`);
+    if (entry === undefined) throw new DeputyError('not-found', `no agent named '${name}'`);
     if (entry.readOnly) {
-      throw new DefinitionError(
+      throw new DeputyError(
         'read-only',
         `'${name}' ${READ_ONLY_REASON[entry.level] ?? 'is read-only'}; cannot ${action} it`,
       );
@@ -154,7 +154,7 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     body: string,
   ): Promise<LoadedDefinition> {
     if (!(WRITABLE_LEVELS as readonly string[]).includes(level)) {
-      throw new DefinitionError(
+      throw new DeputyError(
         'read-only',
         `definitions can only be created at the user or project level, not '${String(level)}'`,
       );
@@ -169,13 +169,13 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     refuseBuiltinName(name);
     const existing = index.all.find((entry) => entry.definition.name === name);
     if (existing !== undefined) {
-      throw new DefinitionError(
+      throw new DeputyError(
         'conflict',
         `an agent named '${name}' already exists (${existing.level}: ${existing.filePath})`,
       );
     }
     const filePath = join(writableDirectory(config, level), `${name}.md`);
-    if (await exists(filePath)) throw new DefinitionError('conflict', `${filePath} already exists`);
+    if (await exists(filePath)) throw new DeputyError('conflict', `${filePath} already exists`);
     await writeFileAtomic(filePath, serializeNewDefinition(result.value, body));
     await reload();
     return get(name, level) ?? fail(`created ${filePath} but it did not load`);
@@ -225,7 +225,7 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       await reload();
-      throw new DefinitionError('not-found', `no agent named '${name}' (its file was removed)`);
+      throw new DeputyError('not-found', `no agent named '${name}' (its file was removed)`);
     }
   }
 
@@ -240,7 +240,7 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
   async function restore(name: string, revisionId: string): Promise<LoadedDefinition> {
     const revision = await revisionStore.read(name, revisionId);
     if (revision === undefined)
-      throw new DefinitionError('not-found', `'${name}' has no revision '${revisionId}'`);
+      throw new DeputyError('not-found', `'${name}' has no revision '${revisionId}'`);
     refuseBuiltinName(name);
     const { level } = revision.info;
     const current = get(name, level);

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import fg from 'fast-glob';
+import type { Diagnostic } from '../shared/diagnostics.js';
 import type { LoadedDefinition } from './definition.js';
 import type { LevelSource } from './levels.js';
 import { isDefinitionFileName } from './levels.js';
@@ -46,30 +47,19 @@ export async function loadFile(
   aliases: Record<string, string>,
 ): Promise<LoadedDefinition | undefined> {
   let bytes: Buffer;
+  // An unreadable file still loads, as an empty stub named after the file carrying this error.
+  let unreadable: Diagnostic | undefined;
   try {
     bytes = await readFile(filePath);
   } catch (error) {
     // Deleted between listing and reading: the watcher reloads again shortly.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    const { definition } = parseDefinition('', {
-      fileName: filePath,
-      level: source.level,
-      aliases,
-    });
-    return {
-      definition,
-      level: source.level,
-      readOnly: source.readOnly,
-      filePath,
-      contentHash: sha256(''),
-      diagnostics: [
-        {
-          severity: 'error',
-          path: '',
-          code: 'file.unreadable',
-          message: `${fallbackName(filePath)}: file could not be read: ${(error as Error).message}`,
-        },
-      ],
+    bytes = Buffer.alloc(0);
+    unreadable = {
+      severity: 'error',
+      path: '',
+      code: 'file.unreadable',
+      message: `${fallbackName(filePath)}: file could not be read: ${(error as Error).message}`,
     };
   }
   const { definition, diagnostics } = parseDefinition(bytes.toString('utf8'), {
@@ -83,6 +73,6 @@ export async function loadFile(
     readOnly: source.readOnly,
     filePath,
     contentHash: sha256(bytes),
-    diagnostics,
+    diagnostics: unreadable === undefined ? diagnostics : [unreadable],
   };
 }

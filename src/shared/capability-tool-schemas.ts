@@ -1,4 +1,4 @@
-import type { ToolSchema } from './tool-contract.js';
+import { objectSchema, stringProperty, type ToolSchema } from './tool-contract.js';
 
 /**
  * Schemas of the capability tools (CAP-2..CAP-5). They live apart from the implementations so
@@ -15,18 +15,13 @@ export const KB_SEARCH_TOOL_SCHEMA: ToolSchema = {
     '"path:line: text" hits: lines holding the exact phrase first, then lines matching the most ' +
     'words. A hit is one line, not the answer: open the file with read to see its context. At ' +
     'most 50 hits and 8 MiB read per call; when a budget cuts the search the result says so.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', description: 'Words to look for (case-insensitive).' },
-      source: {
-        type: 'string',
-        description: 'Name of one knowledge source to search (default: all of them).',
-      },
+  inputSchema: objectSchema(
+    {
+      query: stringProperty('Words to look for (case-insensitive).'),
+      source: stringProperty('Name of one knowledge source to search (default: all of them).'),
     },
-    required: ['query'],
-    additionalProperties: false,
-  },
+    ['query'],
+  ),
 };
 
 /*
@@ -45,18 +40,15 @@ export const MEMORY_WRITE_TOOL_SCHEMA: ToolSchema = {
     "Append an entry to your memory. Without name it goes to today's daily log (searched by " +
     'memory_search); with name it is appended to the resident file <name>.md, which is shown ' +
     'in your instructions next time (keep resident files short: 4 KiB each, 12 KiB in all).',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      content: { type: 'string', description: 'The text to remember.' },
-      name: {
-        type: 'string',
-        description: 'Resident file name: letters, digits, ".", "_", "-" only; ".md" is added.',
-      },
+  inputSchema: objectSchema(
+    {
+      content: stringProperty('The text to remember.'),
+      name: stringProperty(
+        'Resident file name: letters, digits, ".", "_", "-" only; ".md" is added.',
+      ),
     },
-    required: ['content'],
-    additionalProperties: false,
-  },
+    ['content'],
+  ),
 };
 
 export const MEMORY_READ_TOOL_SCHEMA: ToolSchema = {
@@ -66,13 +58,9 @@ export const MEMORY_READ_TOOL_SCHEMA: ToolSchema = {
   pathArguments: [],
   description:
     'Read one resident memory file by name. Without name, lists the resident files and daily logs.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', description: 'Resident file name, with or without ".md".' },
-    },
-    additionalProperties: false,
-  },
+  inputSchema: objectSchema({
+    name: stringProperty('Resident file name, with or without ".md".'),
+  }),
 };
 
 export const MEMORY_SEARCH_TOOL_SCHEMA: ToolSchema = {
@@ -83,14 +71,12 @@ export const MEMORY_SEARCH_TOOL_SCHEMA: ToolSchema = {
   description:
     'Search your memory (resident files and daily logs) for the words of the query. Returns ' +
     'ranked "file:line: text" hits, at most 50.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', description: 'Words to look for (case-insensitive).' },
+  inputSchema: objectSchema(
+    {
+      query: stringProperty('Words to look for (case-insensitive).'),
     },
-    required: ['query'],
-    additionalProperties: false,
-  },
+    ['query'],
+  ),
 };
 
 export const MEMORY_TOOL_SCHEMAS: ToolSchema[] = [
@@ -105,12 +91,7 @@ export const USE_SKILL_TOOL_SCHEMA: ToolSchema = {
   toolClass: 'read',
   description:
     'Load the full instructions of one of your skills (listed in your instructions) by name.',
-  inputSchema: {
-    type: 'object',
-    properties: { name: { type: 'string', description: 'The skill name.' } },
-    required: ['name'],
-    additionalProperties: false,
-  },
+  inputSchema: objectSchema({ name: stringProperty('The skill name.') }, ['name']),
 };
 
 export const MCP_SEARCH_TOOL_SCHEMA: ToolSchema = {
@@ -118,15 +99,13 @@ export const MCP_SEARCH_TOOL_SCHEMA: ToolSchema = {
   provider: 'Mcp',
   toolClass: 'read',
   description: 'Find tools of your MCP servers whose name or description matches the query.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query: { type: 'string', description: 'Words to look for.' },
-      server: { type: 'string', description: 'Only this server (default: all of yours).' },
+  inputSchema: objectSchema(
+    {
+      query: stringProperty('Words to look for.'),
+      server: stringProperty('Only this server (default: all of yours).'),
     },
-    required: ['query'],
-    additionalProperties: false,
-  },
+    ['query'],
+  ),
 };
 
 export const MCP_DESCRIBE_TOOL_SCHEMA: ToolSchema = {
@@ -134,15 +113,13 @@ export const MCP_DESCRIBE_TOOL_SCHEMA: ToolSchema = {
   provider: 'Mcp',
   toolClass: 'read',
   description: 'Show the description and argument schema of one tool of one of your MCP servers.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      server: { type: 'string', description: 'The server name.' },
-      tool: { type: 'string', description: 'The tool name on that server.' },
+  inputSchema: objectSchema(
+    {
+      server: stringProperty('The server name.'),
+      tool: stringProperty('The tool name on that server.'),
     },
-    required: ['server', 'tool'],
-    additionalProperties: false,
-  },
+    ['server', 'tool'],
+  ),
 };
 
 export const MCP_CALL_TOOL_SCHEMA: ToolSchema = {
@@ -152,16 +129,14 @@ export const MCP_CALL_TOOL_SCHEMA: ToolSchema = {
   description:
     "Call a tool of one of your MCP servers. Tools outside the server's approve list wait for a " +
     'human decision first.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      server: { type: 'string', description: 'The server name.' },
-      tool: { type: 'string', description: 'The tool name on that server.' },
+  inputSchema: objectSchema(
+    {
+      server: stringProperty('The server name.'),
+      tool: stringProperty('The tool name on that server.'),
       arguments: { type: 'object', description: 'Arguments for the tool.' },
     },
-    required: ['server', 'tool'],
-    additionalProperties: false,
-  },
+    ['server', 'tool'],
+  ),
 };
 
 export const MCP_GATEWAY_TOOL_SCHEMAS: ToolSchema[] = [

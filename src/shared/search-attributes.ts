@@ -1,22 +1,20 @@
-import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import {
+  defineSearchAttributeKey,
+  SearchAttributeType,
+  type SearchAttributePair,
+} from '@temporalio/common';
 
 /**
  * Custom search attributes on every delegation (RUN-8), so the Temporal UI can list, say,
  * every parked delegation of one agent. The dev-server launcher registers these at start.
  */
-export const AGENT_ATTRIBUTE = defineSearchAttributeKey('DeputyAgent', SearchAttributeType.KEYWORD);
-export const SESSION_ATTRIBUTE = defineSearchAttributeKey(
-  'DeputySession',
-  SearchAttributeType.KEYWORD,
-);
-export const STATUS_ATTRIBUTE = defineSearchAttributeKey(
-  'DeputyStatus',
-  SearchAttributeType.KEYWORD,
-);
-export const DELEGATION_ID_ATTRIBUTE = defineSearchAttributeKey(
-  'DeputyDelegationId',
-  SearchAttributeType.KEYWORD,
-);
+
+const keyword = (name: string) => defineSearchAttributeKey(name, SearchAttributeType.KEYWORD);
+
+export const AGENT_ATTRIBUTE = keyword('DeputyAgent');
+export const SESSION_ATTRIBUTE = keyword('DeputySession');
+export const STATUS_ATTRIBUTE = keyword('DeputyStatus');
+export const DELEGATION_ID_ATTRIBUTE = keyword('DeputyDelegationId');
 export const PENDING_CARDS_ATTRIBUTE = defineSearchAttributeKey(
   'DeputyPendingCards',
   SearchAttributeType.INT,
@@ -29,3 +27,21 @@ export const CUSTOM_SEARCH_ATTRIBUTES = [
   DELEGATION_ID_ATTRIBUTE,
   PENDING_CARDS_ATTRIBUTE,
 ] as const;
+
+/**
+ * Every attribute as a delegation starts: running, no card pending. From then on the workflow
+ * updates status and pending cards itself; agent, session and id never change.
+ */
+export function initialSearchAttributes(start: {
+  agent: string;
+  session: string;
+  delegationId: string;
+}): SearchAttributePair[] {
+  return [
+    { key: AGENT_ATTRIBUTE, value: start.agent },
+    { key: SESSION_ATTRIBUTE, value: start.session },
+    { key: STATUS_ATTRIBUTE, value: 'running' },
+    { key: DELEGATION_ID_ATTRIBUTE, value: start.delegationId },
+    { key: PENDING_CARDS_ATTRIBUTE, value: 0 },
+  ];
+}

@@ -7,6 +7,26 @@ export type ToolClass = 'read' | 'write' | 'exec' | 'mcp' | 'config';
 /** JSON Schema object describing a tool's arguments, as sent to the model. */
 export type JsonSchema = Record<string, unknown>;
 
+/** A tool's `inputSchema`: an object with these properties and no others. */
+export function objectSchema(
+  properties: Record<string, JsonSchema>,
+  required?: string[],
+): JsonSchema {
+  // The keys in this order, as the schemas were written out by hand: these objects are sent to
+  // models and recorded in workflow history, so their JSON must not change.
+  return {
+    type: 'object',
+    properties,
+    ...(required === undefined ? {} : { required }),
+    additionalProperties: false,
+  };
+}
+
+/** A string property of an `inputSchema`, with what the model should put in it. */
+export function stringProperty(description: string): JsonSchema {
+  return { type: 'string', description };
+}
+
 /** One tool as the model sees it, plus what the runtime needs to police and run it. */
 export interface ToolSchema {
   /** Canonical registered name (`read`, `WebFetch`, `use_skill`, `mcp__server__tool`). */

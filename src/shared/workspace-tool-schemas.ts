@@ -1,4 +1,4 @@
-import type { ToolSchema } from './tool-contract.js';
+import { objectSchema, stringProperty, type ToolSchema } from './tool-contract.js';
 
 /**
  * Schemas of the built-in workspace tools (CAP-1). They live apart from the implementations so
@@ -16,10 +16,9 @@ export const READ_TOOL_SCHEMA: ToolSchema = {
     'Read a text file in the workspace. Returns its lines prefixed with 1-based line numbers. ' +
     'Use offset and limit to page through long files. Directories and binary files are refused; ' +
     'use glob to list files.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'File path, relative to the workspace root.' },
+  inputSchema: objectSchema(
+    {
+      path: stringProperty('File path, relative to the workspace root.'),
       offset: {
         type: 'integer',
         minimum: 1,
@@ -31,9 +30,8 @@ export const READ_TOOL_SCHEMA: ToolSchema = {
         description: 'Maximum number of lines to return (default 2000).',
       },
     },
-    required: ['path'],
-    additionalProperties: false,
-  },
+    ['path'],
+  ),
 };
 
 export const WRITE_TOOL_SCHEMA: ToolSchema = {
@@ -44,15 +42,13 @@ export const WRITE_TOOL_SCHEMA: ToolSchema = {
   description:
     'Create or overwrite a file in the workspace with the given content. Missing parent ' +
     'directories are created. Prefer edit for changing part of an existing file.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'File path, relative to the workspace root.' },
-      content: { type: 'string', description: 'The complete new content of the file.' },
+  inputSchema: objectSchema(
+    {
+      path: stringProperty('File path, relative to the workspace root.'),
+      content: stringProperty('The complete new content of the file.'),
     },
-    required: ['path', 'content'],
-    additionalProperties: false,
-  },
+    ['path', 'content'],
+  ),
 };
 
 export const EDIT_TOOL_SCHEMA: ToolSchema = {
@@ -64,20 +60,18 @@ export const EDIT_TOOL_SCHEMA: ToolSchema = {
     'Replace text in an existing workspace file. old_string must match the file exactly ' +
     '(including whitespace) and occur exactly once, unless replace_all is true, in which case ' +
     'every occurrence is replaced. Include enough surrounding context to make it unique.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'File path, relative to the workspace root.' },
-      old_string: { type: 'string', description: 'Exact text to replace.' },
-      new_string: { type: 'string', description: 'Text to put in its place.' },
+  inputSchema: objectSchema(
+    {
+      path: stringProperty('File path, relative to the workspace root.'),
+      old_string: stringProperty('Exact text to replace.'),
+      new_string: stringProperty('Text to put in its place.'),
       replace_all: {
         type: 'boolean',
         description: 'Replace every occurrence instead of requiring exactly one (default false).',
       },
     },
-    required: ['path', 'old_string', 'new_string'],
-    additionalProperties: false,
-  },
+    ['path', 'old_string', 'new_string'],
+  ),
 };
 
 export const GLOB_TOOL_SCHEMA: ToolSchema = {
@@ -90,18 +84,15 @@ export const GLOB_TOOL_SCHEMA: ToolSchema = {
     'workspace-relative paths. Hidden files, node_modules, .git and symbolic links are skipped. ' +
     'The pattern must ' +
     'be relative and may not contain "..".',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: { type: 'string', description: 'Glob pattern, relative to path.' },
-      path: {
-        type: 'string',
-        description: 'Directory to search in, relative to the workspace root (default: the root).',
-      },
+  inputSchema: objectSchema(
+    {
+      pattern: stringProperty('Glob pattern, relative to path.'),
+      path: stringProperty(
+        'Directory to search in, relative to the workspace root (default: the root).',
+      ),
     },
-    required: ['pattern'],
-    additionalProperties: false,
-  },
+    ['pattern'],
+  ),
 };
 
 export const GREP_TOOL_SCHEMA: ToolSchema = {
@@ -113,31 +104,23 @@ export const GREP_TOOL_SCHEMA: ToolSchema = {
     'Search file contents in the workspace for a regular expression (JavaScript syntax) or, with ' +
     'fixed_strings, a literal string. Returns matching lines as "path:line: text". Narrow the ' +
     'search with path (a file or directory) and glob (e.g. "**/*.md").',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      pattern: {
-        type: 'string',
-        description: 'Regular expression, or literal text with fixed_strings.',
-      },
-      path: {
-        type: 'string',
-        description:
-          'File or directory to search, relative to the workspace root (default: the root).',
-      },
-      glob: {
-        type: 'string',
-        description: 'Only search files matching this glob, relative to path (default "**/*").',
-      },
+  inputSchema: objectSchema(
+    {
+      pattern: stringProperty('Regular expression, or literal text with fixed_strings.'),
+      path: stringProperty(
+        'File or directory to search, relative to the workspace root (default: the root).',
+      ),
+      glob: stringProperty(
+        'Only search files matching this glob, relative to path (default "**/*").',
+      ),
       fixed_strings: {
         type: 'boolean',
         description: 'Treat pattern as literal text, not a regular expression (default false).',
       },
       ignore_case: { type: 'boolean', description: 'Match case-insensitively (default false).' },
     },
-    required: ['pattern'],
-    additionalProperties: false,
-  },
+    ['pattern'],
+  ),
 };
 
 export const FILE_SYSTEM_TOOL_SCHEMAS: ToolSchema[] = [
@@ -156,10 +139,9 @@ export const BASH_TOOL_SCHEMA: ToolSchema = {
     'Run a shell command with bash -c in the workspace root. Returns combined stdout and stderr ' +
     'and the exit code. Commands get a minimal environment (PATH, HOME, LANG) and are killed ' +
     'after timeout_seconds (default 120, max 600). Output is truncated when long.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', description: 'The command line to run.' },
+  inputSchema: objectSchema(
+    {
+      command: stringProperty('The command line to run.'),
       timeout_seconds: {
         type: 'integer',
         minimum: 1,
@@ -167,7 +149,6 @@ export const BASH_TOOL_SCHEMA: ToolSchema = {
         description: 'Kill the command after this many seconds (default 120, max 600).',
       },
     },
-    required: ['command'],
-    additionalProperties: false,
-  },
+    ['command'],
+  ),
 };

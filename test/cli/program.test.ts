@@ -6,7 +6,7 @@ import { describeFailure, EXIT } from '../../src/cli/exit-codes.js';
 import type { Io } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/program.js';
 import { ConfigError } from '../../src/config.js';
-import { DeputyError } from '../../src/errors.js';
+import { DeputyError, invalidDefinition } from '../../src/errors.js';
 import { TemporalUnreachableError } from '../../src/temporal/connection.js';
 
 function captureIo(): Io & { stdout: string; stderr: string } {
@@ -25,6 +25,13 @@ describe('exit codes', () => {
     expect(describeFailure(new DeputyError('conflict', 'decided')).code).toBe(EXIT.conflict);
     expect(describeFailure(new DeputyError('invalid', 'bad id')).code).toBe(EXIT.usage);
     expect(describeFailure(new DeputyError('forbidden', 'no')).code).toBe(EXIT.failed);
+    expect(describeFailure(new DeputyError('read-only', 'built-in')).code).toBe(EXIT.failed);
+    expect(
+      describeFailure(invalidDefinition([{ path: 'name', message: 'must be kebab-case' }])),
+    ).toEqual({
+      code: EXIT.usage,
+      message: 'the definition is invalid\n  name: must be kebab-case',
+    });
     expect(describeFailure(new DeputyError('unavailable', 'no worker')).code).toBe(
       EXIT.unreachable,
     );

@@ -1,25 +1,29 @@
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DefinitionError } from '../../src/definitions/errors.js';
+import { HTTP_STATUS } from '../../src/api/errors.js';
 import { sha256 } from '../../src/definitions/revisions.js';
+import { DeputyError, type DeputyErrorKind } from '../../src/errors.js';
 import { agentFile, useTempRegistries } from './support.js';
 
 const temp = useTempRegistries();
 
+/** The refusal is a DeputyError of `kind`, which the API answers with `status` (API-4). */
 async function expectError(
   promise: Promise<unknown>,
-  kind: string,
+  kind: DeputyErrorKind,
   status: number,
-): Promise<DefinitionError> {
+): Promise<DeputyError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(DefinitionError);
-  expect((error as DefinitionError).kind).toBe(kind);
-  expect((error as DefinitionError).status).toBe(status);
-  return error as DefinitionError;
+  expect(error).toBeInstanceOf(DeputyError);
+  const refusal = error as DeputyError;
+  expect(refusal.kind).toBe(kind);
+  expect(HTTP_STATUS[refusal.kind]).toBe(status);
+  if (kind === 'invalid') expect(refusal.code).toBe('invalid_config');
+  return refusal;
 }
 
 describe('registry: levels (DEF-3)', () => {

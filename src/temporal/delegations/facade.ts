@@ -17,13 +17,7 @@ import {
   type DelegationResult,
 } from '../../shared/delegation.js';
 import { eventsQuery } from '../../shared/messages.js';
-import {
-  AGENT_ATTRIBUTE,
-  DELEGATION_ID_ATTRIBUTE,
-  PENDING_CARDS_ATTRIBUTE,
-  SESSION_ATTRIBUTE,
-  STATUS_ATTRIBUTE,
-} from '../../shared/search-attributes.js';
+import { AGENT_ATTRIBUTE, initialSearchAttributes } from '../../shared/search-attributes.js';
 import { DeputyError } from '../../errors.js';
 import { createCards } from './cards.js';
 import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
@@ -81,13 +75,11 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
               options: request.options,
             },
           ],
-          typedSearchAttributes: [
-            { key: AGENT_ATTRIBUTE, value: request.agent },
-            { key: SESSION_ATTRIBUTE, value: request.session },
-            { key: STATUS_ATTRIBUTE, value: 'running' },
-            { key: DELEGATION_ID_ATTRIBUTE, value: delegationId },
-            { key: PENDING_CARDS_ATTRIBUTE, value: 0 },
-          ],
+          typedSearchAttributes: initialSearchAttributes({
+            agent: request.agent,
+            session: request.session,
+            delegationId,
+          }),
           memo: { task: firstLine(request.task) },
         });
       } catch (error) {
