@@ -3,10 +3,11 @@
  * Sandbox code: the tool itself runs in an activity.
  */
 import { ActivityFailure, isCancellation } from '@temporalio/workflow';
-import type { ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import { decide } from '../policy/decide.js';
 import type { ApprovalCard } from '../shared/delegation.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
-import type { Verdict } from '../shared/policy-contract.js';
+import type { UnattendedVerdict, Verdict } from '../shared/policy-contract.js';
 import { redactSecrets } from '../shared/redact.js';
 import type { ToolSchema } from '../shared/tool-contract.js';
 import { isAtMostOnce, toolFailureText } from '../shared/tool-contract.js';
@@ -18,6 +19,36 @@ export interface PlannedCall {
   schema: ToolSchema | undefined;
   verdict: Verdict;
   card: ApprovalCard | null;
+}
+
+/** Policy's verdict on each call of a model turn; a tool never given to the agent is denied. */
+export function planCalls(
+  turn: ModelTurn,
+  resolved: ResolvedAgent,
+  unattended: UnattendedVerdict | undefined,
+): PlannedCall[] {
+  const { snapshot } = resolved;
+  const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
+  return turn.toolCalls.map((call): PlannedCall => {
+    const schema = toolsByName.get(call.name);
+    const verdict: Verdict = schema
+      ? decide(
+          {
+            approvalMode: snapshot.approvalMode,
+            workspaceRoot: resolved.workspaceRoot,
+            writableRoots: resolved.writableRoots,
+            unattended: unattended ?? 'ask',
+          },
+          {
+            toolName: call.name,
+            toolClass: schema.toolClass,
+            paths: turn.callPaths[call.id] ?? [],
+            confined: schema.confined === true,
+          },
+        )
+      : { kind: 'deny', reason: unknownToolText(call.name, snapshot.tools) };
+    return { call, schema, verdict, card: null };
+  });
 }
 
 /** Runs the call if policy (or its card) allows it; otherwise says why not. */
@@ -53,7 +84,7 @@ function describeArguments(args: Record<string, unknown>): string {
 }
 
 /** What the model reads when it calls a tool it was never given (undeclared = unreachable). */
-export function unknownToolText(name: string, tools: ToolSchema[]): string {
+function unknownToolText(name: string, tools: ToolSchema[]): string {
   const available = tools.map((tool) => tool.name).join(', ') || 'none';
   return `You don't have a tool named '${name}'. Your tools: ${available}.`;
 }

@@ -1,0 +1,250 @@
+/**
+ * The state of one delegation run: status, transcript, events, counters, cards and result.
+ * Sandbox code: deterministic and free of Temporal commands (the workflow issues those), so
+ * the `state` and `events` queries read it directly. `new Date()` is the workflow clock here.
+ */
+import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type {
+  ApprovalCard,
+  CardDecision,
+  DelegationEvent,
+  DelegationInput,
+  DelegationResult,
+  DelegationState,
+  DelegationStatus,
+} from '../shared/delegation.js';
+import { cardIdFor } from '../shared/delegation.js';
+import type { ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
+import { redactSecrets } from '../shared/redact.js';
+import { CardBook, type CardRejection } from './card-book.js';
+import { CARRIED_DECIDED_CARDS, CARRIED_EVENTS, type CarriedState } from './carried-state.js';
+import type { PlannedCall } from './tool-calls.js';
+import { summarizeEntry } from './transcript-summary.js';
+
+export class DelegationRun {
+  readonly transcript: TranscriptEntry[];
+  private readonly cards = new CardBook();
+  /** The agent as resolved; a continued run starts with the one it carried. */
+  private resolvedAgent: ResolvedAgent | null;
+  private readonly firstRun: boolean;
+  private readonly events: DelegationEvent[];
+  private currentStatus: DelegationStatus = 'running';
+  private rounds: number;
+  private maxTurns: number;
+  private model: string | null;
+  private definitionHash: string | null;
+  private result: DelegationResult | null = null;
+  private cardSequence: number;
+  private nextEventSeq: number;
+  private readonly previousRuns: number;
+
+  constructor(
+    private readonly input: DelegationInput,
+    private readonly workflowId: string,
+    carried?: CarriedState,
+  ) {
+    this.firstRun = !carried;
+    this.cards.restore(carried?.decidedCards ?? []);
+    this.events = carried?.events ?? [];
+    this.transcript = carried?.transcript ?? [{ role: 'user', content: input.task }];
+    this.rounds = carried?.roundsUsed ?? 0;
+    this.resolvedAgent = carried?.resolved ?? null;
+    this.maxTurns = carried?.resolved.snapshot.limits.maxTurns ?? 0;
+    this.model = carried?.resolved.snapshot.model ?? null;
+    this.definitionHash = carried?.resolved.snapshot.definitionHash ?? null;
+    this.cardSequence = carried?.cardSequence ?? 0;
+    this.nextEventSeq = carried?.nextEventSeq ?? 1;
+    this.previousRuns = carried?.previousRuns ?? 0;
+  }
+
+  get resolved(): ResolvedAgent | null {
+    return this.resolvedAgent;
+  }
+
+  get status(): DelegationStatus {
+    return this.currentStatus;
+  }
+
+  get roundsUsed(): number {
+    return this.rounds;
+  }
+
+  /** What the `state` query answers. */
+  state(): DelegationState {
+    return {
+      delegationId: this.input.delegationId,
+      workflowId: this.workflowId,
+      agent: this.input.agent,
+      session: this.input.session,
+      status: this.currentStatus,
+      roundsUsed: this.rounds,
+      maxTurns: this.maxTurns,
+      model: this.model,
+      definitionHash: this.definitionHash,
+      pendingCards: this.cards.pending(),
+      decidedCards: this.cards.decided(),
+      transcriptSummary: this.transcript.map(summarizeEntry),
+      result: this.result,
+    };
+  }
+
+  /** What the `events` query answers: every event after `afterSeq`. */
+  eventsAfter(afterSeq: number): DelegationEvent[] {
+    return this.events.filter((event) => event.seq > afterSeq);
+  }
+
+  /** The snapshot this run works with; only a delegation's first run records `started`. */
+  recordResolved(resolved: ResolvedAgent): void {
+    const { snapshot } = resolved;
+    this.resolvedAgent = resolved;
+    this.model = snapshot.model;
+    this.definitionHash = snapshot.definitionHash;
+    this.maxTurns = snapshot.limits.maxTurns;
+    if (this.firstRun)
+      this.emit({ type: 'started', agent: snapshot.agentName, model: snapshot.model });
+  }
+
+  recordModelTurn(turn: ModelTurn): void {
+    this.rounds += 1;
+    // The adapter's own label says what really answered ("... (scripted model)").
+    this.model = turn.modelLabel;
+    this.transcript.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
+    this.emit({
+      type: 'model-turn',
+      round: this.rounds,
+      text: turn.text,
+      toolCalls: turn.toolCalls.map((call) => call.name),
+    });
+  }
+
+  outOfTurns(): boolean {
+    return this.rounds >= this.maxTurns;
+  }
+
+  /** Opens the approval card of a call policy answered with `ask`. */
+  openCard(call: ToolCallRequest, reason: string): ApprovalCard {
+    this.cardSequence += 1;
+    const card: ApprovalCard = {
+      id: cardIdFor(this.input.delegationId, this.cardSequence),
+      delegationId: this.input.delegationId,
+      workflowId: this.workflowId,
+      session: this.input.session,
+      agent: this.resolvedOrThrow().snapshot.agentName,
+      tool: call.name,
+      arguments: redactSecrets(call.arguments) as Record<string, unknown>,
+      reason,
+      openedAt: now(),
+      state: { status: 'pending' },
+    };
+    this.cards.open(card);
+    this.emit({ type: 'card-opened', card });
+    return card;
+  }
+
+  pendingCards(): ApprovalCard[] {
+    return this.cards.pending();
+  }
+
+  hasPendingCards(): boolean {
+    return this.cards.pending().length > 0;
+  }
+
+  /** Why a decision cannot apply, or null when it can (the update's validator). */
+  cardRejection(decision: CardDecision): CardRejection | null {
+    return this.cards.rejectionOf(decision);
+  }
+
+  /** Applies a decision to a pending card; returns the card, or null when it does not apply. */
+  decideCard(decision: CardDecision): ApprovalCard | null {
+    const card = this.cards.apply(decision, now());
+    if (card) this.emit({ type: 'card-decided', card });
+    return card;
+  }
+
+  park(): void {
+    this.currentStatus = 'parked';
+  }
+
+  resume(): void {
+    this.currentStatus = 'running';
+  }
+
+  recordToolResult(item: PlannedCall, outcome: ToolOutcome): void {
+    this.transcript.push({
+      role: 'tool',
+      toolCallId: item.call.id,
+      toolName: item.call.name,
+      content: outcome.content,
+      isError: outcome.isError,
+      ...(outcome.blob ? { blob: outcome.blob } : {}),
+    });
+    this.emit({
+      type: 'tool-call',
+      tool: item.call.name,
+      verdict: item.card ? `ask:${item.card.state.status}` : item.verdict.kind,
+      summary: outcome.content.slice(0, 200),
+    });
+  }
+
+  /** The model answered without asking for a tool. */
+  completedWith(text: string): DelegationResult {
+    return { status: 'completed', text, notice: null, roundsUsed: this.rounds };
+  }
+
+  /** The model asked for more tools, but the run has no turn left to show it their results. */
+  cutAtMaxTurns(turn: ModelTurn): DelegationResult {
+    const skipped = turn.toolCalls.map((call) => call.name).join(', ');
+    return this.endedEarly(
+      'completed',
+      `Stopped at maxTurns (${this.maxTurns}) before finishing; the requested call(s) ${skipped} were not run.`,
+    );
+  }
+
+  /** A result that ends the run before the model's final answer: its last answer so far. */
+  endedEarly(status: DelegationResult['status'], notice: string): DelegationResult {
+    return { status, text: this.lastAnswer(), notice, roundsUsed: this.rounds };
+  }
+
+  finish(result: DelegationResult): void {
+    this.result = result;
+    this.emit({ type: 'finished', result });
+    this.currentStatus = result.status;
+  }
+
+  /** What the next run continues from (continue-as-new). */
+  carryOver(): CarriedState {
+    return {
+      resolved: this.resolvedOrThrow(),
+      transcript: this.transcript,
+      roundsUsed: this.rounds,
+      cardSequence: this.cardSequence,
+      decidedCards: this.cards.decided().slice(-CARRIED_DECIDED_CARDS),
+      events: this.events.slice(-CARRIED_EVENTS),
+      nextEventSeq: this.nextEventSeq,
+      previousRuns: this.previousRuns + 1,
+    };
+  }
+
+  private resolvedOrThrow(): ResolvedAgent {
+    if (!this.resolvedAgent) throw new Error('the delegation is not resolved yet');
+    return this.resolvedAgent;
+  }
+
+  private lastAnswer(): string {
+    for (let index = this.transcript.length - 1; index >= 0; index--) {
+      const entry = this.transcript[index]!;
+      if (entry.role === 'assistant' && entry.content.trim()) return entry.content;
+    }
+    return '';
+  }
+
+  private emit(event: DistributiveOmit<DelegationEvent, 'seq' | 'at'>): void {
+    this.events.push({ ...event, seq: this.nextEventSeq++, at: now() } as DelegationEvent);
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
