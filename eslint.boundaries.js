@@ -50,6 +50,17 @@ export const BOUNDARIES = [
     ],
   },
   {
+    // The one Node-side path check sits under everything that touches files: it knows nothing
+    // above it, so tools, models, definitions and the composition root can all use it.
+    folders: ['src/paths'],
+    forbidden: [
+      {
+        regex: '^(?!\\./|\\.\\./shared/|node:)',
+        message: 'src/paths imports ./, ../shared/ and node: modules only.',
+      },
+    ],
+  },
+  {
     // Both read tool contracts from src/shared; neither knows the other's code.
     folders: ['src/tools'],
     forbidden: [

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import type { DeputyConfig } from './config.js';
 import type { LoadedDefinition } from './definitions/definition.js';
 import { readResidentMemory } from './tools/memory.js';
-import { realpathLenient } from './tools/workspace-path.js';
+import { realpathLenient } from './paths/realpath-lenient.js';
 import type { AgentResolver } from './activities/resolve-agent.js';
 
 /** The registry surface resolution needs (src/definitions/registry.ts provides it). */

@@ -4,9 +4,10 @@
  * `.subagents/agents/` later is noticed without watching the whole workspace.
  */
 import { existsSync } from 'node:fs';
-import { dirname, sep } from 'node:path';
+import { dirname } from 'node:path';
 import { watch } from 'chokidar';
 import type { Stats } from 'node:fs';
+import { isInside } from '../shared/path-containment.js';
 
 export interface WatchTarget {
   directory: string;
@@ -40,10 +41,6 @@ function nearestExisting(directory: string): string {
   return current;
 }
 
-function isInside(path: string, directory: string): boolean {
-  return path.startsWith(directory.endsWith(sep) ? directory : directory + sep);
-}
-
 export function watchDefinitionDirectories(
   targets: WatchTarget[],
   onChange: () => void,
@@ -53,10 +50,14 @@ export function watchDefinitionDirectories(
   const roots = [
     ...new Set(targets.map((target) => nearestExisting(target.root ?? target.directory))),
   ];
+  // Lexical on purpose, not isInsideReal: chokidar reports paths under the watched root as
+  // they are spelled there (a linked definition file `agents/a.md -> ~/shared/a.md` arrives
+  // as `agents/a.md`), and resolving them would stop noticing edits to such links.
   const relevant = (path: string, stats?: Stats): boolean =>
     targets.some((target) => {
-      if (path === target.directory || isInside(target.directory, path)) return true;
-      if (!isInside(path, target.directory)) return false;
+      // The folder itself or one of its ancestors: keep walking towards it.
+      if (isInside(path, target.directory)) return true;
+      if (!isInside(target.directory, path)) return false;
       if (stats?.isDirectory() === true) return target.recursive;
       if (stats?.isFile() === true) {
         return (

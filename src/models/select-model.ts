@@ -12,9 +12,11 @@
  * are read from the environment on each call, so workers that hold keys and an API server that
  * does not can share one configuration.
  */
-import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { DeputyConfig, ModelEntry } from '../config.js';
+import { isInsideReal } from '../paths/containment.js';
+import { isInside } from '../shared/path-containment.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';
 import { createAnthropicModel } from './anthropic.js';
 import { ModelConfigError } from './model-adapter.js';
@@ -189,6 +191,9 @@ function resolveScriptPath(relativePath: string, bases: string[], context: strin
   if (isAbsolute(relativePath)) {
     throw new ModelConfigError(`${context}: scripted model path must be relative, not absolute`);
   }
+  if (relativePath.includes('\0')) {
+    throw new ModelConfigError(`${context}: scripted model path contains a null byte`);
+  }
   const tried: string[] = [];
   for (const base of bases) {
     const candidate = resolve(base, relativePath);
@@ -199,19 +204,20 @@ function resolveScriptPath(relativePath: string, bases: string[], context: strin
       tried.push(candidate);
       continue;
     }
-    if (!isInside(realpathSync(base), realpathSync(candidate))) {
+    if (!isInsideReal(base, candidate)) {
       throw new ModelConfigError(
         `${context}: scripted model path escapes ${base} through a symlink`,
+      );
+    }
+    // The base itself (`scripted:.`) or a folder under it is inside but is not a script.
+    if (statSync(candidate).isDirectory()) {
+      throw new ModelConfigError(
+        `${context}: scripted model path '${relativePath}' is a directory (${candidate}), not a script file`,
       );
     }
     return candidate;
   }
   throw new ModelConfigError(`${context}: script not found (looked at ${tried.join(', ')})`);
-}
-
-function isInside(base: string, candidate: string): boolean {
-  const path = relative(base, candidate);
-  return path !== '' && path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path);
 }
 
 function configured(config: Pick<DeputyConfig, 'models'>): string {

@@ -1,11 +1,14 @@
+import { isInside, relativeInside } from '../shared/path-containment.js';
 import type { PolicyInput, Verdict } from '../shared/policy-contract.js';
 import type { ToolClass } from '../shared/tool-contract.js';
 
 /*
  * Runs inside the Temporal workflow sandbox (the loop decides before it schedules a tool
  * activity), so it must stay pure: no Node modules (`path`, `fs`), no clock, no randomness,
- * and only `src/shared` types. Paths arrive already absolute, normalized and symlink-resolved
- * (canonicalCallPaths, on the activity side), so containment is plain string logic.
+ * and only `src/shared` (types and sandbox-safe functions). Paths arrive already absolute,
+ * normalized and symlink-resolved (canonicalCallPaths, on the activity side), so containment
+ * is the shared lexical rule of src/shared/path-containment.ts, the same one the Node-side
+ * tools apply after resolving.
  */
 
 /** One tool call as policy sees it. */
@@ -81,25 +84,14 @@ function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
   }
 }
 
-/** `p` is `root` or below it. Both absolute and normalized (POSIX). */
-export function isInside(root: string, p: string): boolean {
-  const base = stripTrailingSlash(root);
-  if (base === '') return p.startsWith('/');
-  return p === base || p.startsWith(`${base}/`);
-}
-
-function stripTrailingSlash(p: string): string {
-  return p.endsWith('/') ? p.slice(0, -1) : p;
-}
-
 /** Workspace paths read relative (`src/a.ts`); others absolute, marked so a reviewer notices. */
 function describePaths(paths: string[], workspace: string): string {
   if (paths.length === 0) return 'the workspace';
   return paths
     .map((p) => {
-      if (!isInside(workspace, p)) return `${p} (outside the workspace)`;
-      const base = stripTrailingSlash(workspace);
-      return p === base ? '.' : p.slice(base.length + 1);
+      const relative = relativeInside(workspace, p);
+      if (relative === undefined) return `${p} (outside the workspace)`;
+      return relative === '' ? '.' : relative;
     })
     .join(', ');
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ToolSchema } from '../shared/tool-contract.js';
-import { realpathLenient } from './workspace-path.js';
+import { realpathLenient } from '../paths/realpath-lenient.js';
 
 /**
  * The paths a tool call touches, as decide() must compare them (POL-1: "paths are resolved,

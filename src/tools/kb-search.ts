@@ -16,7 +16,7 @@ import {
   type ShownHit,
 } from './kb-search-lines.js';
 import { ToolError, type ToolContext, type ToolImplementation } from './tool.js';
-import { isInsideDirectory } from './workspace-path.js';
+import { isInside } from '../shared/path-containment.js';
 
 /** Budgets of one kb_search call (CAP-4). Hitting one is reported in the result. */
 export const KB_SEARCH_LIMITS = {
@@ -270,13 +270,13 @@ function openInside(root: string, absolute: string): number | null {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
   }
   const real = fs.realpathSync.native(absolute);
-  if (!isInsideDirectory(root, real)) return null;
+  if (!isInside(root, real)) return null;
   return fs.openSync(real, 'r');
 }
 
 function realInside(root: string, target: string): boolean {
   try {
-    return isInsideDirectory(root, fs.realpathSync.native(target));
+    return isInside(root, fs.realpathSync.native(target));
   } catch {
     return false;
   }

@@ -2,13 +2,10 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { realpathLenient } from '../../src/paths/realpath-lenient.js';
 import { ToolError } from '../../src/tools/tool.js';
-import {
-  isInsideDirectory,
-  realpathLenient,
-  resolveInWorkspace,
-  toWorkspaceRelative,
-} from '../../src/tools/workspace-path.js';
+import { isInside } from '../../src/shared/path-containment.js';
+import { resolveInWorkspace, toWorkspaceRelative } from '../../src/tools/workspace-path.js';
 
 let base: string;
 let workspace: string;
@@ -116,11 +113,11 @@ describe('helpers', () => {
     );
   });
 
-  it('isInsideDirectory treats ..foo as inside and ../foo as outside', () => {
-    expect(isInsideDirectory('/w', '/w')).toBe(true);
-    expect(isInsideDirectory('/w', '/w/..foo')).toBe(true);
-    expect(isInsideDirectory('/w', '/foo')).toBe(false);
-    expect(isInsideDirectory('/w', '/w2')).toBe(false);
+  it('isInside treats ..foo as inside and ../foo as outside', () => {
+    expect(isInside('/w', '/w')).toBe(true);
+    expect(isInside('/w', '/w/..foo')).toBe(true);
+    expect(isInside('/w', '/foo')).toBe(false);
+    expect(isInside('/w', '/w2')).toBe(false);
   });
 
   it('toWorkspaceRelative shows the root as .', () => {
