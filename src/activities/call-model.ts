@@ -2,7 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DeputyConfig } from '../config.js';
 import { ModelCallError, ModelConfigError } from '../models/model-adapter.js';
 import { createModelAdapter } from '../models/select-model.js';
-import { canonicalCallPaths } from '../tools/call-paths.js';
+import { pathsOfCalls } from '../tools/call-paths.js';
 import type { CallModelInput, ModelTurn } from './types.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { BlobMissingError, type BlobStore } from './blob-store.js';
@@ -68,11 +68,9 @@ export async function callModelActivity(
     }
     throw error;
   }
-  const schemas = new Map(input.tools.map((tool) => [tool.name, tool]));
-  const callPaths: Record<string, string[]> = {};
-  for (const call of response.toolCalls) {
-    const schema = schemas.get(call.name);
-    callPaths[call.id] = schema ? canonicalCallPaths(config.workspace, schema, call.arguments) : [];
-  }
-  return { ...response, callPaths };
+  // The workflow's decide() is pure: it needs the calls' real paths, which only Node can know.
+  return {
+    ...response,
+    callPaths: pathsOfCalls(config.workspace, input.tools, response.toolCalls),
+  };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { ToolCallRequest } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tool-contract.js';
 import { realpathLenient } from '../paths/realpath-lenient.js';
 
@@ -38,4 +39,22 @@ function resolveOrLexical(absolute: string): string {
     // ELOOP, EACCES...: the lexical path is the best policy can know; the tool will fail.
     return absolute;
   }
+}
+
+/**
+ * The real paths of every call of one model turn, by call id, for policy to compare with the
+ * roots. A call naming a tool the agent does not have touches no path (it is refused anyway).
+ */
+export function pathsOfCalls(
+  workspaceRoot: string,
+  tools: readonly ToolSchema[],
+  calls: readonly ToolCallRequest[],
+): Record<string, string[]> {
+  const schemas = new Map(tools.map((tool) => [tool.name, tool]));
+  const paths: Record<string, string[]> = {};
+  for (const call of calls) {
+    const schema = schemas.get(call.name);
+    paths[call.id] = schema ? canonicalCallPaths(workspaceRoot, schema, call.arguments) : [];
+  }
+  return paths;
 }

@@ -1,6 +1,7 @@
 /**
- * Every Claude Code agent in ../shared/corpus (written by other people, read-only) loads through
- * the ecosystem level without an error-severity diagnostic.
+ * Every Claude Code agent in test/fixtures/corpus (written by other people, copied with their
+ * licence; see its README) loads through the ecosystem level without an error-severity
+ * diagnostic. How fast it loads is measured by bench/registry-load.ts, not asserted here.
  */
 import { cp, readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -12,7 +13,14 @@ import { loadedRegistry, tempLayout } from './support.js';
 import type { TempLayout } from './support.js';
 
 const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const corpus = resolve(repoRoot, '..', 'shared', 'corpus', 'claude-agents-voltagent', 'categories');
+const corpus = resolve(
+  repoRoot,
+  'test',
+  'fixtures',
+  'corpus',
+  'claude-agents-voltagent',
+  'categories',
+);
 const files = fg.sync('**/*.md', { cwd: corpus, absolute: true }).sort();
 
 let layout: TempLayout;
@@ -98,10 +106,10 @@ describe('ecosystem corpus (claude-agents-voltagent)', () => {
     for (const name of names) expect(name).toMatch(/^[a-z0-9][a-z0-9-]*$/);
   });
 
-  it('parses each file quickly', async () => {
-    const started = performance.now();
+  it('reloads to the same definitions and diagnostics', async () => {
+    const before = registry.listAll();
     await registry.reload();
-    expect((performance.now() - started) / files.length).toBeLessThan(20);
+    expect(registry.listAll()).toEqual(before);
   });
 
   it('keeps the files it read untouched', async () => {
