@@ -66,26 +66,25 @@ export function registerDelegationCommands(
             const onInterrupt = () => abort.abort();
             process.once('SIGINT', onInterrupt);
             try {
-              const followed = await followDelegation(delegations, started.delegationId, io.err, {
+              const result = await followDelegation(delegations, started.delegationId, io.err, {
                 signal: abort.signal,
               });
-              if (followed === null) {
+              if (result === null) {
                 io.err(`detached; the delegation runs on: deputy status ${started.delegationId}`);
                 return EXIT.ok;
               }
-              const { result, deniedCalls } = followed;
+              const denied = result.deniedCalls ?? [];
               if (options.json) {
-                printJson(io, { ...started, status: result.status, result, deniedCalls });
+                printJson(io, { ...started, status: result.status, result });
               } else {
                 for (const line of resultLines(result)) io.out(line);
               }
-              if (deniedCalls.length > 0) {
-                io.err(`${deniedCalls.length} tool call(s) were denied: ${deniedCalls.join(', ')}`);
+              if (denied.length > 0) {
+                const tools = denied.map((call) => call.tool).join(', ');
+                io.err(`${denied.length} tool call(s) were denied: ${tools}`);
               }
               // Scripts need to know the work was not done as asked: failed, stopped or denied.
-              return result.status === 'completed' && deniedCalls.length === 0
-                ? EXIT.ok
-                : EXIT.failed;
+              return result.status === 'completed' && denied.length === 0 ? EXIT.ok : EXIT.failed;
             } finally {
               process.off('SIGINT', onInterrupt);
             }

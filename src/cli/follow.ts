@@ -16,20 +16,13 @@ export interface FollowOptions {
   signal?: AbortSignal;
 }
 
-export interface FollowOutcome {
-  result: DelegationResult;
-  /** Tools whose calls were denied during the run, in order. */
-  deniedCalls: string[];
-}
-
 export async function followDelegation(
   delegations: Delegations,
   delegationId: string,
   print: Io['err'],
   options: FollowOptions = {},
-): Promise<FollowOutcome | null> {
+): Promise<DelegationResult | null> {
   const pollMs = options.pollMs ?? 300;
-  const deniedCalls: string[] = [];
   let last = 0;
   let warned = false;
   while (!options.signal?.aborted) {
@@ -38,20 +31,13 @@ export async function followDelegation(
       for (const event of events) {
         for (const line of eventLines(event)) print(line);
         last = Math.max(last, event.seq);
-        // A denial by a human (card), by policy (unattended) or for an undeclared tool.
-        if (event.type === 'tool-call' && /^(deny|ask:denied)$/.test(event.verdict)) {
-          deniedCalls.push(event.tool);
-        }
-        if (event.type === 'finished') return { result: event.result, deniedCalls };
+        if (event.type === 'finished') return event.result;
       }
     } catch (error) {
       if (error instanceof DeputyError) throw error;
       // The workflow cannot answer: finished without answering, or no worker yet.
       const state = await delegations.get(delegationId).catch(() => null);
-      if (state?.result) {
-        const denied = state.decidedCards.filter((card) => card.state.status === 'denied');
-        return { result: state.result, deniedCalls: denied.map((card) => card.tool) };
-      }
+      if (state?.result) return state.result;
       if (!warned) {
         print(
           'waiting for a worker to pick the delegation up (is `deputy dev` or `deputy worker` running?)',

@@ -57,7 +57,11 @@ export function eventLines(event: DelegationEvent): string[] {
 }
 
 export function resultLines(result: DelegationResult): string[] {
-  const lines = [`status: ${result.status} after ${result.roundsUsed} round(s)`];
+  const denied = result.deniedCalls ?? [];
+  const tally = denied.length > 0 ? `, ${denied.length} tool call(s) denied` : '';
+  const lines = [`status: ${result.status} after ${result.roundsUsed} round(s)${tally}`];
+  for (const call of denied)
+    lines.push(`  denied ${call.tool} (by ${call.by}): ${oneLine(call.reason, 120)}`);
   if (result.notice) lines.push(`notice: ${result.notice}`);
   if (result.text) lines.push('', result.text);
   return lines;
@@ -82,6 +86,7 @@ export function stateLines(state: DelegationState): string[] {
     lines.push(`  card ${card.id} (${card.tool}): ${card.state.status}`);
   }
   if (state.result) lines.push('', ...resultLines(state.result));
+  else if (state.deniedCalls.length > 0) lines.push(`  denied so far: ${state.deniedCalls.length}`);
   return lines;
 }
 

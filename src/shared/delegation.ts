@@ -70,6 +70,17 @@ export interface CardDecision {
   decidedBy?: string;
 }
 
+/**
+ * A tool call that did not run because policy or a human said no; the model was told why. A
+ * `completed` delegation with denied calls did not do all that was asked: clients must show it.
+ */
+export interface DeniedCall {
+  tool: string;
+  /** `policy`: decide() or an unknown tool; `human`: a card was denied (TaskStop included). */
+  by: 'policy' | 'human';
+  reason: string;
+}
+
 export interface DelegationResult {
   status: FinishedStatus;
   /** Final answer, or the partial result when stopped or cut by `maxTurns`. */
@@ -77,6 +88,8 @@ export interface DelegationResult {
   /** Visible notice when the run ended early (`maxTurns`, stop, model failure). */
   notice: string | null;
   roundsUsed: number;
+  /** Calls denied during the run, in order. Absent from results recorded before deputy 0.2. */
+  deniedCalls?: DeniedCall[];
 }
 
 export type DelegationEvent =
@@ -110,5 +123,7 @@ export interface DelegationState {
   decidedCards: ApprovalCard[];
   /** One short line per transcript entry. */
   transcriptSummary: string[];
+  /** Calls denied so far, in order (the most recent 100 after a continue-as-new). */
+  deniedCalls: DeniedCall[];
   result: DelegationResult | null;
 }

@@ -4,7 +4,7 @@
  * nothing for it.
  */
 import type { ResolvedAgent } from '../activities/types.js';
-import type { ApprovalCard, DelegationEvent } from '../shared/delegation.js';
+import type { ApprovalCard, DeniedCall, DelegationEvent } from '../shared/delegation.js';
 import type { TranscriptEntry } from '../shared/model-contract.js';
 
 export interface CarriedState {
@@ -19,6 +19,8 @@ export interface CarriedState {
   nextEventSeq: number;
   /** How many runs came before this one. */
   previousRuns: number;
+  /** The most recent denied calls; absent when carried by a run from before deputy 0.2. */
+  deniedCalls?: DeniedCall[];
 }
 
 /**
@@ -29,3 +31,4 @@ export const HISTORY_EVENTS_LIMIT = 2_000;
 export const HISTORY_BYTES_LIMIT = 8 * 1024 * 1024;
 export const CARRIED_EVENTS = 200;
 export const CARRIED_DECIDED_CARDS = 100;
+export const CARRIED_DENIED_CALLS = 100;

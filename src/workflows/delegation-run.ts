@@ -12,12 +12,18 @@ import type {
   DelegationResult,
   DelegationState,
   DelegationStatus,
+  DeniedCall,
 } from '../shared/delegation.js';
 import { cardIdFor } from '../shared/delegation.js';
 import type { ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
 import { redactSecrets } from '../shared/redact.js';
 import { CardBook, type CardRejection } from './card-book.js';
-import { CARRIED_DECIDED_CARDS, CARRIED_EVENTS, type CarriedState } from './carried-state.js';
+import {
+  CARRIED_DECIDED_CARDS,
+  CARRIED_DENIED_CALLS,
+  CARRIED_EVENTS,
+  type CarriedState,
+} from './carried-state.js';
 import type { PlannedCall } from './tool-calls.js';
 import { summarizeEntry } from './transcript-summary.js';
 
@@ -28,6 +34,7 @@ export class DelegationRun {
   private resolvedAgent: ResolvedAgent | null;
   private readonly firstRun: boolean;
   private readonly events: DelegationEvent[];
+  private readonly denied: DeniedCall[];
   private currentStatus: DelegationStatus = 'running';
   private rounds: number;
   private maxTurns: number;
@@ -46,6 +53,7 @@ export class DelegationRun {
     this.firstRun = !carried;
     this.cards.restore(carried?.decidedCards ?? []);
     this.events = carried?.events ?? [];
+    this.denied = carried?.deniedCalls ?? [];
     this.transcript = carried?.transcript ?? [{ role: 'user', content: input.task }];
     this.rounds = carried?.roundsUsed ?? 0;
     this.resolvedAgent = carried?.resolved ?? null;
@@ -84,6 +92,7 @@ export class DelegationRun {
       pendingCards: this.cards.pending(),
       decidedCards: this.cards.decided(),
       transcriptSummary: this.transcript.map(summarizeEntry),
+      deniedCalls: [...this.denied],
       result: this.result,
     };
   }
@@ -170,6 +179,8 @@ export class DelegationRun {
   }
 
   recordToolResult(item: PlannedCall, outcome: ToolOutcome): void {
+    const denial = deniedBy(item);
+    if (denial) this.denied.push({ tool: item.call.name, ...denial });
     this.transcript.push({
       role: 'tool',
       toolCallId: item.call.id,
@@ -188,7 +199,7 @@ export class DelegationRun {
 
   /** The model answered without asking for a tool. */
   completedWith(text: string): DelegationResult {
-    return { status: 'completed', text, notice: null, roundsUsed: this.rounds };
+    return { status: 'completed', text, notice: null, ...this.tally() };
   }
 
   /** The model asked for more tools, but the run has no turn left to show it their results. */
@@ -202,7 +213,7 @@ export class DelegationRun {
 
   /** A result that ends the run before the model's final answer: its last answer so far. */
   endedEarly(status: DelegationResult['status'], notice: string): DelegationResult {
-    return { status, text: this.lastAnswer(), notice, roundsUsed: this.rounds };
+    return { status, text: this.lastAnswer(), notice, ...this.tally() };
   }
 
   finish(result: DelegationResult): void {
@@ -222,7 +233,13 @@ export class DelegationRun {
       events: this.events.slice(-CARRIED_EVENTS),
       nextEventSeq: this.nextEventSeq,
       previousRuns: this.previousRuns + 1,
+      deniedCalls: this.denied.slice(-CARRIED_DENIED_CALLS),
     };
+  }
+
+  /** What every result reports besides its text: rounds used and calls denied. */
+  private tally(): Pick<DelegationResult, 'roundsUsed' | 'deniedCalls'> {
+    return { roundsUsed: this.rounds, deniedCalls: [...this.denied] };
   }
 
   private resolvedOrThrow(): ResolvedAgent {
@@ -241,6 +258,14 @@ export class DelegationRun {
   private emit(event: DistributiveOmit<DelegationEvent, 'seq' | 'at'>): void {
     this.events.push({ ...event, seq: this.nextEventSeq++, at: now() } as DelegationEvent);
   }
+}
+
+/** Who refused a settled call, and why; null when it ran (or failed on its own). */
+function deniedBy(item: PlannedCall): Omit<DeniedCall, 'tool'> | null {
+  if (item.card?.state.status === 'denied') return { by: 'human', reason: item.card.state.reason };
+  if (!item.card && item.verdict.kind === 'deny')
+    return { by: 'policy', reason: item.verdict.reason };
+  return null;
 }
 
 function now(): string {

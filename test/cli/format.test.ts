@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cardLines, eventLines, stateLines, summaryTable } from '../../src/cli/format.js';
+import {
+  cardLines,
+  eventLines,
+  resultLines,
+  stateLines,
+  summaryTable,
+} from '../../src/cli/format.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 
 const card: ApprovalCard = {
@@ -64,9 +70,11 @@ describe('CLI formatting', () => {
       pendingCards: [card],
       decidedCards: [],
       transcriptSummary: [],
+      deniedCalls: [{ tool: 'bash', by: 'policy', reason: 'no bash here' }],
       result: null,
     });
     expect(lines.join('\n')).toContain('deputy approve d-abc.1');
+    expect(lines).toContain('  denied so far: 1');
     const table = summaryTable([
       {
         delegationId: 'd-abc',
@@ -83,5 +91,27 @@ describe('CLI formatting', () => {
     expect(table[0]).toMatch(/^ID\s+AGENT\s+SESSION\s+STATUS/);
     expect(table[1]).toContain('2026-01-01 00:00:00');
     expect(summaryTable([])).toEqual(['no delegations']);
+  });
+
+  it('says a completed delegation had calls denied, and which', () => {
+    const lines = resultLines({
+      status: 'completed',
+      text: 'Done, partly.',
+      notice: null,
+      roundsUsed: 3,
+      deniedCalls: [
+        { tool: 'write', by: 'human', reason: 'not in this folder' },
+        { tool: 'bash', by: 'policy', reason: "You don't have a tool named 'bash'." },
+      ],
+    });
+    expect(lines.slice(0, 3)).toEqual([
+      'status: completed after 3 round(s), 2 tool call(s) denied',
+      '  denied write (by human): not in this folder',
+      "  denied bash (by policy): You don't have a tool named 'bash'.",
+    ]);
+    // A result recorded before deniedCalls existed reads as it did.
+    expect(resultLines({ status: 'completed', text: '', notice: null, roundsUsed: 1 })).toEqual([
+      'status: completed after 1 round(s)',
+    ]);
   });
 });

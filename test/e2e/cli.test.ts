@@ -131,7 +131,8 @@ describe('deputy CLI end to end', () => {
     expect(run.stderr).toMatch(/started demo/);
     expect(run.stderr).toMatch(/round 1: .*-> read/);
     expect(run.stderr).toContain('tool call(s) were denied: write');
-    expect(run.stdout).toContain('status: completed');
+    expect(run.stdout).toContain('status: completed after 3 round(s), 1 tool call(s) denied');
+    expect(run.stdout).toMatch(/denied write \(by policy\): .*unattended/);
   });
 
   it('answers an unknown card or delegation with exit 3 and a clear message', async () => {

@@ -179,6 +179,7 @@ describe('delegation workflow', () => {
       text: 'Fixed one typo in notes.txt.',
       notice: null,
       roundsUsed: 3,
+      deniedCalls: [],
     });
     expect(readFileSync(join(harness.workspace, 'notes.txt'), 'utf8')).toBe(
       'the quick brown fox\n',
@@ -228,7 +229,12 @@ describe('delegation workflow', () => {
     });
     const result = await handle.result();
     expect(result.status).toBe('completed');
+    // Completed, but not as asked: the result says which call a human refused.
+    expect(result.deniedCalls).toEqual([
+      { tool: 'write', by: 'human', reason: 'not in this folder' },
+    ]);
     const after = await handle.query(stateQuery);
+    expect(after.deniedCalls).toEqual(result.deniedCalls);
     expect(after.transcriptSummary).toContain(
       "write (error): [tool 'write' denied] not in this folder",
     );
@@ -334,6 +340,7 @@ describe('delegation workflow', () => {
       text: 'finished the marathon',
       notice: null,
       roundsUsed: MARATHON_ROUNDS + 1,
+      deniedCalls: [],
     });
     const runs: string[] = [];
     for await (const run of harness.client.workflow.list({
@@ -423,6 +430,9 @@ describe('delegation workflow', () => {
     const handle = await harness.start('writer', 'Say hi unattended', { unattended: 'deny' });
     const result = await handle.result();
     expect(result.status).toBe('completed');
+    expect(result.deniedCalls).toMatchObject([
+      { tool: 'write', by: 'policy', reason: expect.stringMatching(/unattended/) },
+    ]);
     const after = await handle.query(stateQuery);
     expect(after.decidedCards).toEqual([]);
     expect(after.transcriptSummary.join('\n')).toMatch(
@@ -444,6 +454,8 @@ describe('delegation workflow', () => {
     const handle = await harness.start('wanderer', 'Wander');
     const result = await handle.result();
     expect(result.status).toBe('completed');
+    // The undeclared tool is a policy denial; the escaping reads failed in the tool itself.
+    expect(result.deniedCalls?.map((call) => [call.tool, call.by])).toEqual([['bash', 'policy']]);
     const summary = (await handle.query(stateQuery)).transcriptSummary.join('\n');
     expect(summary).toContain(
       "bash (error): [tool 'bash' denied] You don't have a tool named 'bash'. Your tools: read.",

@@ -22,7 +22,7 @@ import { DeputyError } from '../../errors.js';
 import { createCards } from './cards.js';
 import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
 import { createDelegationLookup, describe, orNotFound, sessionClauses } from './lookup.js';
-import { createStateReader, unsettledResult } from './state.js';
+import { createStateReader, unsettledResult, withDeniedCalls } from './state.js';
 import { failureMessage } from './status.js';
 import { firstLine, statusOf, summaryOf } from './visibility.js';
 import { DELEGATION_WORKFLOW_TYPE, type DelegationSummary, type Delegations } from './types.js';
@@ -146,7 +146,9 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
     async result(delegationId) {
       const handle = await lookup.handleOf(delegationId);
       try {
-        return (await orNotFound(delegationId, handle.result())) as DelegationResult;
+        return withDeniedCalls(
+          (await orNotFound(delegationId, handle.result())) as DelegationResult,
+        );
       } catch (error) {
         if (error instanceof WorkflowFailedError) {
           // The workflow records its own result (partial text, rounds) before it fails.

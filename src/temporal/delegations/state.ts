@@ -57,7 +57,13 @@ export function createStateReader(
 
 /** The result of a run that closed without returning one: failed, or stopped if it was. */
 export function unsettledResult(status: DelegationStatus, notice: string): DelegationResult {
-  return { status: status === 'stopped' ? 'stopped' : 'failed', text: '', notice, roundsUsed: 0 };
+  return {
+    status: status === 'stopped' ? 'stopped' : 'failed',
+    text: '',
+    notice,
+    roundsUsed: 0,
+    deniedCalls: [],
+  };
 }
 
 async function stateFromDescription(
@@ -86,6 +92,7 @@ async function stateFromDescription(
     pendingCards: description.status.name === 'RUNNING' ? memoCards(description.memo) : [],
     decidedCards: [],
     transcriptSummary: [],
+    deniedCalls: result?.deniedCalls ?? [],
     result,
   };
 }
@@ -95,11 +102,16 @@ async function settledResult(
   status: DelegationStatus,
 ): Promise<DelegationResult> {
   try {
-    return (await handle.result()) as DelegationResult;
+    return withDeniedCalls((await handle.result()) as DelegationResult);
   } catch (error) {
     return unsettledResult(
       status,
       error instanceof WorkflowFailedError ? failureMessage(error) : String(error),
     );
   }
+}
+
+/** Results recorded before deputy 0.2 carry no `deniedCalls`; clients always get the list. */
+export function withDeniedCalls(result: DelegationResult): DelegationResult {
+  return { ...result, deniedCalls: result.deniedCalls ?? [] };
 }
