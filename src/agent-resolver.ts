@@ -11,6 +11,7 @@ import type { DeputyConfig } from './config.js';
 import type { LoadedDefinition } from './definitions/definition.js';
 import { readResidentMemory } from './tools/memory.js';
 import { realpathLenient } from './paths/realpath-lenient.js';
+import { deputyRoots } from './paths/deputy-roots.js';
 import type { AgentResolver } from './activities/resolve-agent.js';
 
 /** The registry surface resolution needs (src/definitions/registry.ts provides it). */
@@ -45,6 +46,8 @@ export function createAgentResolver(
         snapshot: { ...snapshot, hooks: definition.hooks },
         workspaceRoot: config.workspace,
         writableRoots: writableRoots(config),
+        // Computed per delegation: a folder created or relinked since the last one counts.
+        ...deputyRoots(config),
       };
     },
   };

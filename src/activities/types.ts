@@ -11,6 +11,7 @@ import type {
   ToolCallRequest,
   TranscriptEntry,
 } from '../shared/model-contract.js';
+import type { ProtectedRoot } from '../shared/policy-contract.js';
 
 export interface ResolveAgentInput {
   agent: string;
@@ -53,6 +54,14 @@ export interface ResolvedAgent {
   /** Real absolute workspace root and writable roots, fixed for the whole delegation. */
   workspaceRoot: string;
   writableRoots: string[];
+  /**
+   * Roots whose writes always ask outside full-access, and paths agents may never read (POL-1).
+   * Optional because this object is recorded in history: a delegation resolved before these
+   * existed (in flight, or a recorded history) has neither, and must replay as it ran, so
+   * missing means none.
+   */
+  protectedRoots?: ProtectedRoot[];
+  hiddenRoots?: string[];
 }
 
 export interface StopHooksInput {

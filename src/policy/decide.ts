@@ -1,5 +1,6 @@
 import { isInside, relativeInside } from '../shared/path-containment.js';
-import type { PolicyInput, Verdict } from '../shared/policy-contract.js';
+import { isHiddenPath } from '../shared/policy-contract.js';
+import type { PolicyInput, ProtectedKind, Verdict } from '../shared/policy-contract.js';
 import type { ToolClass } from '../shared/tool-contract.js';
 
 /*
@@ -26,6 +27,13 @@ export const TASK_TOOL_NAME = 'Task';
 
 const ALLOW: Verdict = { kind: 'allow' };
 
+/** What a write into each kind of protected root does, as a card's reader should hear it. */
+const PROTECTED_CHANGES: Record<ProtectedKind, string> = {
+  definitions: 'changes an agent definition or deputy configuration',
+  git: 'changes the git repository',
+  data: "changes deputy's data directory",
+};
+
 /**
  * POL-1: the one decision function, the same for a main agent and a subagent. POL-3: under
  * `unattended: 'deny'` every `ask` becomes `deny` at once, because no card would be answered.
@@ -34,6 +42,10 @@ export function decide(policy: PolicyInput, call: PolicyCall): Verdict {
   if (call.toolName === TASK_TOOL_NAME) return ALLOW;
   // Confined tools (memory_write) cannot reach outside their own directory by construction.
   if (call.confined === true) return ALLOW;
+  // Before the mode, so full-access is no way in either. A deny, not a card: a human approving
+  // a read of the configuration would hand its secrets to the model.
+  const hidden = hiddenReadVerdict(policy, call);
+  if (hidden) return hidden;
   const verdict = decideAttended(policy, call);
   if (verdict.kind === 'ask' && policy.unattended === 'deny') {
     return {
@@ -68,6 +80,9 @@ function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
       return needs(`read of ${describePaths(outside, workspace)}${byTool(call, 'read')}`);
     }
     case 'write': {
+      // Checked before the writable roots: a configured root cannot switch protection off.
+      const guarded = protectedWriteVerdict(policy, call);
+      if (guarded) return guarded;
       const autoWritable =
         mode === 'confirm' ? [] : mode === 'auto-edit' ? [workspace, ...writable] : writable;
       const outside = paths.filter((p) => !insideAny(autoWritable)(p));
@@ -82,6 +97,53 @@ function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
     case 'config':
       return needs(`configuration change by '${call.toolName}'`);
   }
+}
+
+/**
+ * A read naming a path inside a hidden root (the configuration file, the data directory) is
+ * refused in every mode. Only the paths the call names count: a call that names none (glob
+ * without `path`, memory_read) is not refused, nor is a tree that merely contains a hidden root
+ * (a grep over the whole workspace, which usually holds the data directory): the tools skip
+ * hidden entries instead (isHiddenFromAgents in src/paths/deputy-roots.ts).
+ */
+function hiddenReadVerdict(policy: PolicyInput, call: PolicyCall): Verdict | undefined {
+  if (call.toolClass !== 'read') return undefined;
+  const hidden = call.paths.filter((p) => isHiddenPath(policy.hiddenRoots ?? [], p));
+  if (hidden.length === 0) return undefined;
+  const what = `read of ${showPaths(hidden, policy.workspaceRoot)}${byTool(call, 'read')}`;
+  return {
+    kind: 'deny',
+    reason:
+      `deputy's configuration is not readable by agents: ${what} is refused in every ` +
+      'approvalMode (its configuration file and data directory are off limits); go on without it',
+  };
+}
+
+/** A write into a protected root asks outside full-access; the reason says what it changes. */
+function protectedWriteVerdict(policy: PolicyInput, call: PolicyCall): Verdict | undefined {
+  const roots = policy.protectedRoots ?? [];
+  const touched = new Map<ProtectedKind, string[]>();
+  for (const p of call.paths) {
+    const root = roots.find((candidate) => isInside(candidate.path, p));
+    if (root) touched.set(root.kind, [...(touched.get(root.kind) ?? []), p]);
+  }
+  if (touched.size === 0) return undefined;
+  const changes = [...touched]
+    .map(
+      ([kind, paths]) => `${PROTECTED_CHANGES[kind]} (${showPaths(paths, policy.workspaceRoot)})`,
+    )
+    .join(' and ');
+  return {
+    kind: 'ask',
+    reason:
+      `'${call.toolName}' ${changes}; protected paths need approval under approvalMode ` +
+      policy.approvalMode,
+  };
+}
+
+/** Workspace paths relative (`.git/config`), others absolute: for reasons that name a root. */
+function showPaths(paths: string[], workspace: string): string {
+  return paths.map((p) => relativeInside(workspace, p) || p).join(', ');
 }
 
 /** Workspace paths read relative (`src/a.ts`); others absolute, marked so a reviewer notices. */

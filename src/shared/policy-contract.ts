@@ -1,3 +1,5 @@
+import { isInside } from './path-containment.js';
+
 /** Approval modes of SPEC POL-1, strictest first. */
 export const APPROVAL_MODES = ['confirm', 'auto-in-workspace', 'auto-edit', 'full-access'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -5,13 +7,47 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 /** What happens to `ask` when no human will answer (POL-3). */
 export type UnattendedVerdict = 'ask' | 'deny';
 
+/**
+ * What a protected root holds; decide() words its card reason from it. `definitions`: agent
+ * definitions and deputy's configuration (`.subagents/`, `.claude/`, `.qwen/`, the user level);
+ * `git`: the workspace's `.git/`; `data`: deputy's data directory.
+ */
+export type ProtectedKind = 'definitions' | 'git' | 'data';
+
+/**
+ * A folder where a write always needs a card outside `full-access`, whatever the writable roots
+ * say (POL-1 protected paths): an agent must not widen its own authority by editing files.
+ */
+export interface ProtectedRoot {
+  kind: ProtectedKind;
+  /** Absolute, already resolved (symlinks followed) path. */
+  path: string;
+}
+
 export interface PolicyInput {
   approvalMode: ApprovalMode;
   /** Absolute, already resolved workspace root. */
   workspaceRoot: string;
   /** Absolute, already resolved roots where writes may be auto-approved. Defaults to the workspace. */
   writableRoots: string[];
+  /** Writes inside these ask in every mode but `full-access`. Missing or empty: none. */
+  protectedRoots?: ProtectedRoot[];
+  /**
+   * Absolute, already resolved files and folders no agent may read, in any mode: the
+   * configuration file (it may hold MCP secrets) and the data directory. Missing or empty: none.
+   */
+  hiddenRoots?: string[];
   unattended: UnattendedVerdict;
+}
+
+/**
+ * `path` is one of `hiddenRoots` or lies below one (both absolute and already resolved). The one
+ * rule for "agents may not read this": decide() refuses such reads, and the Node-side tools that
+ * list or search a tree (glob, grep) skip such entries through isHiddenFromAgents
+ * (src/paths/deputy-roots.ts), which resolves the entry and then asks this function.
+ */
+export function isHiddenPath(hiddenRoots: readonly string[], path: string): boolean {
+  return hiddenRoots.some((root) => isInside(root, path));
 }
 
 export type Verdict =

@@ -37,6 +37,10 @@ export function planCalls(
             approvalMode: snapshot.approvalMode,
             workspaceRoot: resolved.workspaceRoot,
             writableRoots: resolved.writableRoots,
+            // Absent from a snapshot resolved before protected paths existed: same decisions
+            // as then, so its history replays.
+            protectedRoots: resolved.protectedRoots ?? [],
+            hiddenRoots: resolved.hiddenRoots ?? [],
             unattended: unattended ?? 'ask',
           },
           {

@@ -2,15 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { decide } from '../../src/policy/decide.js';
 import { isInside } from '../../src/shared/path-containment.js';
 import type { PolicyCall } from '../../src/policy/decide.js';
-import type { ApprovalMode, PolicyInput } from '../../src/shared/policy-contract.js';
+import type { ApprovalMode, PolicyInput, ProtectedRoot } from '../../src/shared/policy-contract.js';
 import type { ToolClass } from '../../src/shared/tool-contract.js';
 
 const WS = '/work/ws';
 const INSIDE = '/work/ws/src/a.ts';
 const OUTSIDE = '/etc/passwd';
+const USER_DIR = '/home/u/.config/deputy';
+const DATA_DIR = '/work/ws/.deputy';
+
+// As src/paths/deputy-roots.ts computes them for this workspace (already resolved).
+const PROTECTED_ROOTS: ProtectedRoot[] = [
+  { kind: 'definitions', path: `${WS}/.subagents` },
+  { kind: 'definitions', path: `${WS}/.claude` },
+  { kind: 'definitions', path: `${WS}/.qwen` },
+  { kind: 'definitions', path: USER_DIR },
+  { kind: 'git', path: `${WS}/.git` },
+  { kind: 'data', path: DATA_DIR },
+];
+const HIDDEN_ROOTS = [`${WS}/.subagents/config.yaml`, DATA_DIR];
 
 function policy(approvalMode: ApprovalMode, extra: Partial<PolicyInput> = {}): PolicyInput {
-  return { approvalMode, workspaceRoot: WS, writableRoots: [WS], unattended: 'ask', ...extra };
+  return {
+    approvalMode,
+    workspaceRoot: WS,
+    writableRoots: [WS],
+    protectedRoots: PROTECTED_ROOTS,
+    hiddenRoots: HIDDEN_ROOTS,
+    unattended: 'ask',
+    ...extra,
+  };
 }
 
 const TOOL_FOR_CLASS: Record<ToolClass, string> = {
@@ -200,6 +221,177 @@ describe('decide (POL-1)', () => {
       expect(decide(none, { toolName: 'write', toolClass: 'write', paths: ['/tmp/x'] }).kind).toBe(
         'ask',
       );
+    });
+  });
+
+  describe('protected and hidden paths', () => {
+    const MODES = ['confirm', 'auto-in-workspace', 'auto-edit', 'full-access'] as const;
+    const TOOLS = [
+      { toolName: 'write', toolClass: 'write' },
+      { toolName: 'edit', toolClass: 'write' },
+      { toolName: 'read', toolClass: 'read' },
+      { toolName: 'glob', toolClass: 'read' },
+    ] as const;
+    // Each protected place as a call names it: plainly, through `..` (decide() gets resolved
+    // paths, but must not be fooled by a lexical one either), and absolute outside the
+    // workspace. `change` is what the card must say; `hidden` = no agent may read it.
+    const PLACES = [
+      { path: `${WS}/.subagents/agents/fixer.md`, change: 'agent definition', hidden: false },
+      { path: `${WS}/src/../.subagents/agents/root.md`, change: 'agent definition', hidden: false },
+      { path: `${WS}/.subagents/config.yaml`, change: 'agent definition', hidden: true },
+      { path: `${WS}/src/../.subagents/./config.yaml`, change: 'agent definition', hidden: true },
+      { path: `${WS}/.claude/agents/a.md`, change: 'agent definition', hidden: false },
+      { path: `${WS}/.qwen/agents/a.md`, change: 'agent definition', hidden: false },
+      { path: `${USER_DIR}/agents/a.md`, change: 'agent definition', hidden: false },
+      { path: `${WS}/.git/hooks/pre-commit`, change: 'git repository', hidden: false },
+      { path: `${WS}/a/b/../../.git/config`, change: 'git repository', hidden: false },
+      { path: `${DATA_DIR}/memory/main/notes.md`, change: "deputy's data directory", hidden: true },
+      { path: `${WS}/src/../.deputy/temporal.db`, change: "deputy's data directory", hidden: true },
+    ];
+    const ROWS = MODES.flatMap((mode) =>
+      PLACES.flatMap((place) => TOOLS.map((tool) => [mode, tool.toolName, place.path] as const)),
+    );
+
+    it.each(ROWS)('%s: %s %s', (mode, toolName, path) => {
+      const place = PLACES.find((candidate) => candidate.path === path)!;
+      const tool = TOOLS.find((candidate) => candidate.toolName === toolName)!;
+      const verdict = decide(policy(mode), { ...tool, paths: [path] });
+      if (tool.toolClass === 'write') {
+        // Writes ask in every mode but full-access, and the card says what they would change.
+        if (mode === 'full-access') expect(verdict).toEqual({ kind: 'allow' });
+        else {
+          expect(verdict.kind).toBe('ask');
+          expect(verdict.kind !== 'allow' && verdict.reason).toContain(place.change);
+        }
+      } else if (place.hidden) {
+        // Hidden reads are refused outright, full-access included: no card could make them ok.
+        expect(verdict.kind).toBe('deny');
+        expect(verdict.kind !== 'allow' && verdict.reason).toContain(
+          "deputy's configuration is not readable by agents",
+        );
+      } else if (isInside(WS, path) || mode === 'full-access') {
+        // Reading a definition is fine: only changing one widens authority.
+        expect(verdict).toEqual({ kind: 'allow' });
+      } else {
+        // The user level lies outside the workspace: an ordinary outside read.
+        expect(verdict.kind).toBe('ask');
+      }
+    });
+
+    it('words each card so a human sees what would change', () => {
+      const write = (toolName: string, path: string, mode: ApprovalMode = 'auto-edit') =>
+        decide(policy(mode), { toolName, toolClass: 'write', paths: [path] });
+      expect(write('edit', `${WS}/.subagents/agents/fixer.md`)).toEqual({
+        kind: 'ask',
+        reason:
+          "'edit' changes an agent definition or deputy configuration (.subagents/agents/fixer.md); protected paths need approval under approvalMode auto-edit",
+      });
+      expect(write('write', `${WS}/.git/hooks/pre-commit`, 'confirm')).toEqual({
+        kind: 'ask',
+        reason:
+          "'write' changes the git repository (.git/hooks/pre-commit); protected paths need approval under approvalMode confirm",
+      });
+      expect(write('write', `${DATA_DIR}/memory/x.md`, 'auto-in-workspace')).toEqual({
+        kind: 'ask',
+        reason:
+          "'write' changes deputy's data directory (.deputy/memory/x.md); protected paths need approval under approvalMode auto-in-workspace",
+      });
+      // Outside the workspace the path is shown whole.
+      expect(write('write', `${USER_DIR}/agents/a.md`)).toMatchObject({
+        reason: expect.stringContaining(`deputy configuration (${USER_DIR}/agents/a.md)`),
+      });
+    });
+
+    it('unattended: a protected write is denied with the same reason', () => {
+      const verdict = decide(policy('auto-edit', { unattended: 'deny' }), {
+        toolName: 'write',
+        toolClass: 'write',
+        paths: [`${WS}/.git/hooks/pre-commit`],
+      });
+      expect(verdict).toEqual({
+        kind: 'deny',
+        reason:
+          "'write' changes the git repository (.git/hooks/pre-commit); protected paths need approval under approvalMode auto-edit, but this run is unattended: no human will answer, so it is denied",
+      });
+    });
+
+    it('a writable root cannot switch protection off', () => {
+      const wide = policy('auto-in-workspace', {
+        writableRoots: [WS, `${WS}/.subagents`, `${WS}/.git`, DATA_DIR],
+      });
+      for (const path of [`${WS}/.subagents/agents/a.md`, `${WS}/.git/x`, `${DATA_DIR}/x`]) {
+        expect(decide(wide, { toolName: 'write', toolClass: 'write', paths: [path] }).kind).toBe(
+          'ask',
+        );
+      }
+    });
+
+    it('one protected path among ordinary ones is enough to ask', () => {
+      const verdict = decide(policy('auto-edit'), {
+        toolName: 'write',
+        toolClass: 'write',
+        paths: [INSIDE, `${WS}/.qwen/agents/x.md`],
+      });
+      expect(verdict).toMatchObject({
+        kind: 'ask',
+        reason: expect.stringContaining('deputy configuration (.qwen/agents/x.md)'),
+      });
+    });
+
+    it('the hidden-read refusal names the path and tells the model what to do', () => {
+      const verdict = decide(policy('full-access'), {
+        toolName: 'grep',
+        toolClass: 'read',
+        paths: [`${WS}/.subagents/config.yaml`],
+      });
+      expect(verdict).toEqual({
+        kind: 'deny',
+        reason:
+          "deputy's configuration is not readable by agents: read of .subagents/config.yaml by 'grep' is refused in every approvalMode (its configuration file and data directory are off limits); go on without it",
+      });
+    });
+
+    it('a read over a tree that merely contains a hidden root is allowed (the tools skip it)', () => {
+      for (const mode of MODES) {
+        for (const paths of [[WS], [], [`${WS}/.subagents`]]) {
+          expect(decide(policy(mode), { toolName: 'grep', toolClass: 'read', paths }).kind).toBe(
+            'allow',
+          );
+        }
+      }
+    });
+
+    it('a similarly named sibling is neither protected nor hidden', () => {
+      for (const path of [`${WS}/.subagents-old/a.md`, `${WS}/.gitignore`, `${WS}/.deputy2/x`]) {
+        expect(
+          decide(policy('auto-edit'), { toolName: 'write', toolClass: 'write', paths: [path] }),
+        ).toEqual({ kind: 'allow' });
+        expect(
+          decide(policy('confirm'), { toolName: 'read', toolClass: 'read', paths: [path] }),
+        ).toEqual({ kind: 'allow' });
+      }
+    });
+
+    it('memory_write stays allowed although its directory is in the data directory', () => {
+      for (const mode of MODES) {
+        const verdict = decide(policy(mode, { unattended: 'deny' }), {
+          toolName: 'memory_write',
+          toolClass: 'write',
+          paths: [],
+          confined: true,
+        });
+        expect(verdict).toEqual({ kind: 'allow' });
+      }
+    });
+
+    it('a policy resolved before protected paths existed (no roots) decides as it did', () => {
+      const old = policy('auto-edit', { protectedRoots: undefined, hiddenRoots: undefined });
+      expect(
+        decide(old, { toolName: 'edit', toolClass: 'write', paths: [`${WS}/.git/config`] }),
+      ).toEqual({ kind: 'allow' });
+      expect(
+        decide(old, { toolName: 'read', toolClass: 'read', paths: [`${DATA_DIR}/x`] }),
+      ).toEqual({ kind: 'allow' });
     });
   });
 

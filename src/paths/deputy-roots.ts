@@ -1,0 +1,83 @@
+/**
+ * Where deputy keeps what agents must not change on their own (protected roots) or read at all
+ * (hidden roots), POL-1. Computed once from the configuration's locations by the composition
+ * root (src/agent-resolver.ts, for decide()) and usable by the tools that walk a tree (glob,
+ * grep), so policy and tools name the same places.
+ */
+import path from 'node:path';
+import { isAbsolutePosixPath } from '../shared/path-containment.js';
+import { isHiddenPath, type ProtectedRoot } from '../shared/policy-contract.js';
+import { realpathLenient } from './realpath-lenient.js';
+
+/** The locations of a configuration (DeputyConfig has them under these names). */
+export interface DeputyLocations {
+  /** Real absolute workspace root. */
+  workspace: string;
+  /** Absolute data directory (may not exist yet). */
+  dataDir: string;
+  /** Absolute user-level directory (`~/.config/deputy` by default). */
+  userDir: string;
+}
+
+export interface DeputyRoots {
+  protectedRoots: ProtectedRoot[];
+  hiddenRoots: string[];
+}
+
+/** Workspace folders that hold agent definitions or configuration (deputy's and ecosystems'). */
+const DEFINITION_FOLDERS = ['.subagents', '.claude', '.qwen'];
+
+/** The configuration file (config.ts reads it from here); it may hold MCP secrets. */
+export const CONFIG_FILE = path.join('.subagents', 'config.yaml');
+
+/**
+ * The protected and hidden roots of a configuration. Each root is given as it resolves now
+ * (symlinks followed, so a call path, which is resolved too, is compared with where the folder
+ * really is) and, when that differs, also as written: a link swapped for a real folder after
+ * this ran would otherwise unprotect the lexical place.
+ */
+export function deputyRoots(locations: DeputyLocations): DeputyRoots {
+  const { workspace, dataDir, userDir } = locations;
+  const protectedRoots: ProtectedRoot[] = [
+    ...DEFINITION_FOLDERS.map((folder) => path.join(workspace, folder)),
+    userDir,
+  ].flatMap((root) => bothForms(root).map((p) => ({ kind: 'definitions' as const, path: p })));
+  protectedRoots.push(
+    ...bothForms(path.join(workspace, '.git')).map((p) => ({ kind: 'git' as const, path: p })),
+    ...bothForms(dataDir).map((p) => ({ kind: 'data' as const, path: p })),
+  );
+  const hiddenRoots = [path.join(workspace, CONFIG_FILE), dataDir].flatMap(bothForms);
+  return { protectedRoots, hiddenRoots };
+}
+
+/**
+ * For a tool that lists or reads a tree (glob, grep): whether `candidate` (an absolute path,
+ * e.g. an entry found under the searched folder) is one no agent may read. The entry is resolved
+ * first, so a link into the data directory counts as the data directory. Fails closed: a path
+ * that cannot be resolved (a loop, a folder it may not search) or is not absolute counts as
+ * hidden, and the tool skips it.
+ *
+ * @param hiddenRoots `deputyRoots(...).hiddenRoots`, already resolved.
+ */
+export function isHiddenFromAgents(hiddenRoots: readonly string[], candidate: string): boolean {
+  if (!isAbsolutePosixPath(candidate)) return true;
+  let real: string;
+  try {
+    real = realpathLenient(candidate);
+  } catch {
+    return true;
+  }
+  return isHiddenPath(hiddenRoots, real) || isHiddenPath(hiddenRoots, path.resolve(candidate));
+}
+
+/** The path resolved through symlinks and, if different, as written (normalized). */
+function bothForms(root: string): string[] {
+  const lexical = path.resolve(root);
+  let real = lexical;
+  try {
+    real = realpathLenient(lexical);
+  } catch {
+    // A loop or a folder it may not search: the lexical form is all that can be compared.
+  }
+  return real === lexical ? [lexical] : [real, lexical];
+}
