@@ -1,13 +1,21 @@
 /**
  * One validated configuration: `<workspace>/.subagents/config.yaml` (optional) overlaid by
  * environment variables and command-line flags. Secrets (API keys, bearer tokens, MCP env and
- * headers) are read here and never copied into workflow payloads or API responses.
+ * headers) are referenced here, as `${NAME}` or a `*Env` key naming a variable, and resolved only
+ * where they are used; a literal secret in the file is a warning (src/secrets/config-secrets.ts).
+ * Every configured secret value is masked where data enters history or leaves the process
+ * (src/secrets/masker.ts).
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import {
+  scanConfigSecrets,
+  shortSecretWarnings,
+  type ConfigSecrets,
+} from './secrets/config-secrets.js';
 
 export const ModelEntrySchema = z.object({
   provider: z.enum(['openai', 'anthropic']),
@@ -24,8 +32,14 @@ export const ConfiguredMcpServerSchema = z.object({
   transport: z.enum(['stdio', 'http']),
   command: z.string().optional(),
   args: z.array(z.string()).default([]),
+  /**
+   * Environment of a stdio server. Secret values are written as `${NAME}` references, for the
+   * code that starts the transport to resolve with `resolveSecretReferences` right then
+   * (src/secrets/references.ts); no transport exists yet (MCP tools are not connected).
+   */
   env: z.record(z.string(), z.string()).default({}),
   endpoint: z.string().url().optional(),
+  /** Headers of an http server; `Authorization: Bearer ${NAME}`, like `env`. */
   headers: z.record(z.string(), z.string()).default({}),
   toolTimeoutSeconds: z.number().min(0).optional(),
   auth: z.literal('bearer').optional(),
@@ -81,6 +95,13 @@ export interface DeputyConfig extends ConfigFile {
   projectRoot: string;
   temporal: { address: string | null; namespace: string };
   api: { host: string; port: number };
+  /**
+   * Problems that do not stop a command (a literal secret in the file), safe to print: each names
+   * a field, never its value. `deputy dev|worker|api` print them on start, `agents list` too.
+   */
+  warnings: string[];
+  /** Where the file keeps secrets: variable names, and literal values that never serialize. */
+  secrets: ConfigSecrets;
 }
 
 export interface ConfigOverrides {
@@ -125,8 +146,11 @@ export function loadConfig(
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(`port ${String(portText)} is not a TCP port`);
   }
+  const scan = scanConfigSecrets(raw);
   return {
     ...parsed.data,
+    warnings: [...scan.warnings, ...shortSecretWarnings(scan.secrets, env)],
+    secrets: scan.secrets,
     workspace,
     dataDir: resolve(overrides.dataDir ?? env.DEPUTY_DATA_DIR ?? join(workspace, '.deputy')),
     userDir: resolve(env.DEPUTY_USER_DIR ?? join(homedir(), '.config', 'deputy')),

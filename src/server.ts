@@ -1,6 +1,8 @@
 /**
  * Puts the API on a socket. With auth disabled the server refuses any host but loopback
- * (API-7): an unauthenticated API on a network interface would let anyone approve cards.
+ * (API-7): an unauthenticated API on a network interface would let anyone approve cards. Which
+ * `Host` names it then answers to is the app's business (src/api/host-guard.ts); this module
+ * only tells it the extra names: DEPUTY_ALLOWED_HOSTS and a specific bind address.
  */
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
@@ -8,7 +10,10 @@ import type { DeputyConfig } from './config.js';
 import { createApp, type AppDeps } from './api/app.js';
 import { createAuth } from './api/auth.js';
 import { consoleLogger } from './api/errors.js';
+import { isLoopbackHost, normalizeAllowedHost, parseAllowedHosts } from './api/host-guard.js';
 import { DeputyError } from './errors.js';
+import { maskedLogger } from './secrets/masked-logger.js';
+import { secretMaskerFor } from './secrets/masker.js';
 
 export interface ApiServer {
   /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */
@@ -25,18 +30,25 @@ export type ApiServerDeps = Omit<AppDeps, 'config' | 'auth'> &
      * DEPUTY_ALLOW_UNAUTHENTICATED_BIND=1. Default false.
      */
     allowUnauthenticatedBind?: boolean;
+    /**
+     * Host names the API answers to besides loopback ones (`api`, `deputy.internal:4780`).
+     * Default: DEPUTY_ALLOWED_HOSTS, comma- or space-separated. When set (even empty), the
+     * Host/Origin check also runs with auth on; otherwise only without auth.
+     */
+    allowedHosts?: readonly string[];
   };
 
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare);
-}
+export { isLoopbackHost };
+
+/** Wildcard binds name no host a client could use; a specific address is one. */
+const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
 
 export async function startApiServer(
   config: DeputyConfig,
   deps: ApiServerDeps,
 ): Promise<ApiServer> {
-  const logger = deps.logger ?? consoleLogger;
+  // Every line the API logs, here and in the app, passes the configured-secret masker.
+  const logger = maskedLogger(deps.logger ?? consoleLogger, secretMaskerFor(config));
   const auth = deps.auth ?? createAuth(config);
   if (!auth.enabled && !isLoopbackHost(config.api.host)) {
     if (!deps.allowUnauthenticatedBind) {
@@ -49,8 +61,23 @@ export async function startApiServer(
       `listening on ${config.api.host} WITHOUT auth (DEPUTY_ALLOW_UNAUTHENTICATED_BIND): anyone who reaches this port can approve cards`,
     );
   }
-  for (const warning of auth.warnings) logger.warn(warning);
-  const app = createApp({ ...deps, config, auth, logger });
+  // The configuration's own warnings too: `deputy api` and `deputy dev` say them once, here.
+  for (const warning of [...config.warnings, ...auth.warnings]) logger.warn(warning);
+  const listed =
+    deps.allowedHosts ??
+    parseAllowedHosts(process.env.DEPUTY_ALLOWED_HOSTS, (entry) =>
+      logger.warn(
+        `DEPUTY_ALLOWED_HOSTS: '${entry}' is not a host name (write api or api:4780); ignored`,
+      ),
+    );
+  const bindHost = WILDCARD_BINDS.has(config.api.host)
+    ? null
+    : normalizeAllowedHost(config.api.host);
+  const hosts = {
+    allowed: [...(listed ?? []), ...(bindHost === null ? [] : [bindHost])],
+    checkWithAuth: listed !== undefined,
+  };
+  const app = createApp({ ...deps, config, auth, logger, hosts });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const created = serve(
       { fetch: app.fetch, hostname: config.api.host, port: config.api.port },

@@ -10,6 +10,7 @@ import type { AgentResolver } from './activities/resolve-agent.js';
 import { createAgentResolver } from './agent-resolver.js';
 import type { DeputyConfig } from './config.js';
 import { createRegistry } from './definitions/registry.js';
+import type { SecretMasker } from './secrets/masker.js';
 import { TASK_QUEUE } from './shared/delegation.js';
 
 /** The workflow bundle is reached by file path only, never by import (sandbox boundary). */
@@ -23,6 +24,8 @@ export interface DeputyWorkerOptions {
   taskQueue?: string;
   /** Pre-built workflow bundle (tests share one to save bundling time). */
   workflowBundle?: { code: string };
+  /** Masks the configured secrets in what activities record. Default: from config and process.env. */
+  secrets?: SecretMasker;
 }
 
 export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<Worker> {
@@ -33,7 +36,11 @@ export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ config: options.config, agents: options.agents }),
+    activities: createActivities({
+      config: options.config,
+      agents: options.agents,
+      ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+    }),
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',

@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { DeputyConfig } from '../config.js';
 import { ModelCallError, ModelConfigError } from '../models/model-adapter.js';
 import { createModelAdapter } from '../models/select-model.js';
+import type { SecretMasker } from '../secrets/masker.js';
 import { pathsOfCalls } from '../tools/call-paths.js';
 import type { CallModelInput, ModelTurn } from './types.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
@@ -9,11 +10,16 @@ import { BlobMissingError, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
 import type { TranscriptEntry } from '../shared/model-contract.js';
 
-/** One model call: (system, transcript, tools) -> (text, tool calls), plus the calls' real paths. */
+/**
+ * One model call: (system, transcript, tools) -> (text, tool calls), plus the calls' real paths.
+ * The answer is masked (`secrets`) before the workflow sees it: its text is recorded and
+ * streamed, and its tool-call arguments become card arguments and the tools' input.
+ */
 export async function callModelActivity(
   config: DeputyConfig,
   blobs: BlobStore,
   input: CallModelInput,
+  secrets: SecretMasker,
 ): Promise<ModelTurn> {
   const context = Context.current();
   let adapter;
@@ -60,17 +66,26 @@ export async function callModelActivity(
       throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.modelConfig);
     }
     if (error instanceof ModelCallError) {
+      // Providers echo what they were sent; the adapter only knows to cut its own key.
       throw ApplicationFailure.create({
-        message: error.message,
+        message: secrets.text(error.message),
         type: FAILURE_TYPES.modelCall,
         nonRetryable: !error.retryable,
       });
     }
     throw error;
   }
+  const answer = {
+    ...response,
+    text: secrets.text(response.text),
+    toolCalls: response.toolCalls.map((call) => ({
+      ...call,
+      arguments: secrets.value(call.arguments),
+    })),
+  };
   // The workflow's decide() is pure: it needs the calls' real paths, which only Node can know.
   return {
-    ...response,
-    callPaths: pathsOfCalls(config.workspace, input.tools, response.toolCalls),
+    ...answer,
+    callPaths: pathsOfCalls(config.workspace, input.tools, answer.toolCalls),
   };
 }

@@ -1,7 +1,9 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { DeputyConfig } from '../config.js';
+import type { SecretMasker } from '../secrets/masker.js';
 import { toolFailureText } from '../shared/tool-contract.js';
 import { limitText } from '../tools/output-limit.js';
+import { deputyRoots } from '../paths/deputy-roots.js';
 import { buildToolbox } from '../tools/toolbox.js';
 import { offloadLongResult, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
@@ -10,15 +12,32 @@ import type { RunToolInput, ToolOutcome } from './types.js';
 
 /**
  * Runs one tool call. A tool's own failure is a result the model reads (`[tool 'X' failed] ...`),
- * never an activity failure: only a lost worker or a stop makes this activity fail.
+ * never an activity failure: only a lost worker or a stop makes this activity fail. The outcome
+ * is masked (`secrets`): it goes to the model, into history and out through the API.
  */
 export async function runToolActivity(
   config: DeputyConfig,
   blobs: BlobStore,
+  input: RunToolInput,
+  secrets: SecretMasker,
+): Promise<ToolOutcome> {
+  const outcome = await runTool(config, blobs, input, secrets);
+  return { ...outcome, content: secrets.text(outcome.content) };
+}
+
+async function runTool(
+  config: DeputyConfig,
+  blobs: BlobStore,
   { snapshot, call }: RunToolInput,
+  secrets: SecretMasker,
 ): Promise<ToolOutcome> {
   const context = Context.current();
-  const tool = buildToolbox(snapshot, { workspaceRoot: config.workspace }).get(call.name);
+  const tool = buildToolbox(snapshot, {
+    workspaceRoot: config.workspace,
+    // Recomputed per call like the resolver does: policy refuses calls that name these paths,
+    // and searches over a folder holding them skip them.
+    hiddenRoots: deputyRoots(config).hiddenRoots,
+  }).get(call.name);
   if (!tool) {
     return { content: toolFailureText(call.name, "you don't have that tool"), isError: true };
   }
@@ -36,13 +55,17 @@ export async function runToolActivity(
     };
   }
   try {
-    const content = await whileHeartbeating(() =>
-      tool.run(call.arguments, {
-        workspaceRoot: config.workspace,
-        snapshot,
-        signal: context.cancellationSignal,
-        heartbeat: (details) => context.heartbeat(details),
-      }),
+    // Masked before anything else sees it: before the cut (a secret cut in half would no longer
+    // match), before the blob store keeps the full text, before a PostToolUse hook reads it.
+    const content = secrets.text(
+      await whileHeartbeating(() =>
+        tool.run(call.arguments, {
+          workspaceRoot: config.workspace,
+          snapshot,
+          signal: context.cancellationSignal,
+          heartbeat: (details) => context.heartbeat(details),
+        }),
+      ),
     );
     const afterHook = await runHooks(
       snapshot.hooks,

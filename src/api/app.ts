@@ -9,10 +9,15 @@ import { DeputyError } from '../errors.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { AppEnv } from './app-env.js';
 import type { Auth } from './auth.js';
+import { requestBodyLimit } from './body-limit.js';
 import { registerCardRoutes } from './card-routes.js';
+import { clip } from './clip.js';
 import { registerDelegationRoutes } from './delegation-routes.js';
 import { consoleLogger, errorResponse, type Logger } from './errors.js';
 import type { EventStreamOptions } from './event-stream.js';
+import { healthRoute } from './health.js';
+import { hostGuard } from './host-guard.js';
+import { jsonBodiesOnly } from './json-only.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppDeps {
@@ -26,10 +31,24 @@ export interface AppDeps {
    * at once instead of a delegation that fails in its first activity.
    */
   agentNames?: () => string[];
+  /** Which `Host` names the API answers to (host-guard.ts). Default: loopback names only. */
+  hosts?: HostCheckOptions;
+}
+
+export interface HostCheckOptions {
+  /** Host names answered besides `localhost`, `127.0.0.1` and `[::1]`, normalized. Default []. */
+  allowed?: readonly string[];
+  /**
+   * Check Host and Origin with auth on too. Default false: a bearer token is the guard then, and
+   * no browser attaches one by itself. Without auth the check always runs.
+   */
+  checkWithAuth?: boolean;
 }
 
 /** Routes anyone may call: liveness and the API description. */
 const PUBLIC_PATHS = new Set(['/health', '/openapi.json']);
+/** Liveness answers under any host name: probes and load balancers use their own. */
+const HOST_CHECK_EXEMPT = new Set(['/health']);
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? consoleLogger;
@@ -37,9 +56,23 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((error, c) => errorResponse(error, c, logger));
   app.notFound((c) =>
-    c.json({ error: 'not_found', message: `no route ${c.req.method} ${c.req.path}` }, 404),
+    c.json(
+      {
+        error: 'not_found',
+        message: `no route ${clip(c.req.method, 20)} ${clip(c.req.path, 100)}`,
+      },
+      404,
+    ),
   );
 
+  // Order matters: where the request comes from, then who sends it, then what it carries. Each
+  // step refuses before the next one reads anything, and all of them before a route calls Temporal.
+  if (!deps.auth.enabled || deps.hosts?.checkWithAuth === true) {
+    app.use(
+      '*',
+      hostGuard({ allowedHosts: deps.hosts?.allowed ?? [], openPaths: HOST_CHECK_EXEMPT }),
+    );
+  }
   app.use('*', async (c, next) => {
     if (PUBLIC_PATHS.has(c.req.path)) {
       c.set('caller', { id: null, roles: [] });
@@ -48,8 +81,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
     await next();
   });
+  app.use('*', requestBodyLimit());
+  app.use('*', jsonBodiesOnly());
 
-  app.get('/health', (c) => c.json({ ok: true, auth: deps.auth.enabled }));
+  app.get('/health', healthRoute(deps.delegations, deps.auth.enabled, logger));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
 
   registerDelegationRoutes(app, { ...deps, logger });

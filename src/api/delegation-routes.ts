@@ -1,11 +1,15 @@
-/** API-5: start, list, get, events, stop. */
+/** API-5: start (and wait), list, get, events, stop. */
 import type { Hono } from 'hono';
-import { DeputyError } from '../errors.js';
+import type { DeputyConfig } from '../config.js';
+import { DeputyError, isDeputyError } from '../errors.js';
+import { secretMaskerFor } from '../secrets/masker.js';
 import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
-import type { Delegations } from '../temporal/delegations/facade.js';
+import type { Delegations, Settled } from '../temporal/delegations/facade.js';
 import type { AppEnv } from './app-env.js';
 import type { Logger } from './errors.js';
 import { delegationEventStream, type EventStreamOptions } from './event-stream.js';
+import { delegationIdParam } from './path-ids.js';
+import { assertMayStop } from './rights.js';
 import {
   EventsQuerySchema,
   ListDelegationsQuerySchema,
@@ -18,12 +22,15 @@ export function registerDelegationRoutes(
   app: Hono<AppEnv>,
   deps: {
     delegations: Delegations;
+    /** Its configured secrets are masked in every answer and event (no secret crosses HTTP). */
+    config: DeputyConfig;
     logger: Logger;
     events?: EventStreamOptions;
     agentNames?: () => string[];
   },
 ): void {
   const { delegations } = deps;
+  const secrets = secretMaskerFor(deps.config);
 
   app.post('/delegations', async (c) => {
     const query = parseQuery(c, StartDelegationQuerySchema);
@@ -52,33 +59,90 @@ export function registerDelegationRoutes(
       cards: `/sessions/${started.session}/cards`,
     };
     if (query.wait === 'true' && body.background !== true) {
-      const result = await delegations.result(started.delegationId);
-      return c.json({ ...started, status: result.status, result, links }, 201);
+      const settled = await settleStarted(delegations, started.delegationId, c.req.raw.signal);
+      // Finished: 201 with the result. Parked on a card, or no worker to run it: 202 with the
+      // state (pending cards included), so a caller never waits on a human it cannot see.
+      switch (settled.status) {
+        case 'finished': {
+          const { result } = settled;
+          return c.json(secrets.value({ ...started, status: result.status, result, links }), 201);
+        }
+        case 'parked':
+          return c.json(
+            secrets.value({
+              ...started,
+              status: 'parked',
+              result: null,
+              state: settled.state,
+              links,
+            }),
+            202,
+          );
+        case 'running':
+          return c.json(
+            secrets.value({
+              ...started,
+              status: settled.state.status,
+              result: settled.state.result,
+              state: settled.state,
+              message: settled.message,
+              links,
+            }),
+            202,
+          );
+      }
     }
-    return c.json({ ...started, status: 'running', result: null, links }, 201);
+    return c.json(secrets.value({ ...started, status: 'running', result: null, links }), 201);
   });
 
   app.get('/delegations', async (c) => {
     const filter = parseQuery(c, ListDelegationsQuerySchema);
-    return c.json({ delegations: await delegations.list(filter) });
+    return c.json(secrets.value({ delegations: await delegations.list(filter) }));
   });
 
-  app.get('/delegations/:id', async (c) => c.json(await delegations.get(c.req.param('id'))));
+  app.get('/delegations/:id', async (c) =>
+    c.json(secrets.value(await delegations.get(delegationIdParam(c)))),
+  );
 
   app.get('/delegations/:id/events', async (c) => {
+    const delegationId = delegationIdParam(c);
     const query = parseQuery(c, EventsQuerySchema);
+    if (c.req.method === 'HEAD') {
+      // Hono answers HEAD from this GET route and drops the body: a stream opened here would
+      // poll Temporal for ever with nobody reading. Say whether it exists, open nothing.
+      await delegations.get(delegationId);
+      return c.body(null, 200, { 'content-type': 'text/event-stream' });
+    }
     const lastEventId = Number(c.req.header('Last-Event-ID'));
     const after =
       Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (query.after ?? 0);
-    return delegationEventStream(
-      c,
-      delegations,
-      c.req.param('id'),
-      after,
-      deps.logger,
-      deps.events,
-    );
+    return delegationEventStream(c, delegations, delegationId, after, deps.logger, {
+      ...deps.events,
+      secrets,
+    });
   });
 
-  app.post('/delegations/:id/stop', async (c) => c.json(await delegations.stop(c.req.param('id'))));
+  app.post('/delegations/:id/stop', async (c) => {
+    const delegationId = delegationIdParam(c);
+    await assertMayStop(delegations, c.get('caller'), delegationId);
+    return c.json(secrets.value(await delegations.stop(delegationId)));
+  });
+}
+
+/** Waits for a started delegation; an outage during the wait still names what was started. */
+async function settleStarted(
+  delegations: Delegations,
+  delegationId: string,
+  signal: AbortSignal,
+): Promise<Settled> {
+  try {
+    return await delegations.settle(delegationId, { signal });
+  } catch (error) {
+    if (!isDeputyError(error, 'unavailable')) throw error;
+    throw new DeputyError(
+      'unavailable',
+      `delegation ${delegationId} was started, but waiting for it failed: ${error.message} (GET /delegations/${delegationId} then)`,
+      { cause: error },
+    );
+  }
 }

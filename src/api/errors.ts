@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { DeputyError, type DeputyErrorKind, type Issue } from '../errors.js';
+import { clip } from './clip.js';
 
 export interface Logger {
   error(message: string, error?: unknown): void;
@@ -56,11 +57,17 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
   return c.json({ error: 'internal' }, 500);
 }
 
-/** A zod failure as a 422 DeputyError with `{path, message}` issues. */
+/** More issues than this are not listed: a body of 10,000 bad fields needs no 10,000 lines. */
+const MAX_ISSUES = 20;
+
+/**
+ * A zod failure as a 422 DeputyError with `{path, message}` issues. Paths and messages are
+ * clipped: zod quotes unknown keys in its messages, and a key can be as long as the body.
+ */
 export function invalidRequest(error: ZodError, where: 'body' | 'query' = 'body'): DeputyError {
-  const issues: Issue[] = error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
+  const issues: Issue[] = error.issues.slice(0, MAX_ISSUES).map((issue) => ({
+    path: clip(issue.path.map(String).join('.'), 100),
+    message: clip(issue.message, 300),
   }));
   return new DeputyError('invalid', `the request ${where} is not valid`, { issues });
 }

@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { ApprovalCard, DelegationEvent, DelegationState } from '../shared/delegation.js';
 import { DeputyError } from '../errors.js';
+import type { SecretMasker } from '../secrets/masker.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { Logger } from './errors.js';
 
@@ -15,6 +16,8 @@ export interface EventStreamOptions {
   pollMs?: number;
   /** A comment line is sent after this much silence so proxies keep the stream. Default 15 000. */
   keepAliveMs?: number;
+  /** Masks the configured secrets in every event (the routes always pass the app's). */
+  secrets?: SecretMasker;
 }
 
 export async function delegationEventStream(
@@ -27,6 +30,7 @@ export async function delegationEventStream(
 ): Promise<Response> {
   const pollMs = options.pollMs ?? 300;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const mask = options.secrets?.value ?? (<T>(value: T): T => value);
   // Resolve before the stream opens, so an unknown id is a plain 404, not an empty stream.
   const initial = await delegations.get(delegationId);
 
@@ -46,17 +50,19 @@ export async function delegationEventStream(
           // finished, say so from its final state; otherwise keep waiting for a worker.
           const state = await delegations.get(delegationId).catch(() => null);
           if (state?.result != null) {
-            await send(stream, syntheticFinished(state, last + 1));
+            await send(stream, mask(syntheticFinished(state, last + 1)));
             return;
           }
           batch = [];
         }
         if (first) {
-          await replayPendingCards(stream, initial, batch);
+          await replayPendingCards(stream, mask(initial), batch);
           first = false;
         }
         for (const event of batch) {
-          await send(stream, event);
+          // Events are read from the workflow, whose data activities already masked; this catches
+          // what came from elsewhere (a task a caller typed) on its way out of the process.
+          await send(stream, mask(event));
           last = Math.max(last, event.seq);
           if (event.type === 'finished') return;
         }

@@ -4,6 +4,7 @@
  * Request bodies come from the same zod schemas that validate them.
  */
 import { z } from 'zod';
+import { MAX_BODY_BYTES } from './body-limit.js';
 import {
   DecideCardBodySchema,
   DelegationStatusSchema,
@@ -21,11 +22,29 @@ const json = (schema: JsonSchema, description: string) => ({
 
 const errors = {
   '401': json(ref('Error'), 'Missing or invalid bearer token (when auth is configured)'),
+  '403': json(
+    ref('Error'),
+    '`forbidden`: a request from a foreign web origin (`Origin`, `Sec-Fetch-Site: cross-site`), or, with auth, a caller without the right (see the route)',
+  ),
+  '421': json(
+    ref('Error'),
+    '`misdirected_request`: the `Host` is not a loopback name or one in DEPUTY_ALLOWED_HOSTS',
+  ),
   '422': json(
     ref('Error'),
     'Invalid request: `{"error":"invalid_request","issues":[{path,message}]}`',
   ),
   '500': json(ref('Error'), 'Internal error; details are logged, never returned'),
+  '503': json(
+    ref('Error'),
+    '`unavailable`: Temporal is not reachable (answered within about 2 s); try again once it is',
+  ),
+};
+
+/** What a route that takes a body adds: its size and its type are checked first. */
+const bodyErrors = {
+  '413': json(ref('Error'), `\`payload_too_large\`: the body is over ${MAX_BODY_BYTES} bytes`),
+  '415': json(ref('Error'), '`unsupported_media_type`: a body that is not `application/json`'),
 };
 
 const idParameter = (description: string) => ({
@@ -170,9 +189,33 @@ export function openApiDocument(): JsonSchema {
     paths: {
       '/health': {
         get: {
-          summary: 'Liveness',
+          summary: 'Readiness: the server is up and reaches Temporal',
           security: [],
-          responses: { '200': json({ type: 'object' }, 'The server is up') },
+          responses: {
+            '200': json(
+              {
+                type: 'object',
+                properties: {
+                  ok: { const: true },
+                  auth: { type: 'boolean' },
+                  temporal: { const: 'reachable' },
+                },
+              },
+              'The server is up and Temporal answers',
+            ),
+            '503': json(
+              {
+                type: 'object',
+                properties: {
+                  ok: { const: false },
+                  auth: { type: 'boolean' },
+                  temporal: { const: 'unreachable' },
+                  message: { type: 'string' },
+                },
+              },
+              'The server is up but Temporal does not answer; other routes answer 503 meanwhile',
+            ),
+          },
         },
       },
       '/openapi.json': {
@@ -212,9 +255,27 @@ export function openApiDocument(): JsonSchema {
               },
               'Started (and, with `wait=true`, finished)',
             ),
+            '202': json(
+              {
+                type: 'object',
+                properties: {
+                  delegationId: { type: 'string' },
+                  workflowId: { type: 'string' },
+                  session: { type: 'string' },
+                  agent: { type: 'string' },
+                  status: statusSchema,
+                  result: { type: 'null' },
+                  state: ref('DelegationState'),
+                  message: { type: 'string' },
+                  links: { type: 'object' },
+                },
+              },
+              'With `wait=true`: started, and parked on approval cards (`status: parked`, the cards in `state.pendingCards`), or no worker runs it (`status: running`, `message`)',
+            ),
             '404': json(ref('Error'), 'Unknown agent'),
             '409': json(ref('Error'), 'A delegation with this id exists'),
             ...errors,
+            ...bodyErrors,
           },
         },
         get: {
@@ -275,6 +336,9 @@ export function openApiDocument(): JsonSchema {
       '/delegations/{id}/stop': {
         post: {
           summary: 'Stop a delegation (TaskStop); a finished one answers alreadyFinished',
+          description:
+            'With auth: only the user who started the delegation or an `admin` (else 403). ' +
+            'An id that cannot exist (over 64 characters, outside the id alphabet) is 404.',
           parameters: [idParameter('Delegation id')],
           responses: {
             '200': json(
@@ -291,6 +355,7 @@ export function openApiDocument(): JsonSchema {
             ),
             '404': json(ref('Error'), 'Unknown delegation'),
             ...errors,
+            ...bodyErrors,
           },
         },
       },
@@ -316,20 +381,36 @@ export function openApiDocument(): JsonSchema {
       '/cards/{id}': {
         post: {
           summary: 'Approve or deny a card',
+          description:
+            'With auth: an `admin` or the user who started the delegation may decide any of its ' +
+            'cards; anyone else only a pending card of a read-class tool (else 403).',
           parameters: [idParameter('Card id')],
           requestBody: {
             required: true,
             content: { 'application/json': { schema: bodySchema(DecideCardBodySchema) } },
           },
           responses: {
-            '200': json(ref('ApprovalCard'), 'The decided card'),
+            '200': json(ref('ApprovalCard'), 'The decided card: a worker applied the decision'),
+            '202': json(
+              {
+                type: 'object',
+                properties: {
+                  status: { const: 'recorded' },
+                  card: ref('ApprovalCard'),
+                  decision: { type: 'object' },
+                  message: { type: 'string' },
+                  links: { type: 'object' },
+                },
+              },
+              'Recorded: stored by Temporal, applied when a worker runs the delegation (none does now, or none did within 3 s)',
+            ),
             '404': json(ref('Error'), 'Unknown card'),
-            '409': json(ref('Error'), 'Card already decided'),
-            '503': json(
+            '409': json(
               ref('Error'),
-              'No worker is running for the delegation; decide again later',
+              'Card already decided, or another decision on it is already recorded',
             ),
             ...errors,
+            ...bodyErrors,
           },
         },
       },

@@ -3,16 +3,44 @@
  * same schemas validate requests and feed the OpenAPI document (src/api/openapi.ts).
  */
 import { z } from 'zod';
+import { MAX_NAME_LENGTH } from '../definitions/names.js';
 import { AGENT_NAME_PATTERN, ID_PATTERN } from '../temporal/delegations/ids.js';
 
 const IdSchema = z
   .string()
   .regex(ID_PATTERN, "1-64 letters, digits, '_' or '-', starting with a letter or digit");
 
+/**
+ * Largest task, in UTF-8 bytes: 64 KiB. A task travels in the workflow input, the first prompt
+ * and every continue-as-new; far larger ones belong in a workspace file the task names.
+ */
+export const MAX_TASK_BYTES = 64 * 1024;
+
+const AgentNameSchema = z
+  .string()
+  .max(MAX_NAME_LENGTH, `at most ${MAX_NAME_LENGTH} characters`)
+  .regex(AGENT_NAME_PATTERN, 'an agent name: lowercase letters, digits, -');
+
+const TaskSchema = z
+  .string()
+  .check((ctx) => {
+    const bytes = Buffer.byteLength(ctx.value, 'utf8');
+    if (bytes > MAX_TASK_BYTES) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: `the task is ${bytes} bytes; the limit is ${MAX_TASK_BYTES} bytes (UTF-8)`,
+      });
+    }
+  })
+  .trim()
+  .min(1, 'the task is empty')
+  .describe(`not blank; at most ${MAX_TASK_BYTES} bytes (UTF-8)`);
+
 export const StartDelegationBodySchema = z
   .object({
-    agent: z.string().regex(AGENT_NAME_PATTERN, 'an agent name: lowercase letters, digits, -'),
-    task: z.string().trim().min(1, 'the task is empty'),
+    agent: AgentNameSchema,
+    task: TaskSchema,
     /** Parent session the cards are forwarded to; `default` when omitted. */
     session: IdSchema.optional(),
     /** Chosen by the caller for idempotent starts; generated when omitted. */
@@ -40,7 +68,7 @@ export const DelegationStatusSchema = z.enum([
 export const ListDelegationsQuerySchema = z
   .object({
     session: IdSchema.optional(),
-    agent: z.string().regex(AGENT_NAME_PATTERN, 'an agent name').optional(),
+    agent: AgentNameSchema.optional(),
     status: DelegationStatusSchema.optional(),
   })
   .strict();

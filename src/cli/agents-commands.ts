@@ -5,7 +5,7 @@ import { DeputyError } from '../errors.js';
 import { ANONYMOUS_CALLER } from '../shared/caller.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { REDACTED } from '../shared/redact.js';
-import { configFor } from './context.js';
+import { configFor, printConfigWarnings } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Run } from './delegation-commands.js';
 import { printJson } from './io.js';
@@ -55,6 +55,8 @@ export function registerAgentCommands(
     .action(async (options: { json?: boolean }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
         const registry = await loadRegistry(command);
+        // On stderr, so `--json` output stays one document.
+        printConfigWarnings(configFor(command), io);
         const all = registry.list().map(redacted);
         if (options.json) {
           printJson(

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { loadConfig, type ConfigOverrides, type DeputyConfig } from '../config.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { createDelegations, type Delegations } from '../temporal/delegations/facade.js';
+import type { Io } from './io.js';
 
 export interface GlobalOptions {
   workspace?: string;
@@ -26,6 +27,14 @@ export function configFor(command: Command, extra: ConfigOverrides = {}): Deputy
     ...(global.dataDir === undefined ? {} : { dataDir: global.dataDir }),
     ...extra,
   });
+}
+
+/**
+ * The configuration's warnings (a literal secret in the file...), one `warning:` line each on
+ * stderr. They name fields, never values, so they are safe on any terminal.
+ */
+export function printConfigWarnings(config: DeputyConfig, io: Io): void {
+  for (const warning of config.warnings) io.err(`warning: ${warning}`);
 }
 
 /** Runs `fn` with a facade on a fresh connection, and closes the connection after. */

@@ -3,7 +3,8 @@ import { userInfo } from 'node:os';
 import { Option, type Command } from 'commander';
 import type { DelegationStatus } from '../shared/delegation.js';
 import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
-import type { Delegations } from '../temporal/delegations/facade.js';
+import { isRecorded, type Delegations } from '../temporal/delegations/facade.js';
+import { TemporalUnreachableError } from '../temporal/unreachable.js';
 import { withDelegations } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDelegation } from './follow.js';
@@ -68,6 +69,12 @@ export function registerDelegationCommands(
             try {
               const result = await followDelegation(delegations, started.delegationId, io.err, {
                 signal: abort.signal,
+              }).catch((error: unknown) => {
+                // Temporal went away mid-follow: exit 5 now, but say the work itself goes on.
+                if (error instanceof TemporalUnreachableError) {
+                  io.err(`the delegation runs on: deputy status ${started.delegationId}`);
+                }
+                throw error;
               });
               if (result === null) {
                 io.err(`detached; the delegation runs on: deputy status ${started.delegationId}`);
@@ -197,13 +204,20 @@ async function decide(
   decision: 'approve' | 'deny',
   options: JsonOption & { reason?: string },
 ): Promise<ExitCode> {
-  const card = await delegations.decide(cardId, {
+  const outcome = await delegations.decide(cardId, {
     decision,
     ...(options.reason === undefined ? {} : { reason: options.reason }),
     decidedBy: `cli:${safeUserName()}`,
   });
-  if (options.json) printJson(io, card);
-  else io.out(`card ${card.id} ${card.state.status} (${card.tool} for ${card.agent})`);
+  if (options.json) printJson(io, outcome);
+  else if (isRecorded(outcome)) {
+    // Done from the human's side: Temporal holds the decision until a worker applies it.
+    io.out(
+      `card ${outcome.card.id} ${decision} recorded (${outcome.card.tool} for ${outcome.card.agent})`,
+    );
+    io.err(outcome.message);
+  } else
+    io.out(`card ${outcome.id} ${outcome.state.status} (${outcome.tool} for ${outcome.agent})`);
   return EXIT.ok;
 }
 

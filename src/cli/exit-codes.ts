@@ -22,6 +22,10 @@ export const START_HINT = 'start one with `deputy dev` (or point TEMPORAL_ADDRES
 
 /** The exit code and stderr message for an error thrown by a command. */
 export function describeFailure(error: unknown): { code: ExitCode; message: string } {
+  // Before the DeputyError kinds: it is an `unavailable` one, but the hint is about Temporal.
+  if (error instanceof TemporalUnreachableError) {
+    return { code: EXIT.unreachable, message: `${error.message}\nhint: ${START_HINT}` };
+  }
   if (error instanceof DeputyError) {
     switch (error.kind) {
       case 'not-found':
@@ -46,7 +50,7 @@ export function describeFailure(error: unknown): { code: ExitCode; message: stri
         return { code: EXIT.failed, message: error.message };
     }
   }
-  if (error instanceof TemporalUnreachableError || isUnavailable(error)) {
+  if (isUnavailable(error)) {
     const detail = error instanceof Error ? error.message : String(error);
     return {
       code: EXIT.unreachable,

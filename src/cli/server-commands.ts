@@ -1,17 +1,12 @@
 /** Long-running commands: worker, api, and dev (Temporal dev server + worker + API in one). */
-import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { DeputyConfig } from '../config.js';
 import { startApiServer, type ApiServer } from '../server.js';
-import {
-  connectTemporal,
-  temporalAddress,
-  TemporalUnreachableError,
-} from '../temporal/connection.js';
+import { connectTemporal, temporalAddress } from '../temporal/connection.js';
 import { createDelegations } from '../temporal/delegations/facade.js';
-import { serverInfoPath, type DevServer } from '../temporal/dev-server.js';
-import { configFor } from './context.js';
-import { EXIT, START_HINT, type ExitCode } from './exit-codes.js';
+import type { DevServer } from '../temporal/dev-server.js';
+import { configFor, printConfigWarnings } from './context.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Run } from './delegation-commands.js';
 import type { Io } from './io.js';
 import type { WorkerRuntime } from '../worker.js';
@@ -19,7 +14,8 @@ import type { WorkerRuntime } from '../worker.js';
 /** The worker pulls in the native bridge and the bundler: load it only for commands that run one. */
 async function startWorkerRuntime(config: DeputyConfig, address: string): Promise<WorkerRuntime> {
   const { quietTemporalRuntime } = await import('./temporal-logging.js');
-  quietTemporalRuntime();
+  const { secretMaskerFor } = await import('../secrets/masker.js');
+  quietTemporalRuntime(secretMaskerFor(config));
   const worker = await import('../worker.js');
   return worker.startWorkerRuntime(config, address);
 }
@@ -96,24 +92,6 @@ async function startApi(
   }
 }
 
-/** A dev server recorded in server.json whose process is still alive (another `deputy dev`). */
-function liveRecordedServer(dataDir: string): { address: string; uiUrl: string | null } | null {
-  const path = serverInfoPath(dataDir);
-  if (!existsSync(path)) return null;
-  try {
-    const info = JSON.parse(readFileSync(path, 'utf8')) as {
-      address?: string;
-      uiUrl?: string | null;
-      pid?: number;
-    };
-    if (typeof info.address !== 'string' || typeof info.pid !== 'number') return null;
-    process.kill(info.pid, 0);
-    return { address: info.address, uiUrl: info.uiUrl ?? null };
-  } catch {
-    return null;
-  }
-}
-
 export function registerServerCommands(
   program: Command,
   run: (command: Command, body: Run) => Promise<void>,
@@ -124,9 +102,9 @@ export function registerServerCommands(
     .action(async (_options: unknown, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
         const config = configFor(command);
+        // `api` and `dev` print them from the API server, with its auth warnings.
+        printConfigWarnings(config, io);
         const address = temporalAddress(config);
-        if (!address)
-          throw new TemporalUnreachableError(`no Temporal server known for ${config.dataDir}`);
         const worker = await startWorkerRuntime(config, address);
         io.err(`worker polling ${address} (workspace ${config.workspace}); Ctrl-C stops it`);
         const outcome = await Promise.race([
@@ -184,33 +162,28 @@ export function registerServerCommands(
           const stop = () => stopAll(io, started);
           try {
             let uiUrl: string | null = null;
+            let address: string;
             if (config.temporal.address) {
               io.err(`using Temporal at ${config.temporal.address} (TEMPORAL_ADDRESS)`);
+              address = config.temporal.address;
             } else {
-              const recorded = liveRecordedServer(config.dataDir);
-              if (recorded) {
-                io.err(`reusing the Temporal dev server already running at ${recorded.address}`);
-                uiUrl = recorded.uiUrl;
-              } else {
-                io.err(
-                  'starting the Temporal dev server (first run may install the temporal CLI)...',
-                );
-                const { startDevServer } = await import('../temporal/dev-server.js');
-                const server: DevServer = await startDevServer({
-                  dataDir: config.dataDir,
-                  ...(options.temporalPort === undefined ? {} : { port: options.temporalPort }),
-                  ...(options.uiPort === undefined ? {} : { uiPort: options.uiPort }),
-                  log: (line) => io.err(line),
-                });
-                started.push(['Temporal dev server', () => server.stop()]);
-                uiUrl = server.uiUrl;
-              }
-            }
-            const address = temporalAddress(config);
-            if (!address)
-              throw new TemporalUnreachableError(
-                `no Temporal server for ${config.dataDir}: ${START_HINT}`,
+              // Always a server of its own, which it stops on the way out: one recorded by
+              // another deputy is refused if that deputy still runs it, stopped if not
+              // (src/temporal/server-takeover.ts), never adopted.
+              io.err(
+                'starting the Temporal dev server (first run may install the temporal CLI)...',
               );
+              const { startDevServer } = await import('../temporal/dev-server.js');
+              const server: DevServer = await startDevServer({
+                dataDir: config.dataDir,
+                ...(options.temporalPort === undefined ? {} : { port: options.temporalPort }),
+                ...(options.uiPort === undefined ? {} : { uiPort: options.uiPort }),
+                log: (line) => io.err(line),
+              });
+              started.push(['Temporal dev server', () => server.stop()]);
+              uiUrl = server.uiUrl;
+              address = server.address;
+            }
             const worker: WorkerRuntime = await startWorkerRuntime(config, address);
             started.push(['worker', () => worker.stop()]);
             const api = await startApi(config, io);

@@ -1,9 +1,17 @@
 /*
  * Sandbox-safe (no imports): approval cards are built inside the workflow, and their
  * arguments are shown to humans and kept in history, so secrets are cut out first (POL-2).
+ * The Node side calls the same function with the configured secret values it knows
+ * (src/secrets/masker.ts); the workflow never has them, since anything it holds lands in history.
  */
 
 export const REDACTED = '__redacted__';
+
+/**
+ * Known secret values shorter than this are not masked: a value such as `1` or `true` would
+ * mangle ordinary text everywhere. The model adapters use the same bound for their own key.
+ */
+export const MIN_KNOWN_SECRET_CHARS = 8;
 
 /** Single words that name a secret on their own (`githubToken`, `DB_PASSWORD`, `Cookie`). */
 const SECRET_WORDS = new Set([
@@ -31,13 +39,42 @@ const SECRET_VALUE_PATTERNS: Array<[RegExp, string]> = [
   [/\bAKIA[0-9A-Z]{16}\b/g, REDACTED],
 ];
 
+export interface RedactOptions {
+  /**
+   * Exact secret values to cut out of every string and object key, wherever they appear: the
+   * configured secrets, which only the Node side knows. Values shorter than
+   * MIN_KNOWN_SECRET_CHARS are ignored. Default none (what the workflow passes).
+   */
+  known?: readonly string[];
+  /**
+   * Replace the whole value of any key that names a secret. Default true. False for data whose
+   * keys are a schema rather than input (API answers, capability snapshots): there only the
+   * strings themselves are judged, so the shape never changes.
+   */
+  byKey?: boolean;
+}
+
 /**
  * A deep copy of `value` with secrets replaced by REDACTED: the whole value of any key that
- * names a secret, and secret-looking parts of strings. Keys are split into words so that
- * `max_tokens` or `tokenizer` stay visible while `accessToken` and `X-Api-Key` do not.
+ * names a secret, secret-looking parts of strings, and every `known` value. Keys are split into
+ * words so that `max_tokens` or `tokenizer` stay visible while `accessToken` and `X-Api-Key` do
+ * not.
  */
-export function redactSecrets(value: unknown): unknown {
-  return redact(value, new Set());
+export function redactSecrets(value: unknown, options: RedactOptions = {}): unknown {
+  return redact(value, new Set(), {
+    known: usableKnown(options.known ?? []),
+    byKey: options.byKey ?? true,
+  });
+}
+
+/** `text` with every known value and every secret-looking part replaced by REDACTED. */
+export function redactSecretText(text: string, known: readonly string[] = []): string {
+  return redactString(text, usableKnown(known));
+}
+
+/** True when `text` has a part that looks like a secret (a bearer token, an `sk-` key...). */
+export function looksLikeSecret(text: string): boolean {
+  return redactString(text, []) !== text;
 }
 
 export function isSecretKey(key: string): boolean {
@@ -52,17 +89,32 @@ export function isSecretKey(key: string): boolean {
   );
 }
 
-function redact(value: unknown, ancestors: Set<object>): unknown {
-  if (typeof value === 'string') return redactString(value);
+interface Prepared {
+  /** Longest first, so a secret that contains another is cut out whole. */
+  known: string[];
+  byKey: boolean;
+}
+
+function usableKnown(known: readonly string[]): string[] {
+  return [...new Set(known)]
+    .filter((value) => value.length >= MIN_KNOWN_SECRET_CHARS)
+    .sort((a, b) => b.length - a.length);
+}
+
+function redact(value: unknown, ancestors: Set<object>, options: Prepared): unknown {
+  if (typeof value === 'string') return redactString(value, options.known);
   if (typeof value !== 'object' || value === null) return value;
   // A cycle cannot come from JSON arguments, but a copy must never recurse forever.
   if (ancestors.has(value)) return '__circular__';
   ancestors.add(value);
   try {
-    if (Array.isArray(value)) return value.map((item) => redact(item, ancestors));
+    if (Array.isArray(value)) return value.map((item) => redact(item, ancestors, options));
     const copy: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      copy[key] = isSecretKey(key) ? REDACTED : redact(item, ancestors);
+      // Keys are only checked against known values: pattern-masking keys would change what the
+      // workflow has always recorded for a card.
+      copy[replaceKnown(key, options.known)] =
+        options.byKey && isSecretKey(key) ? REDACTED : redact(item, ancestors, options);
     }
     return copy;
   } finally {
@@ -70,10 +122,18 @@ function redact(value: unknown, ancestors: Set<object>): unknown {
   }
 }
 
-function redactString(text: string): string {
-  let result = text;
+function redactString(text: string, known: readonly string[]): string {
+  let result = replaceKnown(text, known);
   for (const [pattern, replacement] of SECRET_VALUE_PATTERNS) {
     result = result.replace(pattern, replacement);
+  }
+  return result;
+}
+
+function replaceKnown(text: string, known: readonly string[]): string {
+  let result = text;
+  for (const secret of known) {
+    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
   }
   return result;
 }

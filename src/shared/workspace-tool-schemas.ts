@@ -81,9 +81,9 @@ export const GLOB_TOOL_SCHEMA: ToolSchema = {
   pathArguments: ['path'],
   description:
     'List workspace files matching a glob pattern (e.g. "src/**/*.ts"), as sorted ' +
-    'workspace-relative paths. Hidden files, node_modules, .git and symbolic links are skipped. ' +
-    'The pattern must ' +
-    'be relative and may not contain "..".',
+    'workspace-relative paths. Hidden files, node_modules and .git are skipped unless the ' +
+    'pattern names them; symbolic links are followed while they stay inside the workspace, and ' +
+    'the result says what was skipped. The pattern must be relative and may not contain "..".',
   inputSchema: objectSchema(
     {
       pattern: stringProperty('Glob pattern, relative to path.'),
@@ -101,7 +101,8 @@ export const GREP_TOOL_SCHEMA: ToolSchema = {
   toolClass: 'read',
   pathArguments: ['path'],
   description:
-    'Search file contents in the workspace for a regular expression (JavaScript syntax) or, with ' +
+    'Search file contents in the workspace for a regular expression (RE2 syntax: no ' +
+    'backreferences or lookahead) or, with ' +
     'fixed_strings, a literal string. Returns matching lines as "path:line: text". Narrow the ' +
     'search with path (a file or directory) and glob (e.g. "**/*.md").',
   inputSchema: objectSchema(

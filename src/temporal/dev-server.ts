@@ -3,12 +3,14 @@
  * under the data directory (WAL, so it survives a crash and stays fast), deputy's custom search
  * attributes registered, ports free or as configured. `TEMPORAL_ADDRESS` bypasses all of this.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../shared/search-attributes.js';
+import { spawnWatchedGroup } from '../processes/watched-group.js';
+import { databasePath, removeServerRecord, writeServerRecord } from './server-record.js';
+import { claimDatabase } from './server-takeover.js';
 import { ensureTemporalCli } from './temporal-cli.js';
 
 export interface DevServerOptions {
@@ -32,10 +34,8 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-/** Where `deputy dev` records the running server, so the CLI can find it. */
-export function serverInfoPath(dataDir: string): string {
-  return join(dataDir, 'temporal', 'server.json');
-}
+/** Milliseconds the server gets to shut down on SIGTERM before SIGKILL, however it is stopped. */
+const STOP_GRACE_MS = 10_000;
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -67,9 +67,11 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number>> = {
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const log = options.log ?? (() => {});
-  const binary = await ensureTemporalCli(process.env, log);
   const stateDir = join(options.dataDir, 'temporal');
   await mkdir(stateDir, { recursive: true });
+  // One server per SQLite file, and none left behind by a deputy that is gone.
+  await claimDatabase(options.dataDir, { graceMs: STOP_GRACE_MS, log });
+  const binary = await ensureTemporalCli(process.env, log);
   const port = options.port ?? (await freePort());
   const uiPort = options.headless ? null : (options.uiPort ?? (await freePort()));
   const args = [
@@ -80,7 +82,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     '--port',
     String(port),
     '--db-filename',
-    join(stateDir, 'temporal.db'),
+    databasePath(options.dataDir),
     '--sqlite-pragma',
     'journal_mode=wal',
     '--sqlite-pragma',
@@ -100,15 +102,24 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       : ['--ui-port', String(uiPort), '--ui-disable-news-fetch']),
   ];
   // Own process group: a terminal's Ctrl-C reaches deputy, which stops the worker first and the
-  // server last; the server must not die under a worker that is still finishing its tasks.
-  const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-  // Never leave an orphaned server behind if deputy itself exits without calling stop().
-  const killOnExit = (): void => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  // server last; the server must not die under a worker that is still finishing its tasks. The
+  // group's watchdog stops the server if deputy dies without doing so itself (SIGKILL included).
+  const child = spawnWatchedGroup(binary, args, { graceMs: STOP_GRACE_MS });
+  const signalGroup = (signal: NodeJS.Signals): void => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
   };
+  // Belt and braces for an ordinary exit that skipped stop(): no need to wait for the watchdog.
+  const killOnExit = (): void => signalGroup('SIGKILL');
   process.once('exit', killOnExit);
+  // The start-up banner goes to stdout; read and drop it so the pipe never fills.
+  child.stdout.resume();
   let stderrTail = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString()).slice(-4000);
   });
   const exited = new Promise<number | null>((resolve) =>
@@ -116,21 +127,21 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   );
 
   const address = `127.0.0.1:${port}`;
+  const uiUrl = uiPort === null ? null : `http://127.0.0.1:${uiPort}`;
   try {
-    await waitUntilReady(
+    // Recorded before it is ready: a second `deputy dev` starting meanwhile must find it taken.
+    await writeServerRecord(options.dataDir, {
       address,
-      child,
-      exited,
-      options.readyTimeoutMs ?? 90_000,
-      () => stderrTail,
-    );
+      uiUrl,
+      pid: child.pid ?? -1,
+      ownerPid: process.pid,
+    });
+    await waitUntilReady(address, exited, options.readyTimeoutMs ?? 90_000, () => stderrTail);
   } catch (error) {
-    child.kill('SIGKILL');
+    signalGroup('SIGKILL');
+    await removeServerRecord(options.dataDir);
     throw error;
   }
-  const uiUrl = uiPort === null ? null : `http://127.0.0.1:${uiPort}`;
-  const infoPath = serverInfoPath(options.dataDir);
-  await writeFile(infoPath, JSON.stringify({ address, uiUrl, pid: child.pid }, null, 2));
 
   let stopping: Promise<void> | null = null;
   return {
@@ -140,10 +151,10 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     stop() {
       stopping ??= (async () => {
         process.removeListener('exit', killOnExit);
-        await rm(infoPath, { force: true });
+        await removeServerRecord(options.dataDir);
         if (child.exitCode !== null || child.signalCode !== null) return;
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        signalGroup('SIGTERM');
+        const timer = setTimeout(() => signalGroup('SIGKILL'), STOP_GRACE_MS);
         await exited;
         clearTimeout(timer);
       })();
@@ -155,7 +166,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 /** Ready = the frontend answers and lists every custom search attribute. */
 async function waitUntilReady(
   address: string,
-  child: ChildProcess,
   exited: Promise<number | null>,
   timeoutMs: number,
   stderr: () => string,
@@ -187,7 +197,6 @@ async function waitUntilReady(
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  child.kill('SIGKILL');
   throw new Error(
     `temporal dev server on ${address} not ready after ${timeoutMs} ms: ${lastError}\n${stderr()}`,
   );

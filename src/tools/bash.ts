@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { BASH_TOOL_SCHEMA } from '../shared/workspace-tool-schemas.js';
 import { ToolError } from './tool.js';
 import type { ToolContext, ToolImplementation } from './tool.js';
+import { spawnWatchedGroup } from '../processes/watched-group.js';
 
 /** Budgets of the bash tool. */
 export const BASH_LIMITS = {
@@ -12,7 +12,7 @@ export const BASH_LIMITS = {
   /** Bytes of output kept from the start and from the end; the middle is dropped loudly. */
   headBytes: 30_000,
   tailBytes: 20_000,
-  /** Milliseconds between SIGTERM and SIGKILL when a command is stopped. */
+  /** Milliseconds between SIGTERM and SIGKILL when a command is stopped or its worker dies. */
   killGraceMs: 2_000,
   /** Milliseconds between heartbeats while a command runs (RUN-3: cancellation reaches us). */
   heartbeatMs: 1_000,
@@ -63,13 +63,13 @@ function runInProcessGroup(
 ): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const output = new HeadTailBuffer(BASH_LIMITS.headBytes, BASH_LIMITS.tailBytes);
-    // detached: the shell leads its own process group, so one kill(-pid) reaches every
-    // process it started (pipelines, `sleep &`), not just bash itself.
-    const child = spawn('bash', ['-c', command], {
+    // The shell leads its own process group, so one kill(-pid) reaches every process it started
+    // (pipelines, `sleep &`), not just bash itself; and a watchdog in that group kills it all if
+    // this worker dies without a chance to (SIGKILL, OOM killer): no command runs on unowned.
+    const child = spawnWatchedGroup('bash', ['-c', command], {
       cwd: context.workspaceRoot,
       env: minimalEnvironment(),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      graceMs: BASH_LIMITS.killGraceMs,
     });
     let stoppedBy: Outcome['stoppedBy'] = null;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;

@@ -1,7 +1,6 @@
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import fg from 'fast-glob';
 import {
   EDIT_TOOL_SCHEMA,
   GLOB_TOOL_SCHEMA,
@@ -9,42 +8,42 @@ import {
   READ_TOOL_SCHEMA,
   WRITE_TOOL_SCHEMA,
 } from '../shared/workspace-tool-schemas.js';
+import { FILE_SYSTEM_LIMITS, type FileSystemLimits } from './file-system-limits.js';
 import { limitText } from './output-limit.js';
 import { ToolError } from './tool.js';
 import type { ToolContext, ToolImplementation } from './tool.js';
+import { optionalBoolean, optionalPositiveInteger, requiredString } from './tool-arguments.js';
+import { runGlob, runGrep, type SearchSettings } from './workspace-search.js';
 import { resolveInWorkspace, toWorkspaceRelative } from './workspace-path.js';
 
-/** Budgets of the file-system tools. Every cut says so in the result. */
-export const FILE_SYSTEM_LIMITS = {
-  /** `read` refuses larger files outright (bytes); grep/offset are the way into them. */
-  readMaxBytes: 10 * 1024 * 1024,
-  /** Lines `read` returns when no limit is given. */
-  readDefaultLines: 2000,
-  /** Characters of one line `read` shows. */
-  readMaxLineChars: 2000,
-  /** Characters of any single result. */
-  resultMaxChars: 100_000,
-  /** Paths `glob` lists. */
-  globMaxResults: 1000,
-  /** Matching lines `grep` returns. */
-  grepMaxHits: 200,
-  /** Characters of one matching line `grep` shows. */
-  grepMaxLineChars: 400,
-  /** Bytes `grep` reads per call; files beyond are reported as not searched. */
-  grepMaxBytes: 32 * 1024 * 1024,
-} as const;
+export { FILE_SYSTEM_LIMITS, type FileSystemLimits } from './file-system-limits.js';
 
-/** Never descended into by glob or grep: huge, generated, and never what the model wants. */
-const IGNORED = ['**/node_modules/**', '**/.git/**'];
+export interface FileSystemToolOptions {
+  /**
+   * Resolved files and folders no agent may read: deputy's configuration file and data
+   * directory (`deputyRoots(config).hiddenRoots`, src/paths/deputy-roots.ts). glob and grep
+   * skip them and say so; grep refuses one named as its path. Omitted: none.
+   */
+  hiddenRoots?: readonly string[];
+  /** Budgets, FILE_SYSTEM_LIMITS by default (tests lower them). */
+  limits?: Partial<FileSystemLimits>;
+}
 
-/** The five FileSystem tools (CAP-1). Every path goes through resolveInWorkspace. */
-export function createFileSystemTools(): ToolImplementation[] {
+/**
+ * The five FileSystem tools (CAP-1). Every path the model names goes through
+ * resolveInWorkspace; every file glob and grep find, through workspace-listing.ts.
+ */
+export function createFileSystemTools(options: FileSystemToolOptions = {}): ToolImplementation[] {
+  const settings: SearchSettings = {
+    hiddenRoots: options.hiddenRoots ?? [],
+    limits: { ...FILE_SYSTEM_LIMITS, ...options.limits },
+  };
   return [
     { schema: READ_TOOL_SCHEMA, run: runRead },
     { schema: WRITE_TOOL_SCHEMA, run: runWrite },
     { schema: EDIT_TOOL_SCHEMA, run: runEdit },
-    { schema: GLOB_TOOL_SCHEMA, run: runGlob },
-    { schema: GREP_TOOL_SCHEMA, run: runGrep },
+    { schema: GLOB_TOOL_SCHEMA, run: (args, context) => runGlob(args, context, settings) },
+    { schema: GREP_TOOL_SCHEMA, run: (args, context) => runGrep(args, context, settings) },
   ];
 }
 
@@ -125,143 +124,6 @@ async function runEdit(args: Record<string, unknown>, context: ToolContext): Pro
   return `Replaced ${plural(occurrences, 'occurrence')} in ${shown}`;
 }
 
-async function runGlob(args: Record<string, unknown>, context: ToolContext): Promise<string> {
-  const pattern = requiredString(args, 'pattern');
-  const userPath = optionalString(args, 'path') ?? '.';
-  const directory = await resolveDirectory(context.workspaceRoot, userPath);
-  const files = await globFiles(context.workspaceRoot, directory, pattern);
-  const where = toWorkspaceRelative(context.workspaceRoot, directory);
-  if (files.length === 0) return `No files match '${pattern}' in ${where}`;
-  const shownFiles = files.slice(0, FILE_SYSTEM_LIMITS.globMaxResults);
-  let result = shownFiles.join('\n');
-  if (files.length > shownFiles.length) {
-    result += `\n[output truncated: showed ${shownFiles.length} of ${files.length} matching files; narrow the pattern or path]`;
-  }
-  return limitText(result, FILE_SYSTEM_LIMITS.resultMaxChars);
-}
-
-async function runGrep(args: Record<string, unknown>, context: ToolContext): Promise<string> {
-  const pattern = requiredString(args, 'pattern');
-  const userPath = optionalString(args, 'path') ?? '.';
-  const fileGlob = optionalString(args, 'glob') ?? '**/*';
-  const fixed = optionalBoolean(args, 'fixed_strings') ?? false;
-  const ignoreCase = optionalBoolean(args, 'ignore_case') ?? false;
-  const matcher = buildMatcher(pattern, fixed, ignoreCase);
-
-  const target = resolveInWorkspace(context.workspaceRoot, userPath, { mustExist: true });
-  const targetStats = await fs.stat(target);
-  const files = targetStats.isDirectory()
-    ? await globFiles(context.workspaceRoot, target, fileGlob)
-    : [toWorkspaceRelative(context.workspaceRoot, target)];
-
-  const limits = FILE_SYSTEM_LIMITS;
-  const hits: string[] = [];
-  let bytesRead = 0;
-  let notSearched = 0;
-  let hitLimitReached = false;
-  for (const [index, relative] of files.entries()) {
-    if (context.signal.aborted) throw new ToolError('grep was cancelled');
-    // glob does not follow links, but a file may have become one since: check again.
-    const absolute = insideOrUndefined(context.workspaceRoot, relative);
-    if (absolute === undefined) continue;
-    const size = (await fs.stat(absolute)).size;
-    if (bytesRead + size > limits.grepMaxBytes) {
-      notSearched = files.length - index;
-      break;
-    }
-    bytesRead += size;
-    const buffer = await fs.readFile(absolute);
-    if (looksBinary(buffer)) continue;
-    const lines = splitLines(buffer.toString('utf8'));
-    for (const [lineIndex, line] of lines.entries()) {
-      if (!matcher.test(line)) continue;
-      if (hits.length === limits.grepMaxHits) {
-        hitLimitReached = true;
-        break;
-      }
-      const text =
-        line.length > limits.grepMaxLineChars
-          ? `${line.slice(0, limits.grepMaxLineChars)} [line cut: showed ${limits.grepMaxLineChars} of ${line.length} characters]`
-          : line;
-      hits.push(`${relative}:${lineIndex + 1}: ${text}`);
-    }
-    if (hitLimitReached) break;
-  }
-
-  const where = toWorkspaceRelative(context.workspaceRoot, target);
-  const notices: string[] = [];
-  if (hitLimitReached) {
-    notices.push(
-      `[output truncated: stopped at ${limits.grepMaxHits} matching lines; narrow the pattern, path or glob]`,
-    );
-  }
-  if (notSearched > 0) {
-    notices.push(
-      `[read budget of ${limits.grepMaxBytes / (1024 * 1024)} MiB reached: ${notSearched} of ${files.length} files were not searched]`,
-    );
-  }
-  if (hits.length === 0 && notices.length === 0) return `No matches for '${pattern}' in ${where}`;
-  return limitText([...hits, ...notices].join('\n'), limits.resultMaxChars);
-}
-
-/** Sorted workspace-relative files under `directory` matching a pattern that cannot escape. */
-async function globFiles(
-  workspaceRoot: string,
-  directory: string,
-  pattern: string,
-): Promise<string[]> {
-  if (path.isAbsolute(pattern) || pattern.startsWith('~')) {
-    throw new ToolError(
-      `glob pattern '${pattern}' is absolute; use a pattern relative to the path`,
-    );
-  }
-  if (pattern.split(/[\\/]/).includes('..')) {
-    throw new ToolError(`glob pattern '${pattern}' contains '..'; patterns may not leave the path`);
-  }
-  const entries = await fg(pattern, {
-    cwd: directory,
-    dot: false,
-    ignore: IGNORED,
-    onlyFiles: true,
-    // Links are neither followed nor listed: following them would list (and grep would read)
-    // trees outside the workspace, and a link to `/` would walk the whole machine.
-    followSymbolicLinks: false,
-    suppressErrors: true,
-  });
-  return entries
-    .map((entry) => toWorkspaceRelative(workspaceRoot, path.join(directory, entry)))
-    .sort();
-}
-
-async function resolveDirectory(workspaceRoot: string, userPath: string): Promise<string> {
-  const directory = resolveInWorkspace(workspaceRoot, userPath, { mustExist: true });
-  if (!(await fs.stat(directory)).isDirectory()) {
-    throw new ToolError(`path '${userPath}' is a file, not a directory`);
-  }
-  return directory;
-}
-
-function insideOrUndefined(workspaceRoot: string, relative: string): string | undefined {
-  try {
-    return resolveInWorkspace(workspaceRoot, relative, { mustExist: true });
-  } catch {
-    return undefined;
-  }
-}
-
-function buildMatcher(pattern: string, fixed: boolean, ignoreCase: boolean): RegExp {
-  const source = fixed ? pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : pattern;
-  try {
-    // No `g` flag: a global RegExp keeps lastIndex between test() calls and skips matches.
-    // No `u` flag either: it rejects escapes like `\-` that grep users write out of habit.
-    return new RegExp(source, ignoreCase ? 'i' : '');
-  } catch (error) {
-    throw new ToolError(
-      `invalid regular expression '${pattern}': ${(error as Error).message}; set fixed_strings to search for literal text`,
-    );
-  }
-}
-
 async function readTextFile(file: string, shown: string): Promise<string> {
   const stats = await fs.stat(file);
   if (stats.isDirectory()) {
@@ -301,40 +163,4 @@ async function statOrUndefined(file: string): Promise<Stats | undefined> {
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-function requiredString(
-  args: Record<string, unknown>,
-  name: string,
-  options: { allowEmpty?: boolean } = {},
-): string {
-  const value = args[name];
-  if (typeof value !== 'string') throw new ToolError(`argument '${name}' must be a string`);
-  if (value === '' && options.allowEmpty !== true) {
-    throw new ToolError(`argument '${name}' must not be empty`);
-  }
-  return value;
-}
-
-function optionalString(args: Record<string, unknown>, name: string): string | undefined {
-  const value = args[name];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new ToolError(`argument '${name}' must be a string`);
-  return value;
-}
-
-function optionalBoolean(args: Record<string, unknown>, name: string): boolean | undefined {
-  const value = args[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw new ToolError(`argument '${name}' must be true or false`);
-  return value;
-}
-
-function optionalPositiveInteger(args: Record<string, unknown>, name: string): number | undefined {
-  const value = args[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new ToolError(`argument '${name}' must be a positive integer`);
-  }
-  return value;
 }

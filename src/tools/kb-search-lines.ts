@@ -10,6 +10,15 @@ import { ToolError } from './tool.js';
 
 export const MAX_QUERY_TERMS = 16;
 
+/**
+ * Characters of one query word. The words are escaped, so the model's text is never a pattern,
+ * but the alternation still compares a word at every position it could start: on text that
+ * repeats a long word's prefix (`xxxx...` for `xxxx...y`) one word costs its length per
+ * character scanned. With the cap, 16 such words over the 8 MiB read budget take about a second
+ * at worst; without it, hours.
+ */
+export const MAX_TERM_CHARS = 100;
+
 export interface LineQuery {
   /** Distinct lowercased words of the query. */
   terms: string[];
@@ -30,6 +39,12 @@ export function parseQuery(query: unknown): LineQuery {
   const terms = [...new Set(words)];
   if (terms.length > MAX_QUERY_TERMS) {
     throw new ToolError(`query has ${terms.length} words; use at most ${MAX_QUERY_TERMS}`);
+  }
+  const long = terms.find((term) => term.length > MAX_TERM_CHARS);
+  if (long !== undefined) {
+    throw new ToolError(
+      `query word '${long.slice(0, 20)}...' is ${long.length} characters long; use words of at most ${MAX_TERM_CHARS} characters`,
+    );
   }
   // Longest first, so a term that is a prefix of another does not hide it in the alternation.
   const alternatives = [...terms].sort((a, b) => b.length - a.length).map(escapeRegExp);

@@ -17,6 +17,7 @@ import {
 } from './kb-search-lines.js';
 import { ToolError, type ToolContext, type ToolImplementation } from './tool.js';
 import { isInside } from '../shared/path-containment.js';
+import { isHiddenFromAgents } from '../paths/deputy-roots.js';
 
 /** Budgets of one kb_search call (CAP-4). Hitting one is reported in the result. */
 export const KB_SEARCH_LIMITS = {
@@ -46,11 +47,13 @@ export function createKbSearchTool(
   knowledge: KnowledgeSourceRef[],
   workspaceRoot: string,
   limits: Partial<KbSearchLimits> = {},
+  /** Resolved roots no agent may read (deputyRoots(...).hiddenRoots): never searched. */
+  hiddenRoots: readonly string[] = [],
 ): ToolImplementation {
   const budget: KbSearchLimits = { ...KB_SEARCH_LIMITS, ...limits };
   return {
     schema: KB_SEARCH_TOOL_SCHEMA,
-    run: (args, context) => kbSearch(knowledge, workspaceRoot, budget, args, context),
+    run: (args, context) => kbSearch(knowledge, workspaceRoot, hiddenRoots, budget, args, context),
   };
 }
 
@@ -62,6 +65,7 @@ interface Candidate {
 async function kbSearch(
   knowledge: KnowledgeSourceRef[],
   workspaceRoot: string,
+  hiddenRoots: readonly string[],
   budget: KbSearchLimits,
   args: Record<string, unknown>,
   context: Pick<ToolContext, 'signal' | 'heartbeat'>,
@@ -80,7 +84,7 @@ async function kbSearch(
       );
     }
   }
-  const { files, skipped } = listFiles(root, globs);
+  const { files, skipped } = listFiles(root, globs, hiddenRoots);
   const arena = takeArena(budget.maxReadBytes);
   let scan: ScanOutcome;
   try {
@@ -231,7 +235,11 @@ function chooseSources(knowledge: KnowledgeSourceRef[], source: unknown): Knowle
  * report; the real path of each folder is computed once. Symlinked files are caught when
  * opened (`openInside`).
  */
-function listFiles(root: string, globs: string[]): { files: Candidate[]; skipped: string[] } {
+function listFiles(
+  root: string,
+  globs: string[],
+  hiddenRoots: readonly string[],
+): { files: Candidate[]; skipped: string[] } {
   const skipped: string[] = [];
   if (globs.length === 0) return { files: [], skipped };
   const matches = fg.sync(globs, {
@@ -252,8 +260,15 @@ function listFiles(root: string, globs: string[]): { files: Candidate[]; skipped
       inside = realInside(root, directory);
       directoryInside.set(directory, inside);
     }
-    if (inside) files.push({ relative, absolute });
-    else skipped.push(`${relative}: a symbolic link leads outside the workspace; not searched`);
+    if (!inside) {
+      skipped.push(`${relative}: a symbolic link leads outside the workspace; not searched`);
+    } else if (isHiddenFromAgents(hiddenRoots, absolute)) {
+      skipped.push(
+        `${relative}: deputy's configuration and data are not open to agents; not searched`,
+      );
+    } else {
+      files.push({ relative, absolute });
+    }
   }
   return { files, skipped };
 }

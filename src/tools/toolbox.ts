@@ -9,6 +9,8 @@ import { ToolError, type ToolImplementation } from './tool.js';
 export interface ToolboxOptions {
   /** Real absolute workspace root. */
   workspaceRoot: string;
+  /** Resolved paths no agent may read (deputyRoots(config).hiddenRoots): searches skip them. */
+  hiddenRoots: readonly string[];
 }
 
 /**
@@ -28,9 +30,14 @@ export function buildToolbox(
   const wanted = new Set(snapshot.tools.map((tool) => tool.name));
   const any = (...names: string[]): boolean => names.some((name) => wanted.has(name));
 
-  if (any('read', 'write', 'edit', 'glob', 'grep')) createFileSystemTools().forEach(offer);
+  const { workspaceRoot, hiddenRoots } = options;
+  if (any('read', 'write', 'edit', 'glob', 'grep')) {
+    createFileSystemTools({ hiddenRoots }).forEach(offer);
+  }
   if (any('bash')) offer(createBashTool());
-  if (any('kb_search')) offer(createKbSearchTool(snapshot.knowledge, options.workspaceRoot));
+  if (any('kb_search')) {
+    offer(createKbSearchTool(snapshot.knowledge, workspaceRoot, {}, hiddenRoots));
+  }
   if (snapshot.memory !== null && any('memory_write', 'memory_read', 'memory_search')) {
     createMemoryTools(snapshot.memory).forEach(offer);
   }

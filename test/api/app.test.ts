@@ -56,7 +56,7 @@ describe('routing', () => {
     const { app } = appWith();
     const response = await app.request('/health');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, auth: false });
+    expect(await response.json()).toEqual({ ok: true, auth: false, temporal: 'reachable' });
   });
 
   it('answers an unknown route with a JSON 404', async () => {
@@ -109,7 +109,10 @@ describe('routing', () => {
 
   it('waits for the result with ?wait=true', async () => {
     const result = { status: 'completed', text: 'done', notice: null, roundsUsed: 1 };
-    const { app } = appWith({ ...started, result: async () => result as never });
+    const { app } = appWith({
+      ...started,
+      settle: async () => ({ status: 'finished', result }) as never,
+    });
     const response = await app.request(
       '/delegations?wait=true',
       post({ agent: 'demo', task: 'x' }),

@@ -1,7 +1,8 @@
 /**
  * `deputy dev` as a user runs it: no TEMPORAL_ADDRESS, so it starts its own Temporal dev server
  * under the data directory, a worker and the API; other `deputy` commands find that server via
- * <dataDir>/temporal/server.json; Ctrl-C (SIGINT) stops everything and exits 0.
+ * <dataDir>/temporal/server.json; Ctrl-C (SIGINT) stops everything and exits 0. SIGKILLed, it
+ * takes its server down with it, and the next `deputy dev` runs a server of its own.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
+import { isRunning, killGroup, parentOf } from '../support/processes.js';
 import { DEPUTY_BIN, runDeputy, type Outcome } from './run-deputy.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 
@@ -35,33 +37,79 @@ function until<T>(
   return eventually(probe, what, timeoutMs, 250);
 }
 
-let dev: ChildProcess | null = null;
+/** Every `deputy dev` and Temporal server a test started, killed at the end whatever happened. */
+const started: ChildProcess[] = [];
+const serverPids: number[] = [];
 
 afterAll(() => {
-  if (dev && dev.exitCode === null) dev.kill('SIGKILL');
+  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const pid of serverPids) killGroup(pid);
 });
+
+interface Dev {
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<number | null>;
+  apiUrl: string;
+}
+
+/** Starts `deputy dev` on a workspace and data directory; resolves once it prints the API URL. */
+async function startDev(workspaceDir: string, dataDirectory: string): Promise<Dev> {
+  const child = spawn(
+    process.execPath,
+    [DEPUTY_BIN, 'dev', '--workspace', workspaceDir, '--data-dir', dataDirectory, '--port', '0'],
+    { env },
+  );
+  started.push(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const apiUrl = await until(
+    async () => /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
+    'the API URL',
+    150_000,
+  );
+  return { child, output: () => output, exited, apiUrl };
+}
+
+function recordedServer(dataDirectory: string): { address: string; pid: number } {
+  const info = JSON.parse(readFileSync(join(dataDirectory, 'temporal', 'server.json'), 'utf8')) as {
+    address: string;
+    pid: number;
+  };
+  serverPids.push(info.pid);
+  return info;
+}
+
+async function pendingCard(
+  apiUrl: string,
+  session: string,
+  delegationId: string,
+): Promise<ApprovalCard> {
+  return until(async () => {
+    const response = await fetch(`${apiUrl}/sessions/${session}/cards`);
+    const { cards } = (await response.json()) as { cards: ApprovalCard[] };
+    return cards.find((each) => each.delegationId === delegationId);
+  }, 'the card');
+}
+
+async function completed(apiUrl: string, delegationId: string): Promise<void> {
+  await until(async () => {
+    const response = await fetch(`${apiUrl}/delegations/${delegationId}`);
+    const state = (await response.json()) as { status: string };
+    return state.status === 'completed' ? true : undefined;
+  }, 'completion');
+}
 
 describe('deputy dev', () => {
   it('runs Temporal, a worker and the API; the CLI finds it; SIGINT stops it all', async () => {
-    dev = spawn(
-      process.execPath,
-      [DEPUTY_BIN, 'dev', '--workspace', workspace, '--data-dir', dataDir, '--port', '0'],
-      { env },
-    );
-    let output = '';
-    dev.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    dev.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => dev!.once('exit', resolve));
-
-    const apiUrl = await until(
-      async () => /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
-      'the API URL',
-      150_000,
-    );
+    const { child: dev, output: printed, exited, apiUrl } = await startDev(workspace, dataDir);
+    const output = printed();
     expect(output).toMatch(/Temporal:\s+127\.0\.0\.1:\d+\s+UI: http:\/\/127\.0\.0\.1:\d+/);
     expect(output).toContain('deputy delegate demo');
     const infoPath = join(dataDir, 'temporal', 'server.json');
-    const info = JSON.parse(readFileSync(infoPath, 'utf8')) as { address: string; pid: number };
+    const info = recordedServer(dataDir);
     expect(existsSync(join(dataDir, 'temporal', 'temporal.db'))).toBe(true);
 
     const health = await fetch(`${apiUrl}/health`);
@@ -71,7 +119,7 @@ describe('deputy dev', () => {
       body: JSON.stringify({ agent: 'ghost', task: 'x' }),
     });
     expect(ghost.status).toBe(404);
-    expect(await health.json()).toEqual({ ok: true, auth: false });
+    expect(await health.json()).toEqual({ ok: true, auth: false, temporal: 'reachable' });
 
     // The CLI in another process finds the dev server through server.json.
     const started = await deputy([
@@ -86,18 +134,10 @@ describe('deputy dev', () => {
       delegationId: string;
       session: string;
     };
-    const card = await until(async () => {
-      const response = await fetch(`${apiUrl}/sessions/${session}/cards`);
-      const { cards } = (await response.json()) as { cards: ApprovalCard[] };
-      return cards.find((each) => each.delegationId === delegationId);
-    }, 'the card');
+    const card = await pendingCard(apiUrl, session, delegationId);
     const approved = await deputy(['approve', card.id]);
     expect(approved.code, approved.stderr).toBe(0);
-    await until(async () => {
-      const response = await fetch(`${apiUrl}/delegations/${delegationId}`);
-      const state = (await response.json()) as { status: string };
-      return state.status === 'completed' ? true : undefined;
-    }, 'completion');
+    await completed(apiUrl, delegationId);
     expect(readFileSync(join(workspace, 'hello.txt'), 'utf8')).toContain('Hello');
 
     dev.kill('SIGINT');
@@ -105,4 +145,51 @@ describe('deputy dev', () => {
     expect(existsSync(infoPath)).toBe(false);
     expect(() => process.kill(info.pid, 0)).toThrow();
   });
+
+  it('SIGKILLed, takes its Temporal server along; the next one runs and stops its own', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'deputy-dev-kill-ws-'));
+    const data = mkdtempSync(join(tmpdir(), 'deputy-dev-kill-data-'));
+    writeFileSync(join(ws, 'README.md'), '# killed dev workspace\n');
+    const deputyOn = (args: string[]) =>
+      runDeputy(['--workspace', ws, '--data-dir', data, ...args], { env });
+
+    const first = await startDev(ws, data);
+    const firstServer = recordedServer(data);
+    expect(parentOf(firstServer.pid)).toBe(first.child.pid);
+    // A delegation parked on a card, to show the SQLite file outlives both processes.
+    const delegated = await deputyOn(['delegate', 'demo', 'Greet', '--background', '--json']);
+    expect(delegated.code, delegated.stderr).toBe(0);
+    const { delegationId, session } = JSON.parse(delegated.stdout) as {
+      delegationId: string;
+      session: string;
+    };
+    const card = await pendingCard(first.apiUrl, session, delegationId);
+
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // Hang guard, not a speed claim: the server gets SIGTERM at once and SIGKILL after 10 s.
+    await until(
+      async () => (isRunning(firstServer.pid) ? undefined : true),
+      `the first Temporal server (pid ${firstServer.pid}) to stop`,
+      30_000,
+    );
+
+    const second = await startDev(ws, data);
+    const secondServer = recordedServer(data);
+    expect(secondServer.pid).not.toBe(firstServer.pid);
+    expect(parentOf(secondServer.pid)).toBe(second.child.pid);
+    const cards = await deputyOn(['cards', '--session', session, '--json']);
+    expect(cards.code, cards.stderr).toBe(0);
+    expect(cards.stdout).toContain(card.id);
+    const approved = await deputyOn(['approve', card.id]);
+    expect(approved.code, approved.stderr).toBe(0);
+    await completed(second.apiUrl, delegationId);
+
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(existsSync(join(data, 'temporal', 'server.json'))).toBe(false);
+    expect(isRunning(secondServer.pid)).toBe(false);
+    expect(existsSync(join(data, 'temporal', 'temporal.db'))).toBe(true);
+    // Two `deputy dev` starts and a delegation across them: more than the default 120 s guard.
+  }, 300_000);
 });

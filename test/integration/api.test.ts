@@ -282,10 +282,9 @@ describe('delegations over HTTP', () => {
       result: null,
     });
 
+    // The run publishes no pending card (no worker ever ran it): refused at once, no worker asked.
     await expect(lonely.decide(`${delegationId}.1`, { decision: 'approve' })).rejects.toMatchObject(
-      {
-        kind: 'unavailable',
-      },
+      { kind: 'not-found', message: expect.stringContaining('is not pending') },
     );
 
     await harness.client.workflow.getHandle(workflowId).terminate('test cleanup');

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isSecretKey, REDACTED, redactSecrets } from '../../src/shared/redact.js';
+import {
+  isSecretKey,
+  looksLikeSecret,
+  REDACTED,
+  redactSecrets,
+  redactSecretText,
+} from '../../src/shared/redact.js';
 
 describe('redactSecrets', () => {
   it('replaces values of secret-looking keys, deeply, without touching the input', () => {
@@ -56,5 +62,45 @@ describe('redactSecrets', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = cyclic;
     expect(redactSecrets(cyclic)).toEqual({ a: 1, self: '__circular__' });
+  });
+});
+
+describe('redactSecrets with known values (the configured secrets, Node side only)', () => {
+  const known = ['planted-value-one', 'planted-value-one-longer', 'tiny'];
+
+  it('cuts every known value out of strings and keys, longest first', () => {
+    expect(
+      redactSecrets(
+        {
+          path: 'notes.md',
+          content: 'a planted-value-one-longer and a planted-value-one, tiny stays',
+          ['planted-value-one']: ['x planted-value-one y'],
+        },
+        { known },
+      ),
+    ).toEqual({
+      path: 'notes.md',
+      content: `a ${REDACTED} and a ${REDACTED}, tiny stays`,
+      [REDACTED]: [`x ${REDACTED} y`],
+    });
+    expect(redactSecretText('Bearer planted-value-one', known)).toBe(`Bearer ${REDACTED}`);
+  });
+
+  it('judges only strings with byKey false, so a structure keeps its shape', () => {
+    expect(
+      redactSecrets({ token: 'shown', password: 'planted-value-one' }, { known, byKey: false }),
+    ).toEqual({ token: 'shown', password: REDACTED });
+  });
+
+  it('does what it always did without options (the workflow passes none)', () => {
+    const args = { token: 'planted-value-one', note: 'planted-value-one' };
+    expect(redactSecrets(args)).toEqual({ token: REDACTED, note: 'planted-value-one' });
+  });
+
+  it('tells a secret-looking string from an ordinary one', () => {
+    expect(looksLikeSecret('Bearer abcdefgh12345')).toBe(true);
+    expect(looksLikeSecret('ghp_abcdefghijklmnopqrstuvwxyz0123')).toBe(true);
+    expect(looksLikeSecret('Bearer ')).toBe(false);
+    expect(looksLikeSecret('application/json')).toBe(false);
   });
 });

@@ -1,18 +1,29 @@
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config.js';
 import type { CapabilitySnapshot } from '../../src/shared/capability-snapshot.js';
 import { BASH_LIMITS, createBashTool } from '../../src/tools/bash.js';
 import type { ToolContext } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool.js';
+import {
+  groupMembers,
+  growing,
+  heartbeatLoop,
+  isRunning,
+  killGroup,
+  stopGrowing,
+} from '../support/processes.js';
 
 const bash = createBashTool();
 let workspace: string;
 let controller: AbortController;
 let heartbeats: number;
 let context: ToolContext;
+/** Process groups a test started; killed afterwards so a failing test leaves no orphans. */
+const groups: number[] = [];
 
 beforeEach(async () => {
   workspace = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'deputy-bash-')));
@@ -29,6 +40,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  while (groups.length > 0) killGroup(groups.pop()!);
   await fs.rm(workspace, { recursive: true, force: true });
 });
 
@@ -40,20 +52,6 @@ async function failure(args: Record<string, unknown>): Promise<string> {
     return (error as Error).message;
   }
   throw new Error('expected bash to fail');
-}
-
-/**
- * Running, not merely not yet reaped: an orphan killed by us stays a zombie until init gets
- * to it, and kill(pid, 0) still succeeds on a zombie. Linux /proc is what tells them apart.
- */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
 }
 
 /** Waits until a command has written its child's pid, so the test can watch that process. */
@@ -68,7 +66,7 @@ async function waitForPid(file: string): Promise<number> {
 
 async function waitUntilDead(pid: number): Promise<boolean> {
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    if (!isAlive(pid)) return true;
+    if (!isRunning(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
@@ -122,7 +120,7 @@ describe('bash', () => {
       timeout_seconds: 2,
     });
     const childPid = await waitForPid(pidFile);
-    expect(isAlive(childPid)).toBe(true);
+    expect(isRunning(childPid)).toBe(true);
     expect(await pending).toBe(
       'command timed out after 2 seconds and was killed. Output so far:\nbefore\n',
     );
@@ -147,6 +145,59 @@ describe('bash', () => {
     const childPid = Number(result.split('\n')[0]);
     expect(childPid).toBeGreaterThan(0);
     expect(await waitUntilDead(childPid)).toBe(true);
+  });
+
+  it('reports a command killed by a signal as such, with the output it wrote', async () => {
+    expect(await bash.run({ command: 'echo last words; kill -KILL $$' }, context)).toBe(
+      'last words\n\n[terminated by signal SIGKILL]',
+    );
+  });
+
+  it('gives the command an empty stdin and none of the watchdog’s descriptors', async () => {
+    // `cat` would wait forever on the watchdog's pipe; fd 3 is where the watchdog keeps it.
+    expect(
+      await bash.run(
+        { command: 'cat; [ -e /proc/$$/fd/3 ] && echo fd 3 leaked; echo done' },
+        context,
+      ),
+    ).toBe('done\n\n[exit code: 0]');
+  });
+
+  it('dies with the process that ran it, children that ignore SIGTERM included', async () => {
+    const shellBeat = path.join(workspace, 'shell.beat');
+    const childBeat = path.join(workspace, 'child.beat');
+    const command = [
+      'echo $$ > group.pid',
+      `bash -c 'trap "" TERM HUP; ${heartbeatLoop('child.beat')}' &`,
+      heartbeatLoop('shell.beat'),
+    ].join('\n');
+    // A separate Node process runs the tool, so the test can SIGKILL it: no finally, no exit
+    // handler of its own runs, as when the OOM killer or `kill -9` takes a worker.
+    const runner = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { createBashTool } = await import(${JSON.stringify(path.join(PROJECT_ROOT, 'src/tools/bash.ts'))});
+        await createBashTool().run(${JSON.stringify({ command })}, {
+          workspaceRoot: ${JSON.stringify(workspace)}, snapshot: {},
+          signal: new AbortController().signal, heartbeat() {},
+        });`,
+      ],
+      { cwd: PROJECT_ROOT, stdio: 'inherit' },
+    );
+    const runnerExited = new Promise((resolve) => runner.once('exit', resolve));
+    const group = await waitForPid(path.join(workspace, 'group.pid'));
+    groups.push(group);
+    await growing([shellBeat, childBeat]);
+
+    runner.kill('SIGKILL');
+    await runnerExited;
+    // Hang guard, not a speed claim: SIGTERM at once, SIGKILL after the 2 s grace.
+    await stopGrowing([shellBeat, childBeat], 15_000);
+    expect(groupMembers(group)).toEqual([]);
   });
 
   it('refuses to start when already cancelled, and refuses bad arguments', async () => {

@@ -8,6 +8,7 @@ import { createFileSystemTools, FILE_SYSTEM_LIMITS } from '../../src/tools/file-
 import { limitText } from '../../src/tools/output-limit.js';
 import type { ToolContext } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool.js';
+import { deputyRoots } from '../../src/paths/deputy-roots.js';
 
 let base: string;
 let workspace: string;
@@ -264,7 +265,9 @@ describe('glob', () => {
 
   it('does not follow a symlinked directory out of the workspace', async () => {
     await fs.symlink(outside, path.join(workspace, 'out'));
-    expect(await run('glob', { pattern: '**/*.txt' })).toBe("No files match '**/*.txt' in .");
+    expect(await run('glob', { pattern: '**/*.txt' })).toBe(
+      "No files match '**/*.txt' in .\n[1 entry skipped: it leads outside the workspace through a symbolic link (out)]",
+    );
   });
 
   it('caps the list with a notice', async () => {
@@ -347,7 +350,9 @@ describe('grep', () => {
   it('never reads outside the workspace', async () => {
     await fs.symlink(outside, path.join(workspace, 'out'));
     await fs.symlink(path.join(outside, 'secret.txt'), path.join(workspace, 'secret-link.txt'));
-    expect(await run('grep', { pattern: 'SECRET' })).toBe("No matches for 'SECRET' in .");
+    expect(await run('grep', { pattern: 'SECRET' })).toBe(
+      "No matches for 'SECRET' in .\n[2 entries skipped: they lead outside the workspace through symbolic links (out, secret-link.txt)]",
+    );
     expect(await failure('grep', { pattern: 'SECRET', path: 'secret-link.txt' })).toMatch(
       /leads outside the workspace/,
     );
@@ -355,6 +360,153 @@ describe('grep', () => {
       /escapes the workspace/,
     );
     expect(await failure('grep', { pattern: 'SECRET', glob: '../**' })).toMatch(/contains '\.\.'/);
+  });
+});
+
+describe('glob and grep through symbolic links', () => {
+  const outsideNote = (links: string[]): string =>
+    links.length === 1
+      ? `[1 entry skipped: it leads outside the workspace through a symbolic link (${links[0]})]`
+      : `[${links.length} entries skipped: they lead outside the workspace through symbolic links (${links.join(', ')})]`;
+
+  beforeEach(async () => {
+    await fs.mkdir(path.join(outside, 'deep'));
+    await fs.writeFile(path.join(outside, 'deep', 'more.txt'), 'MORE SECRET\n');
+    await write('real/ok.txt', 'TOP inside\n');
+    await fs.mkdir(path.join(workspace, 'notes'));
+    await fs.mkdir(path.join(workspace, 'nested', 'inner'), { recursive: true });
+    // Outward: a directory link, a file link one level down, a directory link two levels down.
+    await fs.symlink(outside, path.join(workspace, 'link-out'));
+    await fs.symlink(path.join(outside, 'secret.txt'), path.join(workspace, 'notes', 'secret.txt'));
+    await fs.symlink(path.join(outside, 'deep'), path.join(workspace, 'nested/inner/deep-out'));
+    // Inward: a relative directory link and an absolute file link.
+    await fs.symlink('real', path.join(workspace, 'in-dir'));
+    await fs.symlink(path.join(workspace, 'real/ok.txt'), path.join(workspace, 'in-file.txt'));
+  });
+
+  it('glob lists nothing behind an outward directory link, on the pattern path too', async () => {
+    expect(await run('glob', { pattern: 'link-out/*' })).toBe(
+      `No files match 'link-out/*' in .\n${outsideNote(['link-out'])}`,
+    );
+    expect(await run('glob', { pattern: 'link-out/secret.txt' })).toBe(
+      `No files match 'link-out/secret.txt' in .\n${outsideNote(['link-out'])}`,
+    );
+    expect(await run('glob', { pattern: 'nested/*/deep-out/*.txt' })).toBe(
+      `No files match 'nested/*/deep-out/*.txt' in .\n${outsideNote(['nested/inner/deep-out'])}`,
+    );
+    expect(await failure('glob', { pattern: '**/*.txt', path: 'nested/inner/deep-out' })).toMatch(
+      /leads outside the workspace through a symbolic link/,
+    );
+  });
+
+  it('glob follows inward links, skips outward file and directory links and names them', async () => {
+    const result = await run('glob', { pattern: '**/*.txt' });
+    expect(result).toBe(
+      [
+        'in-dir/ok.txt',
+        'in-file.txt',
+        'real/ok.txt',
+        outsideNote(['link-out', 'nested/inner/deep-out', 'notes/secret.txt']),
+      ].join('\n'),
+    );
+    expect(await run('glob', { pattern: 'notes/*.txt' })).toBe(
+      `No files match 'notes/*.txt' in .\n${outsideNote(['notes/secret.txt'])}`,
+    );
+    expect(await run('glob', { pattern: 'in-dir/*.txt' })).toBe('in-dir/ok.txt');
+  });
+
+  it('grep reads nothing behind an outward link and says what it skipped', async () => {
+    expect(await run('grep', { pattern: 'SECRET' })).toBe(
+      `No matches for 'SECRET' in .\n${outsideNote(['link-out', 'nested/inner/deep-out', 'notes/secret.txt'])}`,
+    );
+    expect(await run('grep', { pattern: 'SECRET', glob: 'link-out/**' })).toBe(
+      `No matches for 'SECRET' in .\n${outsideNote(['link-out'])}`,
+    );
+    expect(await run('grep', { pattern: 'SECRET', path: 'nested' })).toBe(
+      `No matches for 'SECRET' in nested\n${outsideNote(['nested/inner/deep-out'])}`,
+    );
+    expect(await failure('grep', { pattern: 'SECRET', path: 'notes/secret.txt' })).toMatch(
+      /leads outside the workspace through a symbolic link/,
+    );
+  });
+
+  it('grep follows inward links', async () => {
+    expect(await run('grep', { pattern: 'inside', path: 'in-dir' })).toBe(
+      'in-dir/ok.txt:1: TOP inside',
+    );
+    expect(await run('grep', { pattern: 'inside', glob: '*/*.txt' })).toBe(
+      `in-dir/ok.txt:1: TOP inside\nreal/ok.txt:1: TOP inside\n${outsideNote(['link-out', 'notes/secret.txt'])}`,
+    );
+    expect(await run('grep', { pattern: 'inside', glob: 'in-*' })).toBe(
+      'in-file.txt:1: TOP inside',
+    );
+  });
+
+  it('names at most ten skipped links and counts the rest', async () => {
+    await fs.mkdir(path.join(workspace, 'many'));
+    for (let i = 0; i < 12; i += 1) {
+      await fs.symlink(
+        path.join(outside, 'secret.txt'),
+        path.join(workspace, 'many', `s${String(i).padStart(2, '0')}.txt`),
+      );
+    }
+    const names = Array.from({ length: 10 }, (_, i) => `many/s${String(i).padStart(2, '0')}.txt`);
+    expect(await run('glob', { pattern: 'many/*' })).toBe(
+      `No files match 'many/*' in .\n[12 entries skipped: they lead outside the workspace through symbolic links (${names.join(', ')}, and 2 more)]`,
+    );
+  });
+
+  it('a link back to a folder above it is walked once and reported, not followed forever', async () => {
+    await fs.symlink('..', path.join(workspace, 'real', 'up'));
+    const result = await run('glob', { pattern: '**/ok.txt' });
+    expect(result.split('\n')).toEqual([
+      'in-dir/ok.txt',
+      'real/ok.txt',
+      outsideNote(['link-out', 'nested/inner/deep-out']),
+      '[2 entries skipped: they are symbolic links to a folder that holds them (in-dir/up, real/up)]',
+    ]);
+  });
+
+  it("skips deputy's configuration file and data directory when given them", async () => {
+    await write('.subagents/config.yaml', 'token: SECRET-TOKEN\n');
+    await write('.deputy/memory/notes.md', 'SECRET-TOKEN in memory\n');
+    await fs.symlink('.subagents/config.yaml', path.join(workspace, 'config-link.yaml'));
+    const hidden = createFileSystemTools({
+      hiddenRoots: deputyRoots({
+        workspace,
+        dataDir: path.join(workspace, '.deputy'),
+        userDir: path.join(base, 'user'),
+      }).hiddenRoots,
+    });
+    const runHidden = (name: string, args: Record<string, unknown>): Promise<string> => {
+      const tool = hidden.find((candidate) => candidate.schema.name === name);
+      if (tool === undefined) throw new Error(`no tool ${name}`);
+      return tool.run(args, context);
+    };
+    const note = (names: string[]): string =>
+      `[${names.length} ${names.length === 1 ? 'entry' : 'entries'} skipped: deputy's configuration file and data directory are not open to agents (${names.join(', ')})]`;
+    expect(await runHidden('glob', { pattern: '*.yaml' })).toBe(
+      `No files match '*.yaml' in .\n${note(['config-link.yaml'])}`,
+    );
+    expect(await runHidden('glob', { pattern: '.subagents/*' })).toBe(
+      `No files match '.subagents/*' in .\n${note(['.subagents/config.yaml'])}`,
+    );
+    expect(await runHidden('glob', { pattern: '.deputy/**' })).toBe(
+      `No files match '.deputy/**' in .\n${note(['.deputy'])}`,
+    );
+    expect(
+      await runHidden('grep', { pattern: 'SECRET-TOKEN', glob: '{.deputy,.subagents}/**' }),
+    ).toBe(`No matches for 'SECRET-TOKEN' in .\n${note(['.deputy', '.subagents/config.yaml'])}`);
+    await expect(
+      runHidden('grep', { pattern: 'SECRET-TOKEN', path: '.subagents/config.yaml' }),
+    ).rejects.toThrow(
+      "path '.subagents/config.yaml' is not open to agents: deputy's configuration file and data directory are off limits",
+    );
+    await expect(runHidden('glob', { pattern: '*', path: '.deputy/memory' })).rejects.toThrow(
+      /^path '\.deputy\/memory' is not open to agents/,
+    );
+    // Without the hook the same files are ordinary workspace files.
+    expect(await run('glob', { pattern: '.subagents/*' })).toBe('.subagents/config.yaml');
   });
 });
 

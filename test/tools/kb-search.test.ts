@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createKbSearchTool, KB_SEARCH_LIMITS } from '../../src/tools/kb-search.js';
+import { MAX_TERM_CHARS } from '../../src/tools/kb-search-lines.js';
 import type { ToolContext } from '../../src/tools/tool.js';
 import type { KnowledgeSourceRef } from '../../src/shared/capability-snapshot.js';
 
@@ -66,6 +67,19 @@ describe('kb_search (CAP-4)', () => {
     );
     await expect(search(knowledge, { query: '  ' })).rejects.toThrow(
       'query must be a non-empty string',
+    );
+  });
+
+  it('takes query words as literal text and refuses overlong ones (the scan stays linear)', async () => {
+    file('docs/a.md', 'a (a+)+$ pattern\nplain\n');
+    expect(hitLines(await search(docs, { query: '(a+)+$' }))).toEqual([
+      'docs/a.md:1: a (a+)+$ pattern',
+    ]);
+    const longest = 'x'.repeat(MAX_TERM_CHARS);
+    expect(await search(docs, { query: longest })).toContain('No hits.');
+    // A long word on text that repeats its prefix costs its length at every position.
+    await expect(search(docs, { query: `${longest}y plain` })).rejects.toThrow(
+      `query word '${'x'.repeat(20)}...' is ${MAX_TERM_CHARS + 1} characters long; use words of at most ${MAX_TERM_CHARS} characters`,
     );
   });
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
 import type { ToolContext } from '../../src/tools/tool.js';
 import { buildToolbox } from '../../src/tools/toolbox.js';
+import { deputyRoots } from '../../src/paths/deputy-roots.js';
 import { USER, input, skillIndex } from '../capabilities/helpers.js';
 
 let ws: string;
@@ -40,7 +41,7 @@ describe('buildToolbox', () => {
         },
       ),
     );
-    const toolbox = buildToolbox(snapshot, { workspaceRoot: ws });
+    const toolbox = buildToolbox(snapshot, { workspaceRoot: ws, hiddenRoots: [] });
     expect([...toolbox.keys()]).toEqual(snapshot.tools.map((tool) => tool.name));
     expect([...toolbox.keys()]).toEqual([
       'read',
@@ -76,11 +77,44 @@ describe('buildToolbox', () => {
     const snapshot = resolveCapabilities(
       input({ tools: ['read', 'write', 'edit', 'bash'] }, { caller: USER }),
     );
-    expect([...buildToolbox(snapshot, { workspaceRoot: ws }).keys()]).toEqual(['read']);
+    expect([...buildToolbox(snapshot, { workspaceRoot: ws, hiddenRoots: [] }).keys()]).toEqual([
+      'read',
+    ]);
   });
 
   it('an empty snapshot gives an empty toolbox', () => {
     const snapshot = resolveCapabilities(input({ tools: ['nothing'] }));
-    expect(buildToolbox(snapshot, { workspaceRoot: ws }).size).toBe(0);
+    expect(buildToolbox(snapshot, { workspaceRoot: ws, hiddenRoots: [] }).size).toBe(0);
+  });
+
+  it("hands deputy's hidden roots to grep, glob and kb_search: a search over them finds nothing", async () => {
+    const config = { ...input().config, workspace: ws, dataDir: join(ws, '.deputy') };
+    const { hiddenRoots } = deputyRoots({ ...config, userDir: join(ws, 'user') });
+    mkdirSync(join(ws, '.deputy', 'memory'), { recursive: true });
+    writeFileSync(join(ws, '.deputy', 'memory', 'notes.md'), 'needle in the data dir\n');
+    mkdirSync(join(ws, '.subagents'));
+    writeFileSync(join(ws, '.subagents', 'config.yaml'), 'needle: in the config\n');
+    writeFileSync(join(ws, 'docs', 'open.md'), 'needle in the open\n');
+    const snapshot = resolveCapabilities(
+      input(
+        {
+          tools: ['glob', 'grep', 'kb_search'],
+          knowledge: [{ name: 'all', glob: '{.deputy,.subagents,docs}/**/*' }],
+        },
+        { config },
+      ),
+    );
+    const toolbox = buildToolbox(snapshot, { workspaceRoot: ws, hiddenRoots });
+    const run = (tool: string, args: Record<string, unknown>) =>
+      toolbox.get(tool)!.run(args, context(snapshot));
+
+    const grep = await run('grep', { pattern: 'needle', glob: '**/*', path: '.' });
+    expect(grep).toContain('docs/open.md');
+    expect(grep).not.toMatch(/notes\.md|config\.yaml/);
+    const glob = await run('glob', { pattern: '.deputy/**/*' });
+    expect(glob).not.toContain('notes.md');
+    const kb = await run('kb_search', { query: 'needle' });
+    expect(kb).toContain('docs/open.md');
+    expect(kb).not.toMatch(/in the data dir|in the config/);
   });
 });

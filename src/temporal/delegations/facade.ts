@@ -1,30 +1,30 @@
 /**
  * The one way the API and the CLI talk to delegations: a small facade over the Temporal client.
- * Everything it answers is read from Temporal (queries, updates, visibility), never from this
+ * Everything it answers is read from Temporal (queries, signals, visibility), never from this
  * process's memory, so any number of API servers and CLIs can share one cluster (DESIGN §5).
- * This module starts, lists, stops and follows delegations; reading state and deciding cards
- * live in delegation-state.ts and delegation-cards.ts.
+ * This module starts, lists, stops and follows delegations; reading state, deciding cards and
+ * waiting for a delegation live in state.ts, cards.ts (card-decision.ts) and settle.ts.
+ *
+ * Nothing here waits on Temporal unbounded: calls the server answers itself are bounded by
+ * rpc.ts (Temporal down: `unavailable` within RPC_TIMEOUT_MS), queries by `queryTimeoutMs`, and a
+ * card decision by `decisionWaitMs` (then it is `recorded`, stored durably as a signal).
  */
 import {
   WorkflowExecutionAlreadyStartedError,
-  WorkflowFailedError,
   WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
-import {
-  TASK_QUEUE,
-  delegationWorkflowId,
-  type DelegationResult,
-} from '../../shared/delegation.js';
+import { TASK_QUEUE, delegationWorkflowId } from '../../shared/delegation.js';
 import { eventsQuery } from '../../shared/messages.js';
 import { AGENT_ATTRIBUTE, initialSearchAttributes } from '../../shared/search-attributes.js';
 import { DeputyError } from '../../errors.js';
 import { createCards } from './cards.js';
 import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
 import { createDelegationLookup, describe, orNotFound, sessionClauses } from './lookup.js';
-import { createStateReader, unsettledResult, withDeniedCalls } from './state.js';
-import { failureMessage } from './status.js';
-import { firstLine, statusOf, summaryOf } from './visibility.js';
+import { rpc } from './rpc.js';
+import { createSettle } from './settle.js';
+import { createStateReader } from './state.js';
+import { firstLine, memoStartedBy, statusOf, summaryOf } from './visibility.js';
 import { DELEGATION_WORKFLOW_TYPE, type DelegationSummary, type Delegations } from './types.js';
 import { createLiveWorkerCheck } from './worker-liveness.js';
 
@@ -37,17 +37,32 @@ export interface DelegationsOptions {
   taskQueue?: string;
   /**
    * How long a query may take before `get` falls back to describe() (a query needs a worker;
-   * with none polling it would hang). Milliseconds, default 10 000.
+   * with none polling, or one that just died, it would hang). Milliseconds, default 5 000.
    */
   queryTimeoutMs?: number;
+  /**
+   * How long `decide` waits for a polling worker to apply a decision before it answers
+   * `recorded` (the decision is stored and applies later). Milliseconds, default 3 000.
+   */
+  decisionWaitMs?: number;
+  /** Milliseconds between looks while `decide` or `settle` wait. Default 150 and 300. */
+  pollMs?: { decide?: number; settle?: number };
 }
 
 export function createDelegations(client: Client, options: DelegationsOptions): Delegations {
-  const queryTimeoutMs = options.queryTimeoutMs ?? 10_000;
+  const queryTimeoutMs = options.queryTimeoutMs ?? 5_000;
+  const decisionWaitMs = options.decisionWaitMs ?? 3_000;
   const taskQueue = options.taskQueue ?? TASK_QUEUE;
   const lookup = createDelegationLookup(client);
   const hasLiveWorker = createLiveWorkerCheck(client, options.namespace);
   const get = createStateReader({ client, lookup, hasLiveWorker, queryTimeoutMs });
+  // A decision answers within seconds, so the state it reads must not wait longer than that.
+  const getForDecision = createStateReader({
+    client,
+    lookup,
+    hasLiveWorker,
+    queryTimeoutMs: Math.min(queryTimeoutMs, decisionWaitMs),
+  });
 
   return {
     async start(request) {
@@ -60,28 +75,34 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       if (request.task.trim() === '') throw new DeputyError('invalid', 'task is empty');
       const workflowId = delegationWorkflowId(request.session, delegationId);
       try {
-        await client.workflow.start(DELEGATION_WORKFLOW_TYPE, {
-          taskQueue,
-          workflowId,
-          // An id names one delegation forever: never reuse it after the first one closed.
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          args: [
-            {
-              delegationId,
+        await rpc(client, () =>
+          client.workflow.start(DELEGATION_WORKFLOW_TYPE, {
+            taskQueue,
+            workflowId,
+            // An id names one delegation forever: never reuse it after the first one closed.
+            workflowIdReusePolicy: 'REJECT_DUPLICATE',
+            args: [
+              {
+                delegationId,
+                agent: request.agent,
+                task: request.task,
+                session: request.session,
+                caller: request.caller,
+                options: request.options,
+              },
+            ],
+            typedSearchAttributes: initialSearchAttributes({
               agent: request.agent,
-              task: request.task,
               session: request.session,
-              caller: request.caller,
-              options: request.options,
+              delegationId,
+            }),
+            // startedBy: who may stop it and decide its cards besides an admin (src/api/rights.ts).
+            memo: {
+              task: firstLine(request.task),
+              ...(request.caller.id === null ? {} : { startedBy: request.caller.id }),
             },
-          ],
-          typedSearchAttributes: initialSearchAttributes({
-            agent: request.agent,
-            session: request.session,
-            delegationId,
           }),
-          memo: { task: firstLine(request.task) },
-        });
+        );
       } catch (error) {
         if (error instanceof WorkflowExecutionAlreadyStartedError) {
           throw new DeputyError('conflict', `delegation ${delegationId} already exists`);
@@ -95,6 +116,11 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
     find: lookup.find,
     get,
 
+    async owner(delegationId) {
+      const handle = await lookup.handleOf(delegationId);
+      return memoStartedBy((await describe(delegationId, handle)).memo);
+    },
+
     async list(filter = {}) {
       const clauses = [
         `WorkflowType = ${quote(DELEGATION_WORKFLOW_TYPE)}`,
@@ -104,7 +130,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         clauses.push(`${AGENT_ATTRIBUTE.name} = ${quote(filter.agent)}`);
       }
       const rows: DelegationSummary[] = [];
-      for await (const info of lookup.visible(clauses.join(' AND '))) {
+      for (const info of await lookup.visible(clauses.join(' AND '))) {
         const row = summaryOf(info);
         // Status is filtered here, not in the query: a terminated workflow never updated its
         // DeputyStatus, so only the combination with the execution status is the truth.
@@ -120,7 +146,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         return { alreadyFinished: true, status: statusOf(before) };
       }
       try {
-        await handle.cancel();
+        await rpc(client, () => handle.cancel());
         return { stopped: true };
       } catch (error) {
         // It closed between describe() and cancel(): still a clear no-op answer (RUN-5).
@@ -129,7 +155,17 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       }
     },
 
-    ...createCards({ lookup, hasLiveWorker, get }),
+    ...createCards({
+      lookup,
+      get,
+      decision: {
+        lookup,
+        hasLiveWorker,
+        get: getForDecision,
+        decisionWaitMs,
+        pollMs: options.pollMs?.decide ?? 150,
+      },
+    }),
 
     async events(delegationId, afterSeq) {
       const handle = await lookup.handleOf(delegationId);
@@ -143,22 +179,10 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       );
     },
 
-    async result(delegationId) {
-      const handle = await lookup.handleOf(delegationId);
-      try {
-        return withDeniedCalls(
-          (await orNotFound(delegationId, handle.result())) as DelegationResult,
-        );
-      } catch (error) {
-        if (error instanceof WorkflowFailedError) {
-          // The workflow records its own result (partial text, rounds) before it fails.
-          const state = await get(delegationId).catch(() => null);
-          if (state?.result) return state.result;
-          const status = statusOf(await describe(delegationId, handle));
-          return unsettledResult(status, failureMessage(error));
-        }
-        throw error;
-      }
+    settle: createSettle({ lookup, hasLiveWorker, get, pollMs: options.pollMs?.settle ?? 300 }),
+
+    async ping() {
+      await rpc(client, () => client.workflowService.getSystemInfo({}));
     },
   };
 }

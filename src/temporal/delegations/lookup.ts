@@ -1,7 +1,8 @@
 /**
  * Finding delegations in Temporal: delegation id -> workflow id (a bounded cache of this
  * process's own starts, then visibility), handles, descriptions and visibility listings, with
- * Temporal's "not found" turned into deputy's `not-found` error.
+ * Temporal's "not found" turned into deputy's `not-found` error. Every call is bounded (rpc.ts):
+ * with Temporal down they fail fast as `unavailable`.
  */
 import {
   WorkflowNotFoundError,
@@ -13,6 +14,7 @@ import {
 import { DELEGATION_ID_ATTRIBUTE, SESSION_ATTRIBUTE } from '../../shared/search-attributes.js';
 import { DeputyError } from '../../errors.js';
 import { assertValidId, isValidId, quote } from './ids.js';
+import { rpc } from './rpc.js';
 
 /** Visibility is eventually consistent: a just-started workflow may take a moment to be listed. */
 const FIND_RETRY_DELAYS_MS = [100, 200, 400];
@@ -27,7 +29,7 @@ export interface DelegationLookup {
   find(delegationId: string): Promise<string>;
   handleOf(delegationId: string): Promise<WorkflowHandle>;
   /** Executions matching a visibility query, live runs only, at most LIST_LIMIT of them. */
-  visible(query: string): AsyncGenerator<WorkflowExecutionInfo>;
+  visible(query: string): Promise<WorkflowExecutionInfo[]>;
 }
 
 export function createDelegationLookup(client: Client): DelegationLookup {
@@ -48,9 +50,13 @@ export function createDelegationLookup(client: Client): DelegationLookup {
     if (!isValidId(delegationId)) throw notFound(delegationId);
     const query = `${DELEGATION_ID_ATTRIBUTE.name} = ${quote(delegationId)}`;
     for (let attempt = 0; ; attempt++) {
-      for await (const info of client.workflow.list({ query })) {
-        remember(delegationId, info.workflowId);
-        return info.workflowId;
+      const workflowId = await rpc(client, async () => {
+        for await (const info of client.workflow.list({ query })) return info.workflowId;
+        return null;
+      });
+      if (workflowId !== null) {
+        remember(delegationId, workflowId);
+        return workflowId;
       }
       const delay = FIND_RETRY_DELAYS_MS[attempt];
       if (delay === undefined) throw notFound(delegationId);
@@ -64,14 +70,18 @@ export function createDelegationLookup(client: Client): DelegationLookup {
     async handleOf(delegationId) {
       return client.workflow.getHandle(await find(delegationId));
     },
-    async *visible(query) {
-      let count = 0;
-      for await (const info of client.workflow.list({ query })) {
-        // A continued-as-new run shares its workflow id with the live run; list the live one.
-        if (info.status.name === 'CONTINUED_AS_NEW') continue;
-        yield info;
-        if (++count >= LIST_LIMIT) return;
-      }
+    visible(query) {
+      // Collected under one deadline: every page of the listing shares the bound.
+      return rpc(client, async () => {
+        const rows: WorkflowExecutionInfo[] = [];
+        for await (const info of client.workflow.list({ query })) {
+          // A continued-as-new run shares its workflow id with the live run; list the live one.
+          if (info.status.name === 'CONTINUED_AS_NEW') continue;
+          rows.push(info);
+          if (rows.length >= LIST_LIMIT) break;
+        }
+        return rows;
+      });
     },
   };
 }
@@ -80,7 +90,10 @@ export function describe(
   delegationId: string,
   handle: WorkflowHandle,
 ): Promise<WorkflowExecutionDescription> {
-  return orNotFound(delegationId, handle.describe());
+  return orNotFound(
+    delegationId,
+    rpc(handle.client, () => handle.describe()),
+  );
 }
 
 /** Awaits `pending`, reporting a workflow that is gone as `not-found` for `delegationId`. */

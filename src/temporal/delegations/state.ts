@@ -20,7 +20,9 @@ import {
   SESSION_ATTRIBUTE,
   STATUS_ATTRIBUTE,
 } from '../../shared/search-attributes.js';
+import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, notFound, type DelegationLookup } from './lookup.js';
+import { rpc } from './rpc.js';
 import { effectiveStatus, failureMessage } from './status.js';
 import { memoCards } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
@@ -47,7 +49,8 @@ export function createStateReader(
         );
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
-        // The workflow failed or was terminated before it could answer: fall through.
+        // The workflow failed or was terminated before it could answer, or no worker answered
+        // in time (one that just died still looks alive for a while): fall through.
       }
     }
     // Build what visibility knows instead of failing the caller.
@@ -102,8 +105,10 @@ async function settledResult(
   status: DelegationStatus,
 ): Promise<DelegationResult> {
   try {
-    return withDeniedCalls((await handle.result()) as DelegationResult);
+    // The run is closed: its result is one read away, so the ordinary bound applies.
+    return withDeniedCalls((await rpc(handle.client, () => handle.result())) as DelegationResult);
   } catch (error) {
+    if (error instanceof TemporalUnreachableError) throw error;
     return unsettledResult(
       status,
       error instanceof WorkflowFailedError ? failureMessage(error) : String(error),

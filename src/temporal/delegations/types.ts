@@ -6,6 +6,7 @@
 import type { Caller } from '../../shared/caller.js';
 import type {
   ApprovalCard,
+  CardDecision,
   CardDecisionKind,
   DelegationEvent,
   DelegationOptions,
@@ -62,19 +63,61 @@ export interface DecideRequest {
   decidedBy?: string | null;
 }
 
+/**
+ * A decision Temporal has stored (a `decideCard` signal in the delegation's history) that no
+ * worker has applied yet: none runs, or none did within the wait. It applies when a worker picks
+ * the delegation up, unless the card is settled before that (the delegation is stopped).
+ */
+export interface RecordedDecision {
+  status: 'recorded';
+  /** The card as it was pending when the decision was recorded (memo copy: long values cut). */
+  card: ApprovalCard;
+  decision: CardDecision;
+  message: string;
+}
+
+/** The decided card when a worker applied the decision at once, else the recorded decision. */
+export type DecideOutcome = ApprovalCard | RecordedDecision;
+
+export function isRecorded(outcome: DecideOutcome): outcome is RecordedDecision {
+  return 'status' in outcome && outcome.status === 'recorded';
+}
+
+/**
+ * Where a delegation stands once `settle` stops waiting: finished; parked on approval cards
+ * (someone must decide before it goes on); or still running, because no worker runs it or the
+ * caller stopped waiting.
+ */
+export type Settled =
+  | { status: 'finished'; result: DelegationResult }
+  | { status: 'parked'; state: DelegationState }
+  | { status: 'running'; state: DelegationState; message: string };
+
 /** What the API and the CLI need from delegations. The Temporal implementation is in delegations.ts. */
 export interface Delegations {
   start(request: StartDelegationRequest): Promise<StartedDelegation>;
   /** Workflow id of a delegation; `not-found` when no such delegation exists. */
   find(delegationId: string): Promise<string>;
+  /**
+   * User id of the caller who started the delegation (its owner, read from the memo, no worker
+   * needed); null when it was started without auth or before owners were recorded. `not-found`
+   * when no such delegation exists.
+   */
+  owner(delegationId: string): Promise<string | null>;
   get(delegationId: string): Promise<DelegationState>;
   list(filter?: ListFilter): Promise<DelegationSummary[]>;
   stop(delegationId: string): Promise<StopOutcome>;
   /** Pending cards across delegations, oldest first. */
   cards(filter?: { session?: string }): Promise<ApprovalCard[]>;
-  /** `not-found` for an unknown card, `conflict` for a card already decided. */
-  decide(cardId: string, request: DecideRequest): Promise<ApprovalCard>;
+  /**
+   * `not-found` for an unknown card (or one not pending while no worker can tell which),
+   * `conflict` for a card already decided or with a decision already recorded. Never waits for
+   * a worker longer than the facade's `decisionWaitMs`: then the decision is `recorded`.
+   */
+  decide(cardId: string, request: DecideRequest): Promise<DecideOutcome>;
   events(delegationId: string, afterSeq: number): Promise<DelegationEvent[]>;
-  /** Waits for the delegation to finish. */
-  result(delegationId: string): Promise<DelegationResult>;
+  /** Waits until the delegation finishes or parks on a card, or no worker runs it. */
+  settle(delegationId: string, options?: { signal?: AbortSignal }): Promise<Settled>;
+  /** Resolves when Temporal answers; TemporalUnreachableError (`unavailable`) when it does not. */
+  ping(): Promise<void>;
 }

@@ -42,6 +42,12 @@ export function memoCards(memo: Record<string, unknown> | undefined): ApprovalCa
   return Array.isArray(cards) ? (cards as ApprovalCard[]) : [];
 }
 
+/** The memo's `startedBy` (the owner's user id), written by start(); null when absent. */
+export function memoStartedBy(memo: Record<string, unknown> | undefined): string | null {
+  const startedBy = memo?.startedBy;
+  return typeof startedBy === 'string' ? startedBy : null;
+}
+
 export function firstLine(task: string): string {
   const line = task.trim().split('\n', 1)[0] ?? '';
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;

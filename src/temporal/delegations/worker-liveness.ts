@@ -1,9 +1,12 @@
 /**
  * Whether any worker polls a task queue. A query or an update needs a worker: with none polling
  * it hangs until its deadline. Asking the task queue first turns "no worker" into an immediate
- * answer instead of a 10 s wait.
+ * answer instead of a wait. It cannot see a worker that died in the last LIVE_POLLER_MS: callers
+ * still bound what they ask of the workflow.
  */
 import type { Client } from '@temporalio/client';
+import { TemporalUnreachableError } from '../unreachable.js';
+import { rpc } from './rpc.js';
 
 /**
  * A poller is live if it polled this recently. Long polls last up to a minute, so a healthy
@@ -22,17 +25,18 @@ export function createLiveWorkerCheck(client: Client, namespace: string): LiveWo
     if (cached && Date.now() - cached.at < POLLER_CACHE_MS) return cached.live;
     let live = true;
     try {
-      const response = await client.workflowService.describeTaskQueue({
-        namespace,
-        taskQueue: { name: queue },
-      });
+      const response = await rpc(client, () =>
+        client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: queue } }),
+      );
       const now = Date.now();
       live = (response.pollers ?? []).some((poller) => {
         const seconds = Number(poller.lastAccessTime?.seconds?.toString() ?? 0);
         return now - seconds * 1000 < LIVE_POLLER_MS;
       });
-    } catch {
-      // Cannot tell: let the query try (it is bounded by its deadline anyway).
+    } catch (error) {
+      // Temporal itself is gone: say so now rather than let a query wait for its deadline.
+      if (error instanceof TemporalUnreachableError) throw error;
+      // Otherwise we cannot tell: let the query try (it is bounded by its deadline anyway).
     }
     pollerCache.set(queue, { at: Date.now(), live });
     return live;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApplicationFailure } from '@temporalio/common';
 import { isValidId, newDelegationId, quote } from '../../../src/temporal/delegations/ids.js';
-import { effectiveStatus, mapCardRejection } from '../../../src/temporal/delegations/status.js';
+import { effectiveStatus } from '../../../src/temporal/delegations/status.js';
 
 describe('delegation ids', () => {
   it('generates d- plus 12 base36 characters, valid as ids', () => {
@@ -35,27 +34,5 @@ describe('effectiveStatus', () => {
     expect(effectiveStatus('CANCELLED', 'running')).toBe('stopped');
     expect(effectiveStatus('FAILED', 'running')).toBe('failed');
     expect(effectiveStatus('TIMED_OUT', 'running')).toBe('failed');
-  });
-});
-
-describe('mapCardRejection', () => {
-  it('maps an already-decided card to conflict and an unknown one to not-found', () => {
-    expect(
-      mapCardRejection(
-        'd.1',
-        ApplicationFailure.create({ message: 'x', type: 'CardAlreadyDecided' }),
-      ).kind,
-    ).toBe('conflict');
-    expect(mapCardRejection('d.1', new Error('card d.1 was already approved')).kind).toBe(
-      'conflict',
-    );
-    expect(
-      mapCardRejection('d.1', ApplicationFailure.create({ message: 'x', type: 'UnknownCard' }))
-        .kind,
-    ).toBe('not-found');
-    expect(mapCardRejection('d.1', new Error('no such card d.1'))).toEqual({
-      kind: 'not-found',
-      message: 'no such card d.1',
-    });
   });
 });

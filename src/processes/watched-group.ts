@@ -1,0 +1,63 @@
+/**
+ * Spawns a program in a new process group that dies with the Node process that spawned it, even
+ * when that process is SIGKILLed and runs no cleanup code of its own.
+ *
+ * Why not PR_SET_PDEATHSIG (`setpriv --pdeathsig`): it is set on one process, so a command's own
+ * children (`make` and its compilers, `cmd &`) would run on; it fires when the spawning *thread*
+ * ends, not the process; and `setpriv` is Linux-only. Instead a few lines of POSIX sh fork a
+ * watchdog into the group before the program even starts. The watchdog holds the read end of a
+ * pipe whose only writer is the parent (the child's stdin pipe; libuv opens it close-on-exec, so
+ * no other child inherits it). However the parent ends, the kernel closes the writer, the
+ * watchdog reads end-of-file and signals its own group: SIGTERM, then SIGKILL after a grace.
+ *
+ * Node also closes that pipe when the program itself exits (it destroys `child.stdin` on exit),
+ * so whatever the program left running in its group gets the same treatment: a parent has
+ * nothing to gain from leftovers of an exited child.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+
+export interface WatchedGroupOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Milliseconds between SIGTERM and SIGKILL to the group once the parent is gone. */
+  graceMs: number;
+}
+
+/**
+ * `exec 3<&0 </dev/null`: the pipe moves to fd 3 and the program reads /dev/null, as with stdio
+ * 'ignore'. The watchdog's stdout and stderr go to /dev/null so it never holds the program's
+ * output pipes open. It ignores SIGTERM only after the parent is gone: until then one SIGTERM to
+ * the group (a stop) ends it with everything else. `exec "$@"` keeps the program's pid: the
+ * parent still sees its real exit code or signal, and the group id is that pid.
+ */
+const WATCHDOG_SCRIPT = `exec 3<&0 </dev/null
+grace=$1
+shift
+(
+  read -r line <&3
+  trap '' TERM
+  kill -s TERM 0
+  sleep "$grace"
+  kill -s KILL 0
+) </dev/null >/dev/null 2>&1 &
+exec "$@" 3<&-`;
+
+/**
+ * The program's pid leads the new group, so `process.kill(-child.pid, signal)` reaches it, the
+ * watchdog and everything the program starts. The caller must never write to or end
+ * `child.stdin`: either is taken as the parent's death.
+ */
+export function spawnWatchedGroup(
+  file: string,
+  args: readonly string[],
+  options: WatchedGroupOptions,
+): ChildProcessByStdio<Writable, Readable, Readable> {
+  const graceSeconds = String(options.graceMs / 1000);
+  return spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'deputy-watchdog', graceSeconds, file, ...args], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.env === undefined ? {} : { env: options.env }),
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}

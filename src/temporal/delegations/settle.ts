@@ -1,0 +1,83 @@
+/**
+ * Waiting for a delegation the way `POST /delegations?wait=true` needs it: until it finishes,
+ * or parks on an approval card (a human must answer first, which may take hours), or no worker
+ * runs it (nothing would happen until one does). Each look is a describe(), which Temporal
+ * answers without a worker and which is bounded (rpc.ts), so a Temporal outage ends the wait
+ * with `unavailable` instead of a hang.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { DelegationResult, DelegationState } from '../../shared/delegation.js';
+import { TemporalUnreachableError } from '../unreachable.js';
+import { describe, orNotFound, type DelegationLookup } from './lookup.js';
+import { rpc } from './rpc.js';
+import { unsettledResult, withDeniedCalls } from './state.js';
+import { failureMessage } from './status.js';
+import type { Delegations, Settled } from './types.js';
+import { statusOf } from './visibility.js';
+import type { LiveWorkerCheck } from './worker-liveness.js';
+
+export interface SettleDeps {
+  lookup: DelegationLookup;
+  hasLiveWorker: LiveWorkerCheck;
+  get(delegationId: string): Promise<DelegationState>;
+  /** Milliseconds between looks. */
+  pollMs: number;
+}
+
+export function createSettle(deps: SettleDeps): Delegations['settle'] {
+  return async function settle(delegationId, options = {}) {
+    const handle = await deps.lookup.handleOf(delegationId);
+    for (;;) {
+      const description = await describe(delegationId, handle);
+      if (description.status.name !== 'RUNNING') {
+        return { status: 'finished', result: await finalResult(deps, delegationId, handle) };
+      }
+      if (statusOf(description) === 'parked') {
+        const state = await deps.get(delegationId);
+        // Decided between the two reads: it runs on, so keep waiting.
+        if (state.pendingCards.length > 0) return { status: 'parked', state };
+      } else if (!(await deps.hasLiveWorker(description.taskQueue))) {
+        return running(
+          await deps.get(delegationId),
+          `no worker is running for task queue ${description.taskQueue}: the delegation runs once one is`,
+        );
+      }
+      try {
+        await sleep(deps.pollMs, undefined, options.signal ? { signal: options.signal } : {});
+      } catch {
+        // Aborted: the caller went away. What it gets back no longer matters to anyone.
+        return running(await deps.get(delegationId), 'the caller stopped waiting');
+      }
+    }
+  };
+}
+
+function running(state: DelegationState, message: string): Settled {
+  return { status: 'running', state, message };
+}
+
+/** The closed run's result; a failed run's own recorded result when it kept one. */
+async function finalResult(
+  deps: SettleDeps,
+  delegationId: string,
+  handle: WorkflowHandle,
+): Promise<DelegationResult> {
+  try {
+    const result = await orNotFound(
+      delegationId,
+      rpc(handle.client, () => handle.result()),
+    );
+    return withDeniedCalls(result as DelegationResult);
+  } catch (error) {
+    if (!(error instanceof WorkflowFailedError)) throw error;
+    // The workflow records its own result (partial text, rounds) before it fails.
+    const state = await deps.get(delegationId).catch((reason: unknown) => {
+      if (reason instanceof TemporalUnreachableError) throw reason;
+      return null;
+    });
+    if (state?.result) return state.result;
+    const status = statusOf(await describe(delegationId, handle));
+    return unsettledResult(status, failureMessage(error));
+  }
+}
