@@ -119,6 +119,16 @@ const resultSchema: JsonSchema = {
 
 const statusSchema = bodySchema(DelegationStatusSchema);
 
+/** What every answer to `POST /delegations` says about the delegation it started. */
+const startedProperties: Record<string, JsonSchema> = {
+  delegationId: { type: 'string' },
+  workflowId: { type: 'string' },
+  session: { type: 'string' },
+  agent: { type: 'string' },
+  status: statusSchema,
+  links: { type: 'object' },
+};
+
 export function openApiDocument(): JsonSchema {
   return {
     openapi: '3.1.0',
@@ -244,13 +254,8 @@ export function openApiDocument(): JsonSchema {
               {
                 type: 'object',
                 properties: {
-                  delegationId: { type: 'string' },
-                  workflowId: { type: 'string' },
-                  session: { type: 'string' },
-                  agent: { type: 'string' },
-                  status: statusSchema,
+                  ...startedProperties,
                   result: { oneOf: [ref('DelegationResult'), { type: 'null' }] },
-                  links: { type: 'object' },
                 },
               },
               'Started (and, with `wait=true`, finished)',
@@ -259,15 +264,10 @@ export function openApiDocument(): JsonSchema {
               {
                 type: 'object',
                 properties: {
-                  delegationId: { type: 'string' },
-                  workflowId: { type: 'string' },
-                  session: { type: 'string' },
-                  agent: { type: 'string' },
-                  status: statusSchema,
+                  ...startedProperties,
                   result: { type: 'null' },
                   state: ref('DelegationState'),
                   message: { type: 'string' },
-                  links: { type: 'object' },
                 },
               },
               'With `wait=true`: started, and parked on approval cards (`status: parked`, the cards in `state.pendingCards`), or no worker runs it (`status: running`, `message`)',

@@ -8,7 +8,7 @@ import type { Logger } from '../../src/api/errors.js';
 import { loadConfig, type DeputyConfig } from '../../src/config.js';
 import { DeputyError } from '../../src/errors.js';
 import type { Delegations } from '../../src/temporal/delegations/facade.js';
-import { stubDelegations } from './stub-delegations.js';
+import { startedD1, stubDelegations } from './stub-delegations.js';
 
 const config: DeputyConfig = loadConfig(
   { workspace: mkdtempSync(join(tmpdir(), 'deputy-api-')) },
@@ -43,12 +43,7 @@ const post = (body: unknown, headers: Record<string, string> = {}) => ({
 });
 
 const started = {
-  start: async () => ({
-    delegationId: 'd-1',
-    workflowId: 'delegation/default/d-1',
-    session: 'default',
-    agent: 'demo',
-  }),
+  start: startedD1,
 };
 
 describe('routing', () => {

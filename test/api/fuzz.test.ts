@@ -11,34 +11,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type {
-  ApprovalCard,
-  DelegationEvent,
-  DelegationState,
-} from '../../src/shared/delegation.js';
+import type { DelegationEvent, DelegationState } from '../../src/shared/delegation.js';
 import { DeputyError } from '../../src/errors.js';
 import type { Delegations } from '../../src/temporal/delegations/facade.js';
 import { checkAnswer, requestArbitrary, toRequest, withinBound } from './fuzz-requests.js';
 import { makeApp } from './make-app.js';
+import { cardOfD1 } from './stub-delegations.js';
 
 const KNOWN = ['d-1', 'd-2'] as const;
 const isKnown = (id: string) => (KNOWN as readonly string[]).includes(id);
 const notFound = (id: string) => new DeputyError('not-found', `no delegation with id '${id}'`);
-
-function cardOf(id: string, tool: string): ApprovalCard {
-  return {
-    id,
-    delegationId: 'd-1',
-    workflowId: 'delegation/default/d-1',
-    session: 'default',
-    agent: 'demo',
-    tool,
-    arguments: {},
-    reason: 'asks',
-    openedAt: '2026-01-01T00:00:00.000Z',
-    state: { status: 'pending' },
-  };
-}
 
 function stateOf(id: string): DelegationState {
   return {
@@ -51,7 +33,7 @@ function stateOf(id: string): DelegationState {
     maxTurns: 6,
     model: 'scripted',
     definitionHash: null,
-    pendingCards: [cardOf(`${id}.1`, 'write'), cardOf(`${id}.2`, 'read')],
+    pendingCards: [cardOfD1(`${id}.1`, 'write'), cardOfD1(`${id}.2`, 'read')],
     decidedCards: [],
     transcriptSummary: [],
     deniedCalls: [],

@@ -5,15 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bearer, jsonPost, makeApp } from './make-app.js';
+import { startedD1 } from './stub-delegations.js';
 
 const listing = { list: async () => [] };
 const started = {
-  start: async () => ({
-    delegationId: 'd-1',
-    workflowId: 'delegation/default/d-1',
-    session: 'default',
-    agent: 'demo',
-  }),
+  start: startedD1,
 };
 
 async function expectRefused(

@@ -4,14 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jsonPost, makeApp } from './make-app.js';
+import { startedD1 } from './stub-delegations.js';
 
 const facade = {
-  start: async () => ({
-    delegationId: 'd-1',
-    workflowId: 'delegation/default/d-1',
-    session: 'default',
-    agent: 'demo',
-  }),
+  start: startedD1,
   stop: async () => ({ stopped: true as const }),
   decide: async () => ({ id: 'd-1.1' }) as never,
 };

@@ -5,17 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jsonPost, makeApp } from './make-app.js';
+import { startedD1 } from './stub-delegations.js';
 
 const MIB = 1024 * 1024;
 const TASK_LIMIT = 64 * 1024;
 
 const facade = {
-  start: async () => ({
-    delegationId: 'd-1',
-    workflowId: 'delegation/default/d-1',
-    session: 'default',
-    agent: 'demo',
-  }),
+  start: startedD1,
 };
 
 /** A body streamed in chunks with no Content-Length, as a chunked upload arrives. */

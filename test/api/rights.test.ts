@@ -4,33 +4,20 @@
  * rules on real Temporal with a real worker: test/integration/api-rights.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
+import type { DelegationState } from '../../src/shared/delegation.js';
 import { DeputyError } from '../../src/errors.js';
 import { bearer, jsonPost, makeApp } from './make-app.js';
-
-function card(id: string, tool: string, status: 'pending' | 'approved' = 'pending'): ApprovalCard {
-  return {
-    id,
-    delegationId: 'd-1',
-    workflowId: 'delegation/default/d-1',
-    session: 'default',
-    agent: 'demo',
-    tool,
-    arguments: {},
-    reason: 'asks',
-    openedAt: '2026-01-01T00:00:00.000Z',
-    state:
-      status === 'pending'
-        ? { status }
-        : { status, reason: null, decidedAt: '2026-01-01T00:00:01.000Z', decidedBy: 'alice' },
-  };
-}
+import { cardOfD1 } from './stub-delegations.js';
 
 /** Delegation d-1, started by olga, with pending cards d-1.1 (write), d-1.2 (read), d-1.3 (an MCP tool). */
 const state = {
   delegationId: 'd-1',
-  pendingCards: [card('d-1.1', 'write'), card('d-1.2', 'read'), card('d-1.3', 'mcp__gh__merge')],
-  decidedCards: [card('d-1.0', 'bash', 'approved')],
+  pendingCards: [
+    cardOfD1('d-1.1', 'write'),
+    cardOfD1('d-1.2', 'read'),
+    cardOfD1('d-1.3', 'mcp__gh__merge'),
+  ],
+  decidedCards: [cardOfD1('d-1.0', 'bash', 'approved')],
 } as unknown as DelegationState;
 
 const facade = {
@@ -39,7 +26,8 @@ const facade = {
     return 'olga';
   },
   get: async () => state,
-  decide: async (id: string) => ({ ...card(id, 'write'), state: { status: 'approved' } }) as never,
+  decide: async (id: string) =>
+    ({ ...cardOfD1(id, 'write'), state: { status: 'approved' } }) as never,
   stop: async () => ({ stopped: true as const }),
 };
 

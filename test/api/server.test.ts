@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { isLoopbackHost, startApiServer, type ApiServer } from '../../src/server.js';
-import { stubDelegations } from './stub-delegations.js';
+import { startedD1, stubDelegations } from './stub-delegations.js';
 
 describe('startApiServer', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'deputy-server-'));
@@ -64,12 +64,7 @@ describe('the door over loopback HTTP', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'deputy-door-http-'));
   const listing = stubDelegations({
     list: async () => [],
-    start: async () => ({
-      delegationId: 'd-1',
-      workflowId: 'delegation/default/d-1',
-      session: 'default',
-      agent: 'demo',
-    }),
+    start: startedD1,
     stop: async () => ({ stopped: true as const }),
   });
   let server: ApiServer;

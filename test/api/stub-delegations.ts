@@ -3,6 +3,7 @@
  * error-mapping tests only. Delegation behaviour is tested against real Temporal in
  * test/integration/api.test.ts.
  */
+import type { ApprovalCard } from '../../src/shared/delegation.js';
 import type { Delegations } from '../../src/temporal/delegations/facade.js';
 
 export type Call = { method: keyof Delegations; args: unknown[] };
@@ -49,4 +50,35 @@ export function stubDelegations(overrides: Partial<Delegations> = {}): {
     }),
   ) as unknown as Delegations;
   return { delegations, calls };
+}
+
+/** What the stub's `start` answers: delegation d-1 of agent demo in the default session. */
+export const startedD1 = async () => ({
+  delegationId: 'd-1',
+  workflowId: 'delegation/default/d-1',
+  session: 'default',
+  agent: 'demo',
+});
+
+/** A card of delegation d-1 for `tool`, pending or already approved by alice. */
+export function cardOfD1(
+  id: string,
+  tool: string,
+  status: 'pending' | 'approved' = 'pending',
+): ApprovalCard {
+  return {
+    id,
+    delegationId: 'd-1',
+    workflowId: 'delegation/default/d-1',
+    session: 'default',
+    agent: 'demo',
+    tool,
+    arguments: {},
+    reason: 'asks',
+    openedAt: '2026-01-01T00:00:00.000Z',
+    state:
+      status === 'pending'
+        ? { status }
+        : { status, reason: null, decidedAt: '2026-01-01T00:00:01.000Z', decidedBy: 'alice' },
+  };
 }

@@ -16,6 +16,7 @@ import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { createHarness, eventually } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
+import { timedRequest } from './support/app-request.js';
 
 /** Parks on a card at once: its scripted model asks for a write, and `confirm` asks a human. */
 const scribeAgent = {
@@ -40,20 +41,6 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-type App = ReturnType<typeof createApp>;
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const began = Date.now();
-  const response = await app.request(path, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  const answer = (await response.json()) as Record<string, unknown>;
-  return { status: response.status, body: answer, ms: Date.now() - began };
-}
-
 describe('card decisions without a worker', () => {
   it('records a decision while the worker is dead, refuses a second one, and applies the first when a worker is back', async () => {
     const harness = await createHarness(scribeAgent, { startWorker: false });
@@ -67,7 +54,7 @@ describe('card decisions without a worker', () => {
     const session = `nw-${randomUUID().slice(0, 8)}`;
 
     // wait=true comes back when the agent parks, with the card to decide, not when it finishes.
-    const started = await call(app, 'POST', '/delegations?wait=true', {
+    const started = await timedRequest(app, 'POST', '/delegations?wait=true', {
       agent: 'scribe',
       task: 'Write the note',
       session,
@@ -89,8 +76,8 @@ describe('card decisions without a worker', () => {
 
     // Two people decide at once. Exactly one decision is recorded; the other is told now.
     const [approve, deny] = await Promise.all([
-      call(app, 'POST', `/cards/${card!.id}`, { decision: 'approve', reason: 'go' }),
-      call(app, 'POST', `/cards/${card!.id}`, { decision: 'deny', reason: 'stop' }),
+      timedRequest(app, 'POST', `/cards/${card!.id}`, { decision: 'approve', reason: 'go' }),
+      timedRequest(app, 'POST', `/cards/${card!.id}`, { decision: 'deny', reason: 'stop' }),
     ]);
     for (const answer of [approve, deny]) expect(answer.ms).toBeLessThan(DECISION_BOUND_MS);
     expect([approve.status, deny.status].sort()).toEqual([202, 409]);
@@ -107,20 +94,20 @@ describe('card decisions without a worker', () => {
     expect(loser.body.message).toMatch(new RegExp(`already has a decision waiting.*\\(${won}\\)`));
 
     // Still refused after the race, and nothing has run: the card is still pending.
-    const again = await call(app, 'POST', `/cards/${card!.id}`, { decision: 'approve' });
+    const again = await timedRequest(app, 'POST', `/cards/${card!.id}`, { decision: 'approve' });
     expect(again).toMatchObject({ status: 409, body: { error: 'conflict' } });
     expect(again.ms).toBeLessThan(DECISION_BOUND_MS);
     console.log(
       `no worker, decision answer times: ${won} (202) ${winner.ms} ms, the other (409) ${loser.ms} ms, a third (409) ${again.ms} ms`,
     );
     expect(existsSync(join(harness.workspace, 'note.txt'))).toBe(false);
-    const listed = await call(app, 'GET', `/sessions/${session}/cards`);
+    const listed = await timedRequest(app, 'GET', `/sessions/${session}/cards`);
     expect((listed.body.cards as ApprovalCard[]).map((pending) => pending.id)).toEqual([card!.id]);
 
     await spawnWorker(harness, cleanups);
     const state = await eventually(
       async () => {
-        const { body } = await call(app, 'GET', `/delegations/${delegationId}`);
+        const { body } = await timedRequest(app, 'GET', `/delegations/${delegationId}`);
         const current = body as unknown as DelegationState;
         return current.result ? current : undefined;
       },
@@ -145,7 +132,9 @@ describe('card decisions without a worker', () => {
       expect(state.result?.deniedCalls).toMatchObject([{ tool: 'write', by: 'human' }]);
     }
     // Deciding it once more now meets the applied decision: 409, from the workflow itself.
-    expect(await call(app, 'POST', `/cards/${card!.id}`, { decision: 'approve' })).toMatchObject({
+    expect(
+      await timedRequest(app, 'POST', `/cards/${card!.id}`, { decision: 'approve' }),
+    ).toMatchObject({
       status: 409,
       body: { error: 'conflict' },
     });

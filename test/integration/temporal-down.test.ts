@@ -19,6 +19,7 @@ import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { createHarness, eventually } from './support/harness.js';
+import { timedRequest } from './support/app-request.js';
 
 /** An agent that parks on a card at once: its scripted model asks for a write (confirm mode). */
 const scribeAgent = {
@@ -43,20 +44,6 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-type App = ReturnType<typeof createApp>;
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const began = Date.now();
-  const response = await app.request(path, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  const answer = (await response.json()) as Record<string, unknown>;
-  return { status: response.status, body: answer, ms: Date.now() - began };
-}
-
 describe('Temporal down', () => {
   it('answers every route 503 within the bound, reports it on /health, and recovers after a restart', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'deputy-down-'));
@@ -73,11 +60,11 @@ describe('Temporal down', () => {
     const app = createApp({ delegations, config: before.config, auth: createAuth({}) });
     const session = `down-${randomUUID().slice(0, 8)}`;
 
-    expect(await call(app, 'GET', '/health')).toMatchObject({
+    expect(await timedRequest(app, 'GET', '/health')).toMatchObject({
       status: 200,
       body: { ok: true, auth: false, temporal: 'reachable' },
     });
-    const parked = await call(app, 'POST', '/delegations?wait=true', {
+    const parked = await timedRequest(app, 'POST', '/delegations?wait=true', {
       agent: 'scribe',
       task: 'Write the note',
       session,
@@ -103,7 +90,7 @@ describe('Temporal down', () => {
     ];
     const times: string[] = [];
     for (const [method, path, body] of routes) {
-      const answer = await call(app, method, path, body);
+      const answer = await timedRequest(app, method, path, body);
       times.push(`${method} ${path.split('?')[0]} ${answer.ms} ms`);
       expect({
         route: `${method} ${path}`,
@@ -113,7 +100,7 @@ describe('Temporal down', () => {
       expect(answer.body.message).toMatch(/Temporal is not reachable/);
       expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
     }
-    const health = await call(app, 'GET', '/health');
+    const health = await timedRequest(app, 'GET', '/health');
     expect(health).toMatchObject({
       status: 503,
       body: { ok: false, auth: false, temporal: 'unreachable' },
@@ -138,23 +125,28 @@ describe('Temporal down', () => {
     const restarted = Date.now();
     // Same app, same connection: it reconnects by itself. A generous guard, not a speed claim.
     await eventually(
-      async () => ((await call(app, 'GET', '/health')).status === 200 ? true : undefined),
+      async () => ((await timedRequest(app, 'GET', '/health')).status === 200 ? true : undefined),
       'the API to reach Temporal again',
       30_000,
     );
     console.log(`Temporal back: /health 200 again ${Date.now() - restarted} ms after the restart`);
-    const listed = await call(app, 'GET', `/delegations?session=${session}`);
+    const listed = await timedRequest(app, 'GET', `/delegations?session=${session}`);
     expect(listed.status).toBe(200);
     expect(listed.body.delegations).toEqual([
       expect.objectContaining({ delegationId, status: 'parked', pendingCards: 1 }),
     ]);
-    expect(await call(app, 'GET', `/delegations/${delegationId}`)).toMatchObject({
+    expect(await timedRequest(app, 'GET', `/delegations/${delegationId}`)).toMatchObject({
       status: 200,
       body: { status: 'parked', pendingCards: [{ id: cardId }] },
     });
     expect(
-      (await call(app, 'POST', '/delegations', { agent: 'scribe', task: 'Once more', session }))
-        .status,
+      (
+        await timedRequest(app, 'POST', '/delegations', {
+          agent: 'scribe',
+          task: 'Once more',
+          session,
+        })
+      ).status,
     ).toBe(201);
 
     const after = await createHarness(
@@ -162,13 +154,13 @@ describe('Temporal down', () => {
       { address: server.address, workspace: before.workspace, taskQueue: before.taskQueue },
     );
     cleanups.push(() => after.close());
-    const decided = await call(app, 'POST', `/cards/${cardId}`, { decision: 'approve' });
+    const decided = await timedRequest(app, 'POST', `/cards/${cardId}`, { decision: 'approve' });
     // 200 when the fresh worker applies it within the wait, 202 when it takes longer (its first
     // task replays the history); either way it must apply, which the result below shows.
     expect([200, 202]).toContain(decided.status);
     const state = await eventually(
       async () => {
-        const { body } = await call(app, 'GET', `/delegations/${delegationId}`);
+        const { body } = await timedRequest(app, 'GET', `/delegations/${delegationId}`);
         const current = body as unknown as DelegationState;
         // Until the API notices the new worker (it caches "no worker" for 2 s) the state comes
         // from visibility, which lists no decided cards: wait for the workflow's own answer.
