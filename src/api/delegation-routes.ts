@@ -44,7 +44,8 @@ export function registerDelegationRoutes(
     }
     const started = await delegations.start({
       agent: body.agent,
-      task: body.task,
+      // A configured secret typed into a task would land in history and the model.
+      task: secrets.text(body.task),
       session: body.session ?? DEFAULT_SESSION,
       caller: c.get('caller'),
       options: {

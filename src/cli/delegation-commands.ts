@@ -5,7 +5,8 @@ import type { DelegationStatus } from '../shared/delegation.js';
 import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
 import { isRecorded, type Delegations } from '../temporal/delegations/facade.js';
 import { TemporalUnreachableError } from '../temporal/unreachable.js';
-import { withDelegations } from './context.js';
+import { secretMaskerFor } from '../secrets/masker.js';
+import { configFor, withDelegations } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDelegation } from './follow.js';
 import { cardLines, resultLines, stateLines, summaryTable } from './format.js';
@@ -46,7 +47,8 @@ export function registerDelegationCommands(
           withDelegations(command, async (delegations) => {
             const started = await delegations.start({
               agent,
-              task,
+              // A configured secret typed into a task would land in history and the model.
+              task: secretMaskerFor(configFor(command)).text(task),
               session: options.session,
               caller: { id: null, roles: [] },
               options: {
