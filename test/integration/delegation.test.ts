@@ -333,7 +333,9 @@ describe('delegation workflow', () => {
   });
 
   it('a long run continues-as-new under the history limit and keeps its whole state', async () => {
-    const handle = await harness.start('marathon', 'Run every lap');
+    const handle = await harness.start('marathon', 'Run every lap', {
+      caller: { id: 'marathon-owner', roles: ['admin'] },
+    });
     const result = await handle.result();
     expect(result).toEqual({
       status: 'completed',
@@ -350,6 +352,8 @@ describe('delegation workflow', () => {
     }
     expect(runs).toContain('CONTINUED_AS_NEW');
     expect(runs).toContain('COMPLETED');
+    // The last run still knows who started the delegation: stop and card rights depend on it.
+    expect((await handle.describe()).memo).toMatchObject({ startedBy: 'marathon-owner' });
     const state = await handle.query(stateQuery);
     // The transcript crossed the hand-over whole: the task, then every lap and its read.
     expect(state.transcriptSummary).toHaveLength(1 + MARATHON_ROUNDS * 2 + 1);
