@@ -28,6 +28,21 @@ export const ModelEntrySchema = z.object({
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 
+/**
+ * The variable holding the key: `apiKeyEnv` when given; otherwise the provider's conventional
+ * variable for the provider's own service; none for an OpenAI-compatible local server (Ollama,
+ * llama.cpp and vLLM need no key by default).
+ */
+export function apiKeyVariable(entry: ModelEntry): string | undefined {
+  if (entry.apiKeyEnv !== undefined) {
+    return entry.apiKeyEnv;
+  }
+  if (entry.provider === 'anthropic') {
+    return 'ANTHROPIC_API_KEY';
+  }
+  return entry.baseUrl === undefined ? 'OPENAI_API_KEY' : undefined;
+}
+
 export const ConfiguredMcpServerSchema = z.object({
   transport: z.enum(['stdio', 'http']),
   command: z.string().optional(),

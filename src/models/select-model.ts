@@ -14,7 +14,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { DeputyConfig, ModelEntry } from '../config.js';
+import { apiKeyVariable, type DeputyConfig, type ModelEntry } from '../config.js';
 import { isInsideReal } from '../paths/containment.js';
 import { isInside } from '../shared/path-containment.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';
@@ -160,21 +160,6 @@ function createCatalogAdapter(
     return createAnthropicModel({ ...base, apiKey: () => readKey() ?? '' });
   }
   return createOpenAiCompatibleModel({ ...base, apiKey: readKey });
-}
-
-/**
- * The variable holding the key: `apiKeyEnv` when given; otherwise the provider's conventional
- * variable for the provider's own service; none for an OpenAI-compatible local server (Ollama,
- * llama.cpp and vLLM need no key by default).
- */
-export function apiKeyVariable(entry: ModelEntry): string | undefined {
-  if (entry.apiKeyEnv !== undefined) {
-    return entry.apiKeyEnv;
-  }
-  if (entry.provider === 'anthropic') {
-    return 'ANTHROPIC_API_KEY';
-  }
-  return entry.baseUrl === undefined ? 'OPENAI_API_KEY' : undefined;
 }
 
 /**

@@ -3,8 +3,7 @@
  * what they return (it lands in workflow history), the API masks what it answers and logs, the
  * worker masks its log lines. The workflow never receives the values: they would be recorded.
  */
-import type { DeputyConfig } from '../config.js';
-import { apiKeyVariable } from '../models/select-model.js';
+import { apiKeyVariable, type DeputyConfig } from '../config.js';
 import { redactSecrets, redactSecretText } from '../shared/redact.js';
 
 export interface SecretMasker {
