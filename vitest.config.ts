@@ -6,6 +6,9 @@ export default defineConfig({
   test: {
     // Temporal's native bridge is not safe to load in worker threads; forks isolate it.
     pool: 'forks',
+    // The integration suites mostly wait (on Temporal, workers, child processes), so one more
+    // fork than a 2-core machine's default keeps both cores busy: about half the wall time.
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
