@@ -106,14 +106,33 @@ const cardSchema: JsonSchema = {
   },
 };
 
+/** A tool call that did not run because policy or a human said no. */
+const deniedCallsSchema: JsonSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['tool', 'by', 'reason'],
+    properties: {
+      tool: { type: 'string' },
+      by: { enum: ['policy', 'human'] },
+      reason: { type: 'string' },
+    },
+  },
+};
+
 const resultSchema: JsonSchema = {
   type: 'object',
-  required: ['status', 'text', 'notice', 'roundsUsed'],
+  required: ['status', 'text', 'notice', 'roundsUsed', 'deniedCalls'],
   properties: {
     status: { enum: ['completed', 'failed', 'stopped'] },
     text: { type: 'string' },
     notice: { type: ['string', 'null'] },
     roundsUsed: { type: 'integer' },
+    deniedCalls: {
+      ...deniedCallsSchema,
+      description:
+        'Calls denied during the run: a completed run with denials did not do all it was asked',
+    },
   },
 };
 
@@ -176,6 +195,7 @@ export function openApiDocument(): JsonSchema {
             pendingCards: { type: 'array', items: ref('ApprovalCard') },
             decidedCards: { type: 'array', items: ref('ApprovalCard') },
             transcriptSummary: { type: 'array', items: { type: 'string' } },
+            deniedCalls: deniedCallsSchema,
             result: { oneOf: [ref('DelegationResult'), { type: 'null' }] },
           },
         },

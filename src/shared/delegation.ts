@@ -76,7 +76,7 @@ export interface CardDecision {
  */
 export interface DeniedCall {
   tool: string;
-  /** `policy`: decide() or an unknown tool; `human`: a card was denied (TaskStop included). */
+  /** `policy`: decide() or an unknown tool; `human`: a card was denied. */
   by: 'policy' | 'human';
   reason: string;
 }
