@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { deputyRoots } from '../src/paths/deputy-roots.js';
 import { createKbSearchTool } from '../src/tools/kb-search.js';
 import type { ToolContext } from '../src/tools/tool.js';
 import { median, type BenchReport } from './stats.js';
@@ -87,11 +88,22 @@ export async function benchKbSearch(): Promise<BenchReport> {
     signal: new AbortController().signal,
     heartbeat: () => undefined,
   };
+  const { hiddenRoots } = deputyRoots({
+    workspace: root,
+    dataDir: join(root, '.deputy'),
+    userDir: join(root, 'user'),
+  });
   try {
     for (const corpus of CORPORA) {
       const folder = `corpus-${corpus.files}`;
       makeCorpus(join(root, folder), corpus.files);
-      const tool = createKbSearchTool([{ name: 'corpus', glob: `${folder}/**/*.txt` }], root);
+      // As the worker builds it: deputy's hidden roots checked for every file searched.
+      const tool = createKbSearchTool(
+        [{ name: 'corpus', glob: `${folder}/**/*.txt` }],
+        root,
+        {},
+        hiddenRoots,
+      );
       const runKb = async (): Promise<{ ms: number; output: string }> => {
         const start = performance.now();
         const output = await tool.run({ query: QUERY }, context);

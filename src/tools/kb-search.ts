@@ -17,7 +17,7 @@ import {
 } from './kb-search-lines.js';
 import { ToolError, type ToolContext, type ToolImplementation } from './tool.js';
 import { isInside } from '../shared/path-containment.js';
-import { isHiddenFromAgents } from '../paths/deputy-roots.js';
+import { isHiddenPath } from '../shared/policy-contract.js';
 
 /** Budgets of one kb_search call (CAP-4). Hitting one is reported in the result. */
 export const KB_SEARCH_LIMITS = {
@@ -88,7 +88,7 @@ async function kbSearch(
   const arena = takeArena(budget.maxReadBytes);
   let scan: ScanOutcome;
   try {
-    scan = await scanFiles({ root, files, skipped, query, budget, arena, context });
+    scan = await scanFiles({ root, hiddenRoots, files, skipped, query, budget, arena, context });
   } finally {
     spareArena = arena; // hits hold decoded strings, never arena bytes: it can be reused
   }
@@ -119,6 +119,7 @@ function takeArena(size: number): Buffer {
 
 interface ScanPlan {
   root: string;
+  hiddenRoots: readonly string[];
   files: Candidate[];
   /** Receives files that were not searched, with the reason. */
   skipped: string[];
@@ -143,7 +144,7 @@ interface ScanOutcome {
  * one read() per file, since a short read of a regular file means end of file) and scans it.
  */
 async function scanFiles(plan: ScanPlan): Promise<ScanOutcome> {
-  const { root, files, skipped, query, budget, arena, context } = plan;
+  const { root, hiddenRoots, files, skipped, query, budget, arena, context } = plan;
   let used = 0;
   const collector = new HitCollector<PendingHit>(budget.maxHits);
   let filesSearched = 0;
@@ -163,9 +164,9 @@ async function scanFiles(plan: ScanPlan): Promise<ScanOutcome> {
     const start = used;
     let size: number | null;
     try {
-      const fd = openInside(root, file.absolute);
-      if (fd === null) {
-        skipped.push(`${file.relative}: a symbolic link leads outside the workspace; not searched`);
+      const fd = openInside(root, file.absolute, hiddenRoots);
+      if (typeof fd === 'string') {
+        skipped.push(`${file.relative}: ${SKIP_REASONS[fd]}`);
         continue;
       }
       try {
@@ -250,22 +251,22 @@ function listFiles(
     suppressErrors: true,
   });
   matches.sort();
-  const directoryInside = new Map<string, boolean>();
+  // Real path of each folder inside the workspace (null: it leads outside), resolved once.
+  const realDirectories = new Map<string, string | null>();
   const files: Candidate[] = [];
   for (const relative of matches) {
     const absolute = path.join(root, relative);
     const directory = path.dirname(absolute);
-    let inside = directoryInside.get(directory);
-    if (inside === undefined) {
-      inside = realInside(root, directory);
-      directoryInside.set(directory, inside);
+    let realDirectory = realDirectories.get(directory);
+    if (realDirectory === undefined) {
+      realDirectory = realDirectoryInside(root, directory);
+      realDirectories.set(directory, realDirectory);
     }
-    if (!inside) {
-      skipped.push(`${relative}: a symbolic link leads outside the workspace; not searched`);
-    } else if (isHiddenFromAgents(hiddenRoots, absolute)) {
-      skipped.push(
-        `${relative}: deputy's configuration and data are not open to agents; not searched`,
-      );
+    if (realDirectory === null) {
+      skipped.push(`${relative}: ${SKIP_REASONS.outside}`);
+    } else if (isHiddenPath(hiddenRoots, path.join(realDirectory, path.basename(absolute)))) {
+      // A symlinked file into a hidden root is caught when opened (openInside).
+      skipped.push(`${relative}: ${SKIP_REASONS.hidden}`);
     } else {
       files.push({ relative, absolute });
     }
@@ -273,27 +274,38 @@ function listFiles(
   return { files, skipped };
 }
 
+const SKIP_REASONS = {
+  outside: 'a symbolic link leads outside the workspace; not searched',
+  hidden: "deputy's configuration and data are not open to agents; not searched",
+} as const;
+
 /**
  * Opens a file whose folder is known to be inside the workspace. `O_NOFOLLOW` makes the common
  * case (a plain file) cost no extra system call; a symlinked file fails with ELOOP and is then
  * resolved and opened only when its target is inside. Returns null when it leads outside.
  */
-function openInside(root: string, absolute: string): number | null {
+function openInside(
+  root: string,
+  absolute: string,
+  hiddenRoots: readonly string[],
+): number | keyof typeof SKIP_REASONS {
   try {
     return fs.openSync(absolute, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
   }
   const real = fs.realpathSync.native(absolute);
-  if (!isInside(root, real)) return null;
+  if (!isInside(root, real)) return 'outside';
+  if (isHiddenPath(hiddenRoots, real)) return 'hidden';
   return fs.openSync(real, 'r');
 }
 
-function realInside(root: string, target: string): boolean {
+function realDirectoryInside(root: string, directory: string): string | null {
   try {
-    return isInside(root, fs.realpathSync.native(target));
+    const real = fs.realpathSync.native(directory);
+    return isInside(root, real) ? real : null;
   } catch {
-    return false;
+    return null;
   }
 }
 

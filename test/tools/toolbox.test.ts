@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -95,6 +95,8 @@ describe('buildToolbox', () => {
     mkdirSync(join(ws, '.subagents'));
     writeFileSync(join(ws, '.subagents', 'config.yaml'), 'needle: in the config\n');
     writeFileSync(join(ws, 'docs', 'open.md'), 'needle in the open\n');
+    // A link inside an open folder that leads into the data directory counts as the data directory.
+    symlinkSync(join(ws, '.deputy', 'memory', 'notes.md'), join(ws, 'docs', 'linked.md'));
     const snapshot = resolveCapabilities(
       input(
         {
@@ -110,11 +112,12 @@ describe('buildToolbox', () => {
 
     const grep = await run('grep', { pattern: 'needle', glob: '**/*', path: '.' });
     expect(grep).toContain('docs/open.md');
-    expect(grep).not.toMatch(/notes\.md|config\.yaml/);
+    expect(grep).not.toMatch(/in the data dir|in the config/);
     const glob = await run('glob', { pattern: '.deputy/**/*' });
     expect(glob).not.toContain('notes.md');
     const kb = await run('kb_search', { query: 'needle' });
     expect(kb).toContain('docs/open.md');
     expect(kb).not.toMatch(/in the data dir|in the config/);
+    expect(kb).toContain("docs/linked.md: deputy's configuration and data are not open to agents");
   });
 });
