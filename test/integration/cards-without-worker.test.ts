@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/auth.js';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
@@ -17,17 +17,8 @@ import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { createHarness, eventually } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 import { timedRequest } from './support/app-request.js';
-
-/** Parks on a card at once: its scripted model asks for a write, and `confirm` asks a human. */
-const scribeAgent = {
-  '.subagents/agents/scribe.md':
-    '---\nname: scribe\ndescription: writes a note\nmodel: scripted:scripts/scribe.yaml\ntools: [write]\napprovalMode: confirm\n---\nWrite.\n',
-  'scripts/scribe.yaml': `turns:
-  - text: Writing the note.
-    toolCalls: [{ name: write, arguments: { path: note.txt, content: "noted\\n" } }]
-  - text: Done with the note.
-`,
-};
+import { useCleanups } from '../support/cleanups.js';
+import { scribeAgent } from './support/scribe-agent.js';
 
 /**
  * The product answers within `decisionWaitMs` (3 s: a worker that was just killed still looks
@@ -36,10 +27,7 @@ const scribeAgent = {
  */
 const DECISION_BOUND_MS = 10_000;
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 describe('card decisions without a worker', () => {
   it('records a decision while the worker is dead, refuses a second one, and applies the first when a worker is back', async () => {

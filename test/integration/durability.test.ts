@@ -6,13 +6,14 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { createHarness, eventually } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
+import { useCleanups } from '../support/cleanups.js';
 
 const counterAgent = {
   '.subagents/agents/counter.md':
@@ -36,10 +37,7 @@ const longJobAgent = {
 `,
 };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 async function pendingCard(handle: WorkflowHandle, round: number): Promise<DelegationState> {
   return eventually(

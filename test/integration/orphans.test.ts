@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   groupMembers,
   growing,
@@ -16,6 +16,7 @@ import {
 } from '../support/processes.js';
 import { createHarness, eventually } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
+import { useCleanups } from '../support/cleanups.js';
 
 /** The shell beats, and so does a child of it that ignores SIGTERM and SIGHUP. */
 const heartbeatCommand = [
@@ -38,10 +39,7 @@ const heartbeatAgent = {
 `,
 };
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 describe('orphans', () => {
   it('a bash command and its children die with their SIGKILLed worker', async () => {

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/auth.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
@@ -20,17 +20,8 @@ import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev
 import { runDeputy } from '../e2e/run-deputy.js';
 import { createHarness, eventually } from './support/harness.js';
 import { timedRequest } from './support/app-request.js';
-
-/** An agent that parks on a card at once: its scripted model asks for a write (confirm mode). */
-const scribeAgent = {
-  '.subagents/agents/scribe.md':
-    '---\nname: scribe\ndescription: writes a note\nmodel: scripted:scripts/scribe.yaml\ntools: [write]\napprovalMode: confirm\n---\nWrite.\n',
-  'scripts/scribe.yaml': `turns:
-  - text: Writing the note.
-    toolCalls: [{ name: write, arguments: { path: note.txt, content: "noted\\n" } }]
-  - text: Wrote note.txt.
-`,
-};
+import { useCleanups } from '../support/cleanups.js';
+import { scribeAgent } from './support/scribe-agent.js';
 
 /**
  * The product answers within 2 s (each Temporal call is bounded by RPC_TIMEOUT_MS, 1.5 s); this
@@ -39,10 +30,7 @@ const scribeAgent = {
  */
 const ANSWER_BOUND_MS = 5_000;
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
+const cleanups = useCleanups();
 
 describe('Temporal down', () => {
   it('answers every route 503 within the bound, reports it on /health, and recovers after a restart', async () => {
