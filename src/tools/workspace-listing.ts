@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
-import { isHiddenFromAgents } from '../paths/deputy-roots.js';
 import { realpathLenient } from '../paths/realpath-lenient.js';
 import { isInside } from '../shared/path-containment.js';
+import { isHiddenPath } from '../shared/policy-contract.js';
 import { ToolError } from './tool.js';
 import { toWorkspaceRelative } from './workspace-path.js';
 
@@ -120,8 +120,8 @@ class GuardedWalk {
   admitFile(absolute: string): ListedFile | undefined {
     const real = this.realOfFile(absolute);
     if (real === undefined) return undefined; // gone since the walk found it
-    if (real === null || this.leadsOutside(real) || this.isHidden(absolute)) {
-      this.skip(absolute);
+    if (real === null || this.leadsOutside(real) || this.isHidden(absolute, real)) {
+      this.recordSkipped(absolute);
       return undefined;
     }
     return { shown: this.shown(absolute), real };
@@ -139,8 +139,8 @@ class GuardedWalk {
 
   private judgeFolder(folder: string): boolean {
     const real = this.realOf(folder);
-    if (real === null || this.leadsOutside(real) || this.isHidden(folder)) {
-      this.skip(folder);
+    if (real === null || this.leadsOutside(real) || this.isHidden(folder, real)) {
+      this.recordSkipped(folder);
       return false;
     }
     // A folder that holds one it was reached through would be walked again inside itself.
@@ -164,7 +164,7 @@ class GuardedWalk {
    * Records a refused path under the first path on its way (from the searched folder) that
    * leads out or is hidden: the link or the hidden root, never a name behind it.
    */
-  private skip(absolute: string): void {
+  private recordSkipped(absolute: string): void {
     let prefix = this.request.directory;
     for (const segment of path.relative(prefix, absolute).split(path.sep)) {
       prefix = path.join(prefix, segment);
@@ -173,7 +173,7 @@ class GuardedWalk {
         this.skipped.outside.add(this.shown(prefix));
         return;
       }
-      if (this.isHidden(prefix)) {
+      if (this.isHidden(prefix, real)) {
         this.skipped.hidden.add(this.shown(prefix));
         return;
       }
@@ -216,9 +216,13 @@ class GuardedWalk {
     return !isInside(this.request.workspaceRoot, real);
   }
 
-  private isHidden(absolute: string): boolean {
+  /**
+   * Hidden as resolved or as written, like isHiddenFromAgents, but with the real path this walk
+   * has already resolved (once per folder), not a realpath per file.
+   */
+  private isHidden(absolute: string, real: string): boolean {
     const roots = this.request.hiddenRoots;
-    return roots.length > 0 && isHiddenFromAgents(roots, absolute);
+    return isHiddenPath(roots, real) || isHiddenPath(roots, path.resolve(absolute));
   }
 
   private shown(absolute: string): string {
