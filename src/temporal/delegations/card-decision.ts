@@ -23,13 +23,13 @@ import {
   type DelegationState,
 } from '../../shared/delegation.js';
 import { decideCardSignal } from '../../shared/messages.js';
-import { PENDING_CARDS_ATTRIBUTE } from '../../shared/search-attributes.js';
 import { DeputyError } from '../../errors.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
 import { rpc } from './rpc.js';
 import type { DecideOutcome, Delegations, RecordedDecision } from './types.js';
 import { unappliedDecisions } from './unapplied-decisions.js';
+import { mirroredPendingCards } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
 export interface CardDecisionDeps {
@@ -152,19 +152,6 @@ async function pendingCard(
     'not-found',
     `card ${cardId.slice(0, 80)} is not pending in delegation ${delegationId}: no such card, or it was decided already`,
   );
-}
-
-/**
- * Pending cards as the run last published them (search attribute + memo, written together by
- * the workflow); null for a run with pending cards that predates the memo copy.
- */
-export function mirroredPendingCards(
-  description: WorkflowExecutionDescription,
-): ApprovalCard[] | null {
-  if (description.status.name !== 'RUNNING') return [];
-  if ((description.typedSearchAttributes.get(PENDING_CARDS_ATTRIBUTE) ?? 0) === 0) return [];
-  const cards = description.memo?.pendingCards;
-  return Array.isArray(cards) ? (cards as ApprovalCard[]) : null;
 }
 
 function stillPending(description: WorkflowExecutionDescription, cardId: string): boolean {

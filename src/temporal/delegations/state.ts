@@ -24,7 +24,7 @@ import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, notFound, type DelegationLookup } from './lookup.js';
 import { rpc } from './rpc.js';
 import { effectiveStatus, failureMessage } from './status.js';
-import { memoCards } from './visibility.js';
+import { mirroredPendingCards } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
 export interface StateReaderDeps {
@@ -92,7 +92,7 @@ async function stateFromDescription(
     definitionHash: null,
     // Forward-compatible: a workflow that mirrors its pending cards into the memo keeps them
     // listable while no worker runs (POL-2); without it, visibility only knows the count.
-    pendingCards: description.status.name === 'RUNNING' ? memoCards(description.memo) : [],
+    pendingCards: mirroredPendingCards(description) ?? [],
     decidedCards: [],
     transcriptSummary: [],
     deniedCalls: result?.deniedCalls ?? [],

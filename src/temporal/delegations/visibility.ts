@@ -37,9 +37,17 @@ export function summaryOf(info: WorkflowExecutionInfo): DelegationSummary {
   };
 }
 
-export function memoCards(memo: Record<string, unknown> | undefined): ApprovalCard[] {
-  const cards = memo?.pendingCards;
-  return Array.isArray(cards) ? (cards as ApprovalCard[]) : [];
+/**
+ * Pending cards as the run last published them (search attribute + memo, written together by
+ * the workflow); null for a run with pending cards that predates the memo copy.
+ */
+export function mirroredPendingCards(
+  description: WorkflowExecutionDescription,
+): ApprovalCard[] | null {
+  if (description.status.name !== 'RUNNING') return [];
+  if ((description.typedSearchAttributes.get(PENDING_CARDS_ATTRIBUTE) ?? 0) === 0) return [];
+  const cards = description.memo?.pendingCards;
+  return Array.isArray(cards) ? (cards as ApprovalCard[]) : null;
 }
 
 /** The memo's `startedBy` (the owner's user id), written by start(); null when absent. */
