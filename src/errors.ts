@@ -15,6 +15,10 @@ export type DeputyErrorKind =
    */
   | 'read-only'
   | 'unauthorized'
+  /** The HTTP request itself is refused before any route runs (API-7): wrong host, media type, size. */
+  | 'misdirected'
+  | 'unsupported-media-type'
+  | 'too-large'
   /** Temporal is up but nothing can answer right now (no worker polls the delegation's queue). */
   | 'unavailable';
 

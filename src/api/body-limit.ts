@@ -6,6 +6,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { DeputyError } from '../errors.js';
 
 /**
  * Largest request body accepted, in bytes: 1 MiB. Generous for every body the API takes (a start
@@ -19,13 +20,12 @@ export function requestBodyLimit(maxBytes = MAX_BODY_BYTES): MiddlewareHandler {
   // counted as it arrives and refused as soon as it passes the limit.
   return bodyLimit({
     maxSize: maxBytes,
-    onError: (c) =>
-      c.json(
-        {
-          error: 'payload_too_large',
-          message: `the request body is larger than the limit of ${maxBytes} bytes`,
-        },
-        413,
-      ),
+    // Thrown, so the one error mapper (errors.ts) answers it like every other refusal.
+    onError: () => {
+      throw new DeputyError(
+        'too-large',
+        `the request body is larger than the limit of ${maxBytes} bytes`,
+      );
+    },
   });
 }

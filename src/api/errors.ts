@@ -29,6 +29,9 @@ export const HTTP_STATUS: Readonly<Record<DeputyErrorKind, ContentfulStatusCode>
   forbidden: 403,
   'read-only': 403,
   unauthorized: 401,
+  misdirected: 421,
+  'unsupported-media-type': 415,
+  'too-large': 413,
   unavailable: 503,
 };
 
@@ -39,6 +42,9 @@ const CODE: Record<Exclude<DeputyErrorKind, 'invalid'>, string> = {
   // The one kind only definitions raise; named as qwen-code's daemon names it (API-4).
   'read-only': 'agent_readonly',
   unauthorized: 'unauthorized',
+  misdirected: 'misdirected_request',
+  'unsupported-media-type': 'unsupported_media_type',
+  'too-large': 'payload_too_large',
   unavailable: 'unavailable',
 };
 

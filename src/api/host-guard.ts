@@ -14,6 +14,7 @@
  * page served from another loopback port is already code running on this machine.
  */
 import type { MiddlewareHandler } from 'hono';
+import { DeputyError } from '../errors.js';
 import { clip } from './clip.js';
 
 /** `localhost`, `::1` (bracketed or not) and 127.0.0.0/8 literals. Also used for the bind check. */
@@ -77,33 +78,24 @@ export function hostGuard(options: HostGuardOptions): MiddlewareHandler {
     const authority = c.req.header('host') ?? new URL(c.req.url).host;
     const host = hostNameOf(authority);
     if (host === null || !isAllowed(host)) {
-      return c.json(
-        {
-          error: 'misdirected_request',
-          message: `this API answers only to the host names ${names} (with any port); the request was for '${clip(authority, 100)}'. List other names in DEPUTY_ALLOWED_HOSTS.`,
-        },
-        421,
+      throw new DeputyError(
+        'misdirected',
+        `this API answers only to the host names ${names} (with any port); the request was for '${clip(authority, 100)}'. List other names in DEPUTY_ALLOWED_HOSTS.`,
       );
     }
 
     const origin = c.req.header('origin');
     if (origin !== undefined && !isAllowedOrigin(origin, isAllowed)) {
-      return c.json(
-        {
-          error: 'forbidden',
-          message: `requests from the web origin '${clip(origin, 100)}' are refused: only pages served from ${names} may call this API`,
-        },
-        403,
+      throw new DeputyError(
+        'forbidden',
+        `requests from the web origin '${clip(origin, 100)}' are refused: only pages served from ${names} may call this API`,
       );
     }
     // A cross-site request without Origin (an image, a top-level navigation) still says so here.
     if (c.req.header('sec-fetch-site')?.toLowerCase() === 'cross-site') {
-      return c.json(
-        {
-          error: 'forbidden',
-          message: 'cross-site requests from web pages are refused (Sec-Fetch-Site: cross-site)',
-        },
-        403,
+      throw new DeputyError(
+        'forbidden',
+        'cross-site requests from web pages are refused (Sec-Fetch-Site: cross-site)',
       );
     }
     return next();

@@ -7,6 +7,7 @@
  * Runs after the body limit, so reading the body to see whether there is one is bounded.
  */
 import type { MiddlewareHandler } from 'hono';
+import { DeputyError } from '../errors.js';
 import { clip } from './clip.js';
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -25,12 +26,9 @@ export function jsonBodiesOnly(): MiddlewareHandler {
     // nor encoding), so look: Hono keeps what it read for the route.
     if (contentType === undefined && (await c.req.text()) === '') return next();
     const got = contentType === undefined ? 'no Content-Type' : `'${clip(contentType, 100)}'`;
-    return c.json(
-      {
-        error: 'unsupported_media_type',
-        message: `request bodies must be JSON: send Content-Type: application/json (got ${got})`,
-      },
-      415,
+    throw new DeputyError(
+      'unsupported-media-type',
+      `request bodies must be JSON: send Content-Type: application/json (got ${got})`,
     );
   };
 }

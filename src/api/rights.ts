@@ -19,7 +19,7 @@ import type { ToolClass } from '../shared/tool-contract.js';
 import { DeputyError, isDeputyError } from '../errors.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 
-export function isAdmin(caller: Caller): boolean {
+function isAdmin(caller: Caller): boolean {
   return caller.roles.includes(ADMIN_ROLE);
 }
 

@@ -43,10 +43,14 @@ export function describeFailure(error: unknown): { code: ExitCode; message: stri
           .map((issue) => `\n  ${issue.path || '(request)'}: ${issue.message}`);
         return { code: EXIT.usage, message: error.message + details.join('') };
       }
-      // Refusals no retry or other input can fix: the command ran and failed.
+      // Refusals no retry or other input can fix: the command ran and failed. The HTTP-door
+      // ones (misdirected, media type, size) reach the CLI only relayed: it talks to Temporal.
       case 'forbidden':
       case 'read-only':
       case 'unauthorized':
+      case 'misdirected':
+      case 'unsupported-media-type':
+      case 'too-large':
         return { code: EXIT.failed, message: error.message };
     }
   }
