@@ -32,14 +32,27 @@ export interface DeputyErrorOptions {
   cause?: unknown;
   /** Field-level problems, for `invalid` (answered as 422 with an `issues` list). */
   issues?: Issue[];
-  /** `invalid_config` when the problem is in a definition or configuration (API-4). */
-  code?: 'invalid_request' | 'invalid_config';
+  /**
+   * The stable `code` the API answers with, when it is more precise than the kind's own
+   * (src/api/errors.ts): `invalid_config` for a definition or configuration (API-4),
+   * `agent_not_found`, `agent_already_exists`, `agent_name_reserved`.
+   */
+  code?: ErrorCode;
 }
+
+/** Codes more precise than a kind's default; API clients (qwen-code's SDK among them) key on them. */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'invalid_config'
+  | 'agent_not_found'
+  | 'agent_already_exists'
+  | 'agent_name_reserved';
 
 export class DeputyError extends Error {
   override readonly name = 'DeputyError';
   readonly issues: Issue[];
-  readonly code: 'invalid_request' | 'invalid_config';
+  /** Set when the kind's default code is not precise enough (`invalid` defaults to `invalid_request`). */
+  readonly code: ErrorCode | undefined;
 
   constructor(
     readonly kind: DeputyErrorKind,
@@ -48,12 +61,17 @@ export class DeputyError extends Error {
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.issues = options.issues ?? [];
-    this.code = options.code ?? 'invalid_request';
+    this.code = options.code ?? (kind === 'invalid' ? 'invalid_request' : undefined);
   }
 }
 
 export function isDeputyError(error: unknown, kind?: DeputyErrorKind): error is DeputyError {
   return error instanceof DeputyError && (kind === undefined || error.kind === kind);
+}
+
+/** No agent by that name (404 `agent_not_found`, API-4). */
+export function agentNotFound(message: string): DeputyError {
+  return new DeputyError('not-found', message, { code: 'agent_not_found' });
 }
 
 /** A definition (or a change to one) that fails validation: 422 `invalid_config` (API-4). */

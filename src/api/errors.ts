@@ -54,10 +54,13 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
     if (error.kind === 'invalid') {
       const issues =
         error.issues.length > 0 ? error.issues : [{ path: '', message: error.message }];
-      return c.json({ error: error.code, message: error.message, issues }, status);
+      const code = error.code ?? 'invalid_request';
+      return c.json({ error: code, code, message: error.message, issues }, status);
     }
     if (error.kind === 'unauthorized') c.header('WWW-Authenticate', 'Bearer');
-    return c.json({ error: CODE[error.kind], message: error.message }, status);
+    const code = error.code ?? CODE[error.kind];
+    // `error` is deputy's field; `code` is the same value under the name qwen-code's SDK reads.
+    return c.json({ error: code, code, message: error.message }, status);
   }
   logger.error(`internal error on ${c.req.method} ${c.req.path}`, error);
   return c.json({ error: 'internal' }, 500);

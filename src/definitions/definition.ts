@@ -5,6 +5,7 @@ import type {
 } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import type { ApprovalMode } from '../shared/policy-contract.js';
+import type { PermissionMode } from './schema.js';
 
 export interface HookCommand {
   command: string;
@@ -40,6 +41,8 @@ export interface AgentDefinition {
   memory: MemoryMode;
   maxTurns: number;
   approvalMode: ApprovalMode;
+  /** Claude Code's `permissionMode`, as written; null when the file has none. Not yet mapped. */
+  permissionMode: PermissionMode | null;
   background: boolean;
   hooks: Record<string, HookCommand[]>;
   color: string;

@@ -8,8 +8,6 @@ import type { InlineMcpServer } from './definition.js';
 /** Fields other agent runtimes define that deputy does not act on, with the reason shown to the user. */
 export const UNSUPPORTED_FIELDS: Readonly<Record<string, string>> = Object.freeze(
   Object.assign(Object.create(null) as Record<string, string>, {
-    permissionMode:
-      'permissionMode is not read: deputy decides approvals by approvalMode (confirm, auto-in-workspace, auto-edit, full-access)',
     isolation: 'isolation is not supported: delegations run in the workspace',
     effort: 'effort is not supported',
     initialPrompt: 'initialPrompt is not supported: the task comes from the delegation',

@@ -178,6 +178,7 @@ function emptyDefinition(name: string, body: string): AgentDefinition {
     memory: DEFINITION_DEFAULTS.memory,
     maxTurns: DEFINITION_DEFAULTS.maxTurns,
     approvalMode: DEFINITION_DEFAULTS.approvalMode,
+    permissionMode: null,
     background: DEFINITION_DEFAULTS.background,
     hooks: Object.create(null) as AgentDefinition['hooks'],
     color: DEFINITION_DEFAULTS.color,

@@ -29,7 +29,7 @@ import {
   resolveTurns,
   type TurnsCandidate,
 } from './read-turns.js';
-import { FRONTMATTER_FIELDS, toolsLackRead } from './schema.js';
+import { FRONTMATTER_FIELDS, PERMISSION_MODES, toolsLackRead } from './schema.js';
 
 export { INVALID_TOOLS_SPEC } from './read-capabilities.js';
 export type { ReadContext } from './read-context.js';
@@ -91,6 +91,18 @@ export function readFields(values: Values, definition: AgentDefinition, ctx: Rea
       case 'approvalMode':
         definition.approvalMode =
           readEnum(key, value, APPROVAL_MODES, ctx) ?? definition.approvalMode;
+        break;
+      case 'permissionMode':
+        definition.permissionMode = readEnum(key, value, PERMISSION_MODES, ctx) ?? null;
+        if (definition.permissionMode !== null) {
+          report(
+            ctx,
+            'warning',
+            key,
+            'permission-mode.not-mapped',
+            `permissionMode '${definition.permissionMode}' is kept and shown, but does not change approvals yet: deputy decides them by approvalMode`,
+          );
+        }
         break;
       case 'background':
         definition.background = readBoolean(key, value, ctx) ?? definition.background;

@@ -6,13 +6,14 @@
 import { access, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DeputyConfig } from '../config.js';
-import { DeputyError, invalidDefinition } from '../errors.js';
+import { DeputyError, agentNotFound, invalidDefinition } from '../errors.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { LoadedDefinition } from './definition.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { WRITABLE_LEVELS, levelSources, writableDirectory } from './levels.js';
 import type { WritableLevel } from './levels.js';
+import { modelProblem, type ModelSettings } from './model-check.js';
 import { buildIndex, compareForList } from './precedence.js';
 import type { RegistryIndex } from './precedence.js';
 import { createRevisionStore } from './revisions.js';
@@ -26,16 +27,22 @@ import {
   FrontmatterEditError,
   applyChanges,
   isClearingValue,
+  replaceBody,
   serializeNewDefinition,
 } from './write-back.js';
 import { readFrontmatterYaml } from './yaml-read.js';
 
 export interface RegistryOptions {
   config: Pick<DeputyConfig, 'workspace' | 'dataDir' | 'userDir' | 'projectRoot'> & {
-    models?: Pick<DeputyConfig['models'], 'aliases' | 'catalog'>;
+    models?: ModelSettings;
   };
   /** Model alias map (`sonnet` -> handle). Default: `config.models.aliases`. */
   aliases?: Record<string, string>;
+  /**
+   * The model settings saves and load diagnostics check handles against, read at each use so a
+   * watched configuration's catalog edit applies. Default: `config.models`; none: no check.
+   */
+  models?: () => ModelSettings | undefined;
   /** Watcher quiet period in milliseconds. Default 100. */
   watchDebounceMs?: number;
   /** Clock for revision stamps (tests). Default `Date.now`. */
@@ -58,9 +65,21 @@ export interface DefinitionRegistry {
     frontmatter: Record<string, unknown>,
     body: string,
   ): Promise<LoadedDefinition>;
-  /** Changes only the fields sent; `null`, `[]` and `{}` clear a field. */
-  update(name: string, changes: Record<string, unknown>): Promise<LoadedDefinition>;
-  delete(name: string): Promise<void>;
+  /**
+   * Changes only the fields sent; `null`, `[]` and `{}` clear a field; `body` replaces the
+   * system prompt. `level` picks the file when the name exists at both writable levels
+   * (default: the one the name resolves to).
+   */
+  update(name: string, changes: Record<string, unknown>, options?: EditOptions): Promise<Edited>;
+  delete(name: string, options?: Pick<EditOptions, 'level'>): Promise<void>;
+  /**
+   * Copies `name` (any level, built-ins included: that is how one is customised) to `level`
+   * under `newName`, every field and the body as they are.
+   */
+  duplicate(
+    name: string,
+    target: { newName: string; level: WritableLevel; sourceLevel?: DefinitionLevel },
+  ): Promise<LoadedDefinition>;
   /** Revisions of `name`, newest first (also after a delete). */
   revisions(name: string): Promise<RevisionInfo[]>;
   restore(name: string, revisionId: string): Promise<LoadedDefinition>;
@@ -68,6 +87,18 @@ export interface DefinitionRegistry {
   watch(onChange?: (definitions: LoadedDefinition[]) => void): Promise<void>;
   /** Stops the watcher. */
   close(): Promise<void>;
+}
+
+export interface EditOptions {
+  level?: WritableLevel;
+  /** The new system prompt; undefined keeps the body byte for byte. */
+  body?: string;
+}
+
+export interface Edited {
+  loaded: LoadedDefinition;
+  /** False when the file already said exactly this (nothing written, no revision kept). */
+  changed: boolean;
 }
 
 const READ_ONLY_REASON: Partial<Record<DefinitionLevel, string>> = {
@@ -79,6 +110,7 @@ const READ_ONLY_REASON: Partial<Record<DefinitionLevel, string>> = {
 export function createRegistry(options: RegistryOptions): DefinitionRegistry {
   const { config } = options;
   const aliases = options.aliases ?? config.models?.aliases ?? {};
+  const models = options.models ?? (() => config.models);
   const sources = levelSources(config);
   const revisionStore = createRevisionStore(config.dataDir, options.now);
   let index: RegistryIndex = { all: [], byName: new Map() };
@@ -100,7 +132,10 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     // A slower, older scan never overwrites a newer one.
     if (generation < committedGeneration) return;
     committedGeneration = generation;
-    index = buildIndex(levels.flat());
+    const loaded = levels.flat();
+    const settings = models();
+    if (settings !== undefined) for (const entry of loaded) addModelDiagnostic(entry, settings);
+    index = buildIndex(loaded);
   }
 
   const get = (name: string, level?: DefinitionLevel): LoadedDefinition | undefined =>
@@ -118,13 +153,32 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
       throw new DeputyError(
         'conflict',
         `'${name}' is a built-in agent name; built-in agents cannot be overridden, choose a different name`,
+        { code: 'agent_name_reserved' },
       );
     }
   }
 
-  function writableEntry(name: string, action: string): LoadedDefinition {
-    const entry = get(name);
-    if (entry === undefined) throw new DeputyError('not-found', `no agent named '${name}'`);
+  /** The name is free at `level` (another level may hold it: the higher level then shadows). */
+  async function refuseTaken(name: string, level: WritableLevel, filePath: string): Promise<void> {
+    const existing = get(name, level);
+    if (existing !== undefined || (await exists(filePath))) {
+      throw new DeputyError(
+        'conflict',
+        `an agent named '${name}' already exists at the ${level} level (${existing?.filePath ?? filePath})`,
+        { code: 'agent_already_exists' },
+      );
+    }
+  }
+
+  function writableEntry(name: string, action: string, level?: WritableLevel): LoadedDefinition {
+    const entry = get(name, level);
+    if (entry === undefined) {
+      throw agentNotFound(
+        level === undefined
+          ? `no agent named '${name}'`
+          : `no agent named '${name}' at the ${level} level`,
+      );
+    }
     if (entry.readOnly) {
       throw new DeputyError(
         'read-only',
@@ -134,18 +188,12 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     return entry;
   }
 
+  /** An omitted model is `default`, which must be runnable too (MOD: refused on save). */
   function checkModel(model: unknown): ValidationIssue[] {
-    if (typeof model !== 'string' || model === 'default' || model.startsWith('scripted:'))
-      return [];
-    const catalog = config.models?.catalog ?? {};
-    if (Object.hasOwn(catalog, model)) return [];
-    const known = Object.keys(catalog);
-    return [
-      {
-        path: 'model',
-        message: `'${model}' is not in the model catalog; use 'default'${known.length > 0 ? ` or one of: ${known.join(', ')}` : ''}`,
-      },
-    ];
+    const settings = models();
+    if (settings === undefined) return [];
+    const problem = modelProblem(typeof model === 'string' ? model : 'default', settings);
+    return problem === null ? [] : [{ path: 'model', message: problem }];
   }
 
   async function create(
@@ -167,24 +215,23 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     if (modelIssues.length > 0) throw invalidDefinition(modelIssues);
     const name = result.value.name;
     refuseBuiltinName(name);
-    const existing = index.all.find((entry) => entry.definition.name === name);
-    if (existing !== undefined) {
-      throw new DeputyError(
-        'conflict',
-        `an agent named '${name}' already exists (${existing.level}: ${existing.filePath})`,
-      );
-    }
     const filePath = join(writableDirectory(config, level), `${name}.md`);
-    if (await exists(filePath)) throw new DeputyError('conflict', `${filePath} already exists`);
+    await refuseTaken(name, level, filePath);
     await writeFileAtomic(filePath, serializeNewDefinition(result.value, body));
     await reload();
     return get(name, level) ?? fail(`created ${filePath} but it did not load`);
   }
 
-  async function update(name: string, changes: Record<string, unknown>): Promise<LoadedDefinition> {
+  async function update(
+    name: string,
+    changes: Record<string, unknown>,
+    options: EditOptions = {},
+  ): Promise<Edited> {
     const checked = validateChanges(changes);
     if (!checked.ok) throw invalidDefinition(checked.issues);
-    const entry = writableEntry(name, 'update');
+    if (options.body !== undefined && typeof options.body !== 'string')
+      throw invalidDefinition([{ path: 'systemPrompt', message: 'must be a string' }]);
+    const entry = writableEntry(name, 'update', options.level);
     refuseBuiltinName(name);
     if (Object.hasOwn(changes, 'name') && changes.name !== undefined && changes.name !== name) {
       throw invalidDefinition([
@@ -205,17 +252,51 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     let next: string;
     try {
       next = applyChanges(text, withoutUndefined(changes));
+      if (options.body !== undefined) next = replaceBody(next, options.body);
     } catch (error) {
       if (error instanceof FrontmatterEditError)
         throw invalidDefinition([{ path: '', message: error.message }]);
       throw error;
     }
-    if (next !== text) {
+    const changed = next !== text;
+    if (changed) {
       await revisionStore.save(entry.level as WritableLevel, name, text);
       await writeFileAtomic(entry.filePath, next);
     }
     await reload();
-    return get(name, entry.level) ?? fail(`updated ${entry.filePath} but it did not load`);
+    const loaded = get(name, entry.level) ?? fail(`updated ${entry.filePath} but it did not load`);
+    return { loaded, changed };
+  }
+
+  async function duplicate(
+    name: string,
+    target: { newName: string; level: WritableLevel; sourceLevel?: DefinitionLevel },
+  ): Promise<LoadedDefinition> {
+    const named = validateChanges({ name: target.newName });
+    if (!named.ok) throw invalidDefinition(named.issues);
+    const source = get(name, target.sourceLevel);
+    if (source === undefined) {
+      throw agentNotFound(
+        `no agent named '${name}'${target.sourceLevel === undefined ? '' : ` at the ${target.sourceLevel} level`}`,
+      );
+    }
+    refuseBuiltinName(target.newName);
+    const filePath = join(writableDirectory(config, target.level), `${target.newName}.md`);
+    await refuseTaken(target.newName, target.level, filePath);
+    const text = await readCurrent(source.filePath, name);
+    let copy: string;
+    try {
+      copy = applyChanges(text, { name: target.newName });
+    } catch (error) {
+      if (error instanceof FrontmatterEditError)
+        throw invalidDefinition([{ path: '', message: `cannot copy '${name}': ${error.message}` }]);
+      throw error;
+    }
+    await writeFileAtomic(filePath, copy);
+    await reload();
+    return (
+      get(target.newName, target.level) ?? fail(`copied to ${filePath} but it did not load`)
+    );
   }
 
   /** The file as it is now; deleted by hand since the last scan counts as not found. */
@@ -225,12 +306,12 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       await reload();
-      throw new DeputyError('not-found', `no agent named '${name}' (its file was removed)`);
+      throw agentNotFound(`no agent named '${name}' (its file was removed)`);
     }
   }
 
-  async function remove(name: string): Promise<void> {
-    const entry = writableEntry(name, 'delete');
+  async function remove(name: string, options: Pick<EditOptions, 'level'> = {}): Promise<void> {
+    const entry = writableEntry(name, 'delete', options.level);
     const text = await readCurrent(entry.filePath, name);
     await revisionStore.save(entry.level as WritableLevel, name, text);
     await unlink(entry.filePath);
@@ -267,8 +348,9 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     listAll: () => [...index.all],
     get,
     create: (level, frontmatter, body) => serialized(() => create(level, frontmatter, body)),
-    update: (name, changes) => serialized(() => update(name, changes)),
-    delete: (name) => serialized(() => remove(name)),
+    update: (name, changes, editOptions) => serialized(() => update(name, changes, editOptions)),
+    delete: (name, deleteOptions) => serialized(() => remove(name, deleteOptions)),
+    duplicate: (name, target) => serialized(() => duplicate(name, target)),
     revisions: (name) => revisionStore.list(name),
     restore: (name, revisionId) => serialized(() => restore(name, revisionId)),
     async watch(callback) {
@@ -330,6 +412,18 @@ function mergedFrontmatter(
     else merged[key] = value;
   }
   return { ...merged };
+}
+
+/** A loaded file whose model cannot run says so (MOD), before any delegation fails on it. */
+function addModelDiagnostic(entry: LoadedDefinition, settings: ModelSettings): void {
+  const problem = modelProblem(entry.definition.model, settings);
+  if (problem === null) return;
+  entry.diagnostics.push({
+    severity: 'warning',
+    path: 'model',
+    code: 'model.not-in-catalog',
+    message: `${problem}; a delegation of this agent fails until the catalog has it`,
+  });
 }
 
 function withoutUndefined(changes: Record<string, unknown>): Record<string, unknown> {

@@ -13,6 +13,19 @@ export const MAX_SKILLS = 16;
 /** Events a hook may run at (DEF-1 `hooks`). */
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop'] as const;
 export const MEMORY_MODES = ['none', 'private', 'shared'] as const;
+/**
+ * Claude Code's permission modes. Read, kept and served like any field; deputy's approvals are
+ * still decided by `approvalMode` (mapping one onto the other is not done yet), and a file that
+ * sets it gets a diagnostic saying so.
+ */
+export const PERMISSION_MODES = [
+  'default',
+  'acceptEdits',
+  'dontAsk',
+  'bypassPermissions',
+  'plan',
+] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 export const NameSchema = z
   .string()
@@ -116,6 +129,9 @@ export const frontmatterShape = {
   memory: z.enum(MEMORY_MODES),
   maxTurns: z.number().int().positive(),
   approvalMode: z.enum(APPROVAL_MODES),
+  permissionMode: z
+    .enum(PERMISSION_MODES)
+    .describe("Claude Code's permission mode: stored and shown; approvals follow approvalMode"),
   background: z.boolean(),
   hooks: HooksSchema,
   color: NonBlank,

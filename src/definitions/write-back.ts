@@ -226,6 +226,17 @@ function setTurns(doc: Document, map: YAMLMap, value: unknown, touched: Set<stri
   }
 }
 
+/** The same file with its body (the system prompt) replaced and the frontmatter untouched. */
+export function replaceBody(text: string, body: string): string {
+  const split = splitFrontmatter(text);
+  if (split.unclosed) {
+    throw new FrontmatterEditError(
+      'the frontmatter opens with --- but is never closed; fix the file first',
+    );
+  }
+  return text.slice(0, text.length - split.body.length) + body;
+}
+
 /**
  * Writes a new definition file: DEF-1 fields in DEF-1 order, then any other keys, then the
  * body exactly as given. Empty and null values are left out.

@@ -351,13 +351,11 @@ describe('parseDefinition: ecosystem forms', () => {
     const text =
       '---\nname: a\ndescription: d\npermissionMode: acceptEdits\nisolation: worktree\nmemory: project\n---\n';
     const result = parseDefinition(text, ecosystem);
-    expect(result.definition.unknownKeys).toEqual({
-      permissionMode: 'acceptEdits',
-      isolation: 'worktree',
-    });
+    expect(result.definition.unknownKeys).toEqual({ isolation: 'worktree' });
+    expect(result.definition.permissionMode).toBe('acceptEdits');
     expect(result.definition.memory).toBe('none');
     expect(result.diagnostics.map((d) => `${d.severity}:${d.code}:${d.path}`)).toEqual([
-      'warning:field.unsupported:permissionMode',
+      'warning:permission-mode.not-mapped:permissionMode',
       'warning:field.unsupported:isolation',
       'warning:memory.unsupported-scope:memory',
     ]);

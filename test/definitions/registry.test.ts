@@ -178,22 +178,23 @@ describe('registry: authoring', () => {
       409,
     );
     expect(builtin.message).toContain('built-in');
+    expect(builtin.code).toBe('agent_name_reserved');
     await registry.create('project', { name: 'mine', description: 'd' }, 'x');
-    await expectError(
+    const taken = await expectError(
       registry.create('project', { name: 'mine', description: 'd' }, 'x'),
       'conflict',
       409,
     );
-    await expectError(
-      registry.create('user', { name: 'mine', description: 'd' }, 'x'),
-      'conflict',
-      409,
+    expect(taken.code).toBe('agent_already_exists');
+    // Another level may hold the name (qwen-code's workspace and global scopes): the higher
+    // level wins, and both carry a shadowing diagnostic.
+    await registry.create('user', { name: 'mine', description: 'd' }, 'x');
+    expect(registry.get('mine')?.level).toBe('project');
+    expect(registry.get('mine', 'user')?.diagnostics.map((d) => d.code)).toContain(
+      'definition.shadowed-by',
     );
-    await expectError(
-      registry.create('project', { name: 'eco', description: 'd' }, 'x'),
-      'conflict',
-      409,
-    );
+    await registry.create('project', { name: 'eco', description: 'd' }, 'x');
+    expect(registry.get('eco')?.level).toBe('project');
   });
 
   it('refuses to change built-in and ecosystem definitions (403) and unknown names (404)', async () => {
@@ -225,7 +226,7 @@ describe('registry: authoring', () => {
     const text = `---\n# hand-written\nname: keeper\ndescription: Keeps # why\nvendorKey: { a: 1 }\ntools: [read]\n---\nBody\n`;
     const path = await temp.layout.write(join(temp.layout.dirs.project, 'keeper.md'), text);
     const registry = await temp.load();
-    const updated = await registry.update('keeper', { maxTurns: 7, tools: [] });
+    const { loaded: updated } = await registry.update('keeper', { maxTurns: 7, tools: [] });
     expect(updated.definition.maxTurns).toBe(7);
     expect(updated.definition.tools).toBeNull();
     expect(await readFile(path, 'utf8')).toBe(
@@ -284,7 +285,11 @@ describe('registry: concurrency and stale state', () => {
       },
       'Body\n',
     );
-    const cleared = await registry.update('clear', { color: null, skills: [], hooks: {} });
+    const { loaded: cleared } = await registry.update('clear', {
+      color: null,
+      skills: [],
+      hooks: {},
+    });
     expect(cleared.definition).toMatchObject({ color: '#31AEE4', skills: [], hooks: {} });
     expect(await readFile(cleared.filePath, 'utf8')).toBe(
       '---\nname: clear\ndescription: d\n---\nBody\n',

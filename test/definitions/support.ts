@@ -24,6 +24,7 @@ export async function tempLayout(): Promise<TempLayout> {
     workspace: join(root, 'workspace'),
     dataDir: join(root, 'data'),
     models: {
+      default: 'scripted:agents/scripts/echo.yaml',
       aliases: {},
       catalog: { 'openai/gpt-4o-mini': { provider: 'openai' as const, model: 'gpt-4o-mini' } },
     },
@@ -66,6 +67,7 @@ export function defaultDefinition(
     memory: 'none',
     maxTurns: 40,
     approvalMode: 'confirm',
+    permissionMode: null,
     background: false,
     hooks: {},
     color: '#31AEE4',

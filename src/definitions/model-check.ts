@@ -1,0 +1,46 @@
+/**
+ * Can this definition's `model:` run on the configured catalog (MOD)? One rule for two places:
+ * a save is refused with it (API-4), and a loaded file that fails it carries a diagnostic, so a
+ * handle that is not in the catalog shows in `deputy agents list` and the API before a
+ * delegation fails on it.
+ */
+import type { DeputyConfig } from '../config.js';
+
+export type ModelSettings = Pick<DeputyConfig['models'], 'default' | 'catalog' | 'aliases'>;
+
+const SCRIPTED = 'scripted:';
+
+/**
+ * Why `model` cannot run, or null when it can: a scripted model, a catalog handle, an alias of
+ * one, or `default` when `models.default` is one of those. Script files are checked when the
+ * delegation starts (their path depends on the definition's level).
+ */
+export function modelProblem(model: string, models: ModelSettings): string | null {
+  const handle = model.trim();
+  if (handle === 'default') {
+    const target = models.default;
+    return runnable(target, models)
+      ? null
+      : `'default' means models.default, which is '${target}': not a scripted model and not in the model catalog (${catalogList(models)}); no model is configured to run this agent`;
+  }
+  if (runnable(handle, models)) return null;
+  if (Object.hasOwn(models.aliases, handle)) {
+    return `'${handle}' is an alias of '${models.aliases[handle] ?? ''}', which is not in the model catalog (${catalogList(models)})`;
+  }
+  const handles = Object.keys(models.catalog);
+  return `'${handle}' is not in the model catalog; use 'default'${handles.length === 0 ? ' (the catalog is empty)' : ` or one of: ${handles.join(', ')}`}`;
+}
+
+function runnable(handle: string, models: ModelSettings): boolean {
+  if (handle.startsWith(SCRIPTED)) return true;
+  if (Object.hasOwn(models.catalog, handle)) return true;
+  const target = Object.hasOwn(models.aliases, handle) ? models.aliases[handle] : undefined;
+  return (
+    target !== undefined && (target.startsWith(SCRIPTED) || Object.hasOwn(models.catalog, target))
+  );
+}
+
+function catalogList(models: ModelSettings): string {
+  const handles = Object.keys(models.catalog);
+  return handles.length === 0 ? 'the catalog is empty' : handles.join(', ');
+}
