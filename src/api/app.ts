@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import type { DeputyConfig } from '../config.js';
 import type { Caller } from '../shared/caller.js';
 import { DeputyError } from '../errors.js';
+import { fixedConfig } from '../live-config.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { AppEnv } from './app-env.js';
 import type { Auth } from './auth.js';
@@ -15,6 +16,7 @@ import { clip } from './clip.js';
 import { registerDelegationRoutes } from './delegation-routes.js';
 import { consoleLogger, errorResponse, type Logger } from './errors.js';
 import type { EventStreamOptions } from './event-stream.js';
+import { registerGenerateRoutes } from './generate-routes.js';
 import { healthRoute } from './health.js';
 import { hostGuard } from './host-guard.js';
 import { jsonBodiesOnly } from './json-only.js';
@@ -89,6 +91,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   registerDelegationRoutes(app, { ...deps, logger });
   registerCardRoutes(app, deps);
+  registerGenerateRoutes(app, { settings: fixedConfig(deps.config), logger });
   return app;
 }
 
