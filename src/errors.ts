@@ -7,6 +7,8 @@ export type DeputyErrorKind =
   | 'not-found'
   | 'conflict'
   | 'invalid'
+  /** The request cannot be read at all (a body that is not JSON): 400. */
+  | 'malformed'
   /** Not allowed for this caller or setup (a missing role, an unauthenticated public bind). */
   | 'forbidden'
   /**

@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
 import { DeputyError, type DeputyErrorKind, type Issue } from '../errors.js';
+import { toIssues } from '../definitions/schema.js';
 import { clip } from './clip.js';
 
 export interface Logger {
@@ -26,6 +27,7 @@ export const HTTP_STATUS: Readonly<Record<DeputyErrorKind, ContentfulStatusCode>
   'not-found': 404,
   conflict: 409,
   invalid: 422,
+  malformed: 400,
   forbidden: 403,
   'read-only': 403,
   unauthorized: 401,
@@ -38,6 +40,7 @@ export const HTTP_STATUS: Readonly<Record<DeputyErrorKind, ContentfulStatusCode>
 const CODE: Record<Exclude<DeputyErrorKind, 'invalid'>, string> = {
   'not-found': 'not_found',
   conflict: 'conflict',
+  malformed: 'invalid_json',
   forbidden: 'forbidden',
   // The one kind only definitions raise; named as qwen-code's daemon names it (API-4).
   'read-only': 'agent_readonly',
@@ -73,10 +76,14 @@ const MAX_ISSUES = 20;
  * A zod failure as a 422 DeputyError with `{path, message}` issues. Paths and messages are
  * clipped: zod quotes unknown keys in its messages, and a key can be as long as the body.
  */
-export function invalidRequest(error: ZodError, where: 'body' | 'query' = 'body'): DeputyError {
-  const issues: Issue[] = error.issues.slice(0, MAX_ISSUES).map((issue) => ({
-    path: clip(issue.path.map(String).join('.'), 100),
-    message: clip(issue.message, 300),
-  }));
-  return new DeputyError('invalid', `the request ${where} is not valid`, { issues });
+export function invalidRequest(
+  error: ZodError,
+  where: 'body' | 'query' = 'body',
+  code: 'invalid_request' | 'invalid_config' = 'invalid_request',
+): DeputyError {
+  // The definition schema's reading of union failures points at the field, not the branch.
+  const issues: Issue[] = toIssues(error)
+    .slice(0, MAX_ISSUES)
+    .map((issue) => ({ path: clip(issue.path, 100), message: clip(issue.message, 300) }));
+  return new DeputyError('invalid', `the request ${where} is not valid`, { issues, code });
 }

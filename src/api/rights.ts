@@ -37,6 +37,16 @@ export function toolClassOf(tool: string): ToolClass | null {
   return null;
 }
 
+/**
+ * Authoring (API-7): with auth on, only an `admin` may read agents in full, change them, or
+ * generate text for them. Without auth every caller is anonymous and may.
+ */
+export function requireAdmin(caller: Caller, action: string): void {
+  if (!unrestricted(caller)) {
+    throw new DeputyError('forbidden', `${action} needs the '${ADMIN_ROLE}' role`);
+  }
+}
+
 export async function assertMayStop(
   delegations: Delegations,
   caller: Caller,

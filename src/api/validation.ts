@@ -1,4 +1,7 @@
-/** Request parsing that fails as a 422 DeputyError with field-level issues. */
+/**
+ * Request parsing: a body that is not JSON is a 400; one that does not fit the schema is a 422
+ * DeputyError with field-level issues, coded `invalid_config` for definitions (API-4).
+ */
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { DeputyError } from '../errors.js';
@@ -7,18 +10,17 @@ import { invalidRequest } from './errors.js';
 export async function parseBody<Schema extends z.ZodType>(
   c: Context,
   schema: Schema,
+  code: 'invalid_request' | 'invalid_config' = 'invalid_request',
 ): Promise<z.infer<Schema>> {
   let body: unknown;
   try {
     const text = await c.req.text();
     body = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
-    throw new DeputyError('invalid', 'the request body is not valid JSON', {
-      issues: [{ path: '', message: 'the request body is not valid JSON' }],
-    });
+    throw new DeputyError('malformed', 'the request body is not valid JSON');
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw invalidRequest(parsed.error, 'body');
+  if (!parsed.success) throw invalidRequest(parsed.error, 'body', code);
   return parsed.data;
 }
 

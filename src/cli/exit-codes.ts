@@ -45,6 +45,8 @@ export function describeFailure(error: unknown): { code: ExitCode; message: stri
       }
       // Refusals no retry or other input can fix: the command ran and failed. The HTTP-door
       // ones (misdirected, media type, size) reach the CLI only relayed: it talks to Temporal.
+      case 'malformed':
+        return { code: EXIT.usage, message: error.message };
       case 'forbidden':
       case 'read-only':
       case 'unauthorized':

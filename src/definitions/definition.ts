@@ -23,6 +23,8 @@ export interface InlineMcpServer {
   headers?: Record<string, string>;
   toolTimeoutSeconds?: number;
   auth?: 'bearer';
+  /** OAuth client credentials (http only); the API shows `clientSecret` as `__redacted__`. */
+  oauth?: { clientId: string; clientSecret?: string; tokenUrl?: string; scopes?: string[] };
   approve?: string[];
 }
 

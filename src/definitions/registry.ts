@@ -16,7 +16,7 @@ import type { WritableLevel } from './levels.js';
 import { modelProblem, type ModelSettings } from './model-check.js';
 import { buildIndex, compareForList } from './precedence.js';
 import type { RegistryIndex } from './precedence.js';
-import { createRevisionStore } from './revisions.js';
+import { createRevisionStore, sha256 } from './revisions.js';
 import type { RevisionInfo } from './revisions.js';
 import { scanLevel } from './scan.js';
 import { FRONTMATTER_FIELDS, validateChanges, validateForSave } from './schema.js';
@@ -60,6 +60,12 @@ export interface DefinitionRegistry {
   listAll(): LoadedDefinition[];
   /** The definition `name` resolves to, or the one at `level` when given. */
   get(name: string, level?: DefinitionLevel): LoadedDefinition | undefined;
+  /**
+   * Like `get`, but first makes sure the answer matches the disk: when `name` is unknown or its
+   * file changed since the last scan, the registry reloads. A delegation starts with this, so
+   * an agent saved through another process's API is used at once, not after the watcher fires.
+   */
+  current(name: string): Promise<LoadedDefinition | undefined>;
   create(
     level: WritableLevel,
     frontmatter: Record<string, unknown>,
@@ -347,6 +353,11 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     list: () => [...index.byName.values()].sort(compareForList),
     listAll: () => [...index.all],
     get,
+    async current(name) {
+      const entry = get(name);
+      if (entry === undefined || !(await unchangedOnDisk(entry))) await reload();
+      return get(name);
+    },
     create: (level, frontmatter, body) => serialized(() => create(level, frontmatter, body)),
     update: (name, changes, editOptions) => serialized(() => update(name, changes, editOptions)),
     delete: (name, deleteOptions) => serialized(() => remove(name, deleteOptions)),
@@ -430,6 +441,14 @@ function withoutUndefined(changes: Record<string, unknown>): Record<string, unkn
   const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(changes)) if (changes[key] !== undefined) out[key] = changes[key];
   return out;
+}
+
+async function unchangedOnDisk(entry: LoadedDefinition): Promise<boolean> {
+  try {
+    return sha256(await readFile(entry.filePath)) === entry.contentHash;
+  } catch {
+    return false;
+  }
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -55,6 +55,17 @@ export const KnowledgeSourceSchema = z.strictObject({
 
 const StringRecord = z.record(z.string(), z.string());
 
+/**
+ * OAuth client credentials of an http server. Declared and validated here; the secret is
+ * answered as `__redacted__` by the API. Connecting with it is the MCP gateway's (not yet).
+ */
+export const McpOAuthSchema = z.strictObject({
+  clientId: NonBlank,
+  clientSecret: z.string().optional(),
+  tokenUrl: z.url().optional(),
+  scopes: z.array(NonBlank).optional(),
+});
+
 /** CAP-3 inline server: name and transport required; http needs endpoint; stdio needs command. */
 export const InlineMcpServerSchema = z
   .strictObject({
@@ -67,12 +78,13 @@ export const InlineMcpServerSchema = z
     headers: StringRecord.optional(),
     toolTimeoutSeconds: z.number().min(0).optional(),
     auth: z.literal('bearer').optional(),
+    oauth: McpOAuthSchema.optional(),
     approve: z.array(NonBlank).optional(),
   })
   .superRefine((server, ctx) => {
     const wrongFields =
       server.transport === 'stdio'
-        ? (['endpoint', 'headers', 'auth'] as const)
+        ? (['endpoint', 'headers', 'auth', 'oauth'] as const)
         : (['command', 'args', 'env'] as const);
     if (server.transport === 'http' && server.endpoint === undefined) {
       ctx.addIssue({
@@ -93,6 +105,8 @@ export const InlineMcpServerSchema = z
         const message =
           field === 'auth'
             ? '`auth: bearer` is only allowed on http servers'
+            : field === 'oauth'
+              ? '`oauth` is only allowed on http servers'
             : `'${field}' does not apply to a ${server.transport} server`;
         ctx.addIssue({ code: 'custom', path: [field], message });
       }
@@ -128,6 +142,11 @@ export const frontmatterShape = {
   knowledge: z.array(KnowledgeSourceSchema),
   memory: z.enum(MEMORY_MODES),
   maxTurns: z.number().int().positive(),
+  /**
+   * qwen-code's legacy form of the turn limit (DEF-1: read and written, maxTurns wins). Other
+   * keys a hand-written file has are kept; the API refuses them on the way in.
+   */
+  runConfig: z.looseObject({ max_turns: z.number().int().positive().optional() }),
   approvalMode: z.enum(APPROVAL_MODES),
   permissionMode: z
     .enum(PERMISSION_MODES)

@@ -51,7 +51,12 @@ describe('routing', () => {
     const { app } = appWith();
     const response = await app.request('/health');
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, auth: false, temporal: 'reachable' });
+    expect(await response.json()).toEqual({
+      ok: true,
+      auth: false,
+      temporal: 'reachable',
+      config: { ok: true },
+    });
   });
 
   it('answers an unknown route with a JSON 404', async () => {
@@ -94,6 +99,7 @@ describe('routing', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       error: 'not_found',
+      code: 'not_found',
       message: "no agent named 'ghost' (known agents: demo)",
     });
     expect(stub.calls).toHaveLength(0);
@@ -152,13 +158,13 @@ describe('validation', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('answers 422 for a body that is not JSON', async () => {
+  it('answers 400 for a body that is not JSON', async () => {
     const { app } = appWith(started);
     const response = await app.request('/delegations', post('{not json'));
-    expect(response.status).toBe(422);
+    expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
-      error: 'invalid_request',
-      issues: [{ path: '' }],
+      error: 'invalid_json',
+      message: 'the request body is not valid JSON',
     });
   });
 
@@ -195,7 +201,11 @@ describe('error mapping', () => {
     });
     const response = await app.request('/cards/d-1.1', post({ decision: 'approve' }));
     expect(response.status).toBe(status);
-    expect(await response.json()).toEqual({ error: code, message: `card says ${kind}` });
+    expect(await response.json()).toEqual({
+      error: code,
+      code: code,
+      message: `card says ${kind}`,
+    });
   });
 
   it('answers an unknown error with a logged 500 that leaks nothing', async () => {

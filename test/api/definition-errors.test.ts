@@ -64,6 +64,7 @@ describe('definition refusals through a route (API-4)', () => {
     expect(answer.status).toBe(403);
     expect(answer.body).toEqual({
       error: 'agent_readonly',
+      code: 'agent_readonly',
       message:
         "'guide' is a built-in agent and cannot be changed through the API; cannot delete it",
     });
@@ -75,10 +76,14 @@ describe('definition refusals through a route (API-4)', () => {
       registry.create('user', { name: 'guide', description: 'd' }, 'x'),
     );
     expect(collision.status).toBe(409);
-    expect(collision.body).toMatchObject({ error: 'conflict' });
+    expect(collision.body).toMatchObject({ error: 'agent_name_reserved' });
     const unknown = await answerTo((registry) => registry.update('ghost', { description: 'x' }));
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error: 'not_found', message: "no agent named 'ghost'" });
+    expect(unknown.body).toEqual({
+      error: 'agent_not_found',
+      code: 'agent_not_found',
+      message: "no agent named 'ghost'",
+    });
     expect([...collision.errors, ...unknown.errors]).toEqual([]);
   });
 });

@@ -91,7 +91,7 @@ describe('POST bodies must be JSON', () => {
   it('checks the type before the body is parsed', async () => {
     const { app } = makeApp({ delegations: facade });
     const json = await app.request('/delegations', jsonPost('{broken'));
-    expect(json.status).toBe(422);
+    expect(json.status).toBe(400);
     const plain = await app.request('/delegations', {
       method: 'POST',
       headers: { 'content-type': 'text/plain' },

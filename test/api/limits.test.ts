@@ -38,6 +38,7 @@ describe('request body limit: 1 MiB', () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
       error: 'payload_too_large',
+      code: 'payload_too_large',
       message: `the request body is larger than the limit of ${MIB} bytes`,
     });
     expect(calls).toEqual([]);

@@ -43,6 +43,7 @@ describe('deciding a card (auth on)', () => {
       expect(response.status).toBe(403);
       expect(await response.json()).toEqual({
         error: 'forbidden',
+        code: 'forbidden',
         message:
           "card d-1.1 is for 'write' (write tool): deciding it needs the 'admin' role or being the user who started delegation d-1",
       });
@@ -110,6 +111,7 @@ describe('deciding a card (auth on)', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       error: 'not_found',
+      code: 'not_found',
       message: "no approval card with id 'd-2.1'",
     });
   });
@@ -132,6 +134,7 @@ describe('stopping a delegation (auth on)', () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({
       error: 'forbidden',
+      code: 'forbidden',
       message: "stopping delegation d-1 needs the 'admin' role or being the user who started it",
     });
     expect(calls.map((call) => call.method)).toEqual(['owner']);

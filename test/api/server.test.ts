@@ -145,6 +145,7 @@ describe('the door over loopback HTTP', () => {
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({
       error: 'payload_too_large',
+      code: 'payload_too_large',
       message: 'the request body is larger than the limit of 1048576 bytes',
     });
     expect(listing.calls.length).toBe(before);

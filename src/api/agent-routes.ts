@@ -1,0 +1,202 @@
+/**
+ * Agent authoring routes (API-1 to API-4), shaped like qwen-code's daemon workspace-agents API
+ * so its SDK manages deputy's agents unchanged. Reading the list needs any caller; everything
+ * else (detail, revisions, create, update, delete, restore, duplicate) needs the admin role when
+ * auth is on (API-7). Every write goes through the registry, which validates strictly before it
+ * writes and reloads before it returns (DEF-4): the next delegation uses the change.
+ */
+import type { Context, Hono } from 'hono';
+import type { DefinitionRegistry } from '../definitions/registry.js';
+import type { LoadedDefinition } from '../definitions/definition.js';
+import type { WritableLevel } from '../definitions/levels.js';
+import { isValidName } from '../definitions/names.js';
+import { DeputyError, agentNotFound } from '../errors.js';
+import type { LiveConfig } from '../live-config.js';
+import type { SecretMasker } from '../secrets/masker.js';
+import type { DefinitionLevel } from '../shared/capability-snapshot.js';
+import type { AppEnv } from './app-env.js';
+import {
+  createInput,
+  createLevel,
+  storedView,
+  updateInput,
+  type StoredAgent,
+} from './agent-input.js';
+import {
+  AgentLevelQuerySchema,
+  CreateAgentBodySchema,
+  DuplicateAgentBodySchema,
+  SCOPE_LEVELS,
+  UpdateAgentBodySchema,
+} from './agent-schemas.js';
+import { agentDetail, agentSummary } from './agent-view.js';
+import { clip } from './clip.js';
+import { requireAdmin } from './rights.js';
+import { parseBody, parseQuery } from './validation.js';
+
+export interface AgentRouteDeps {
+  /** Absent: a server without definitions (some tests); every agent route answers 503. */
+  definitions?: DefinitionRegistry;
+  settings: LiveConfig;
+  secrets: SecretMasker;
+}
+
+export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): void {
+  const { settings, secrets } = deps;
+  const registry = (): DefinitionRegistry => {
+    if (deps.definitions === undefined) {
+      throw new DeputyError('unavailable', 'this server was started without agent definitions');
+    }
+    return deps.definitions;
+  };
+
+  const isEffective = (loaded: LoadedDefinition): boolean =>
+    registry().get(loaded.definition.name) === loaded;
+
+  async function detail(loaded: LoadedDefinition) {
+    const revisions = await registry().revisions(loaded.definition.name);
+    return secrets.value(agentDetail(loaded, isEffective(loaded), revisions));
+  }
+
+  function stored(loaded: LoadedDefinition | null): StoredAgent {
+    return {
+      loaded,
+      view: loaded === null ? null : storedView(loaded, secrets.value),
+      workspaceServers: settings.current().mcpServers,
+      mask: secrets.value,
+    };
+  }
+
+  app.get('/workspace/agents', (c) => {
+    const config = settings.current();
+    const problem = settings.problem();
+    const agents = registry()
+      .listAll()
+      .map((loaded) => agentSummary(loaded, isEffective(loaded)));
+    return c.json(
+      secrets.value({
+        v: 1 as const,
+        workspaceCwd: config.workspace,
+        agents,
+        ...(problem === null
+          ? {}
+          : { errors: [{ kind: 'config', status: 'error' as const, error: problem.message }] }),
+      }),
+    );
+  });
+
+  app.post('/workspace/agents', async (c) => {
+    requireAdmin(c.get('caller'), 'creating an agent');
+    const body = await parseBody(c, CreateAgentBodySchema, 'invalid_config');
+    const level = createLevel(body);
+    const { frontmatter, systemPrompt } = createInput(body, stored(null));
+    const created = await registry().create(level, frontmatter, systemPrompt);
+    return c.json({ ok: true as const, agent: await detail(created) }, 201);
+  });
+
+  app.get('/workspace/agents/:name', async (c) => {
+    requireAdmin(c.get('caller'), 'reading an agent in full');
+    return c.json(await detail(found(c)));
+  });
+
+  const update = async (c: Context<AppEnv>) => {
+    requireAdmin(c.get('caller'), 'changing an agent');
+    const current = found(c, 'writable');
+    const body = await parseBody(c, UpdateAgentBodySchema, 'invalid_config');
+    const { changes, systemPrompt } = updateInput(body, stored(current));
+    const edited = await registry().update(current.definition.name, changes, {
+      level: current.level as WritableLevel,
+      ...(systemPrompt === undefined ? {} : { body: systemPrompt }),
+    });
+    return c.json({
+      ok: true as const,
+      agent: await detail(edited.loaded),
+      changed: edited.changed,
+    });
+  };
+  app.post('/workspace/agents/:name', update);
+  app.patch('/workspace/agents/:name', update);
+
+  app.delete('/workspace/agents/:name', async (c) => {
+    requireAdmin(c.get('caller'), 'deleting an agent');
+    const current = found(c, 'writable');
+    await registry().delete(current.definition.name, { level: current.level as WritableLevel });
+    return c.body(null, 204);
+  });
+
+  app.get('/workspace/agents/:name/revisions', async (c) => {
+    requireAdmin(c.get('caller'), 'reading revisions');
+    const name = nameParam(c);
+    const revisions = await registry().revisions(name);
+    // A deleted agent keeps its revisions (DEF-5): only a name with neither is unknown.
+    if (revisions.length === 0 && registry().get(name) === undefined) {
+      throw agentNotFound(`no agent named '${name}'`);
+    }
+    return c.json({ name, revisions });
+  });
+
+  app.post('/workspace/agents/:name/revisions/:rev/restore', async (c) => {
+    requireAdmin(c.get('caller'), 'restoring a revision');
+    const name = nameParam(c);
+    const revision = c.req.param('rev');
+    if (!/^[0-9TZ]{19}-[0-9a-f]{8}$/.test(revision)) {
+      throw new DeputyError('not-found', `'${name}' has no revision '${clip(revision, 40)}'`);
+    }
+    const restored = await registry().restore(name, revision);
+    return c.json({ ok: true as const, agent: await detail(restored) });
+  });
+
+  app.post('/workspace/agents/:name/duplicate', async (c) => {
+    requireAdmin(c.get('caller'), 'duplicating an agent');
+    const source = found(c);
+    const body = await parseBody(c, DuplicateAgentBodySchema, 'invalid_config');
+    const level = body.scope === undefined && body.level === undefined ? 'user' : createLevel(body);
+    const copy = await registry().duplicate(source.definition.name, {
+      newName: body.name,
+      level,
+      sourceLevel: source.level,
+    });
+    return c.json({ ok: true as const, agent: await detail(copy) }, 201);
+  });
+
+  /** The definition the path names, at `?scope=`/`?level=` when given. */
+  function found(c: Context<AppEnv>, purpose: 'any' | 'writable' = 'any'): LoadedDefinition {
+    const name = nameParam(c);
+    const level = levelQuery(c);
+    const loaded = registry().get(name, level);
+    if (loaded === undefined) {
+      throw agentNotFound(
+        level === undefined
+          ? `no agent named '${name}'`
+          : `no agent named '${name}' at the ${level} level`,
+      );
+    }
+    if (purpose === 'writable' && loaded.readOnly) {
+      throw new DeputyError(
+        'read-only',
+        loaded.level === 'builtin'
+          ? `'${name}' is a built-in agent and cannot be changed or deleted; duplicate it to customise it`
+          : `'${name}' is read from ${loaded.filePath} (${loaded.level}) and is read-only through deputy; edit that file itself`,
+      );
+    }
+    return loaded;
+  }
+}
+
+/** The name rule first (seed 004): anything else is unknown, and is never echoed whole. */
+function nameParam(c: Context<AppEnv>): string {
+  const name = c.req.param('name') ?? '';
+  if (!isValidName(name)) {
+    throw agentNotFound(`no agent named '${clip(name, 64)}': names match ^[a-z0-9][a-z0-9-]*$`);
+  }
+  return name;
+}
+
+function levelQuery(c: Context<AppEnv>): DefinitionLevel | undefined {
+  const query = parseQuery(c, AgentLevelQuerySchema);
+  const fromScope = query.scope === undefined ? undefined : SCOPE_LEVELS[query.scope];
+  if (fromScope !== undefined && query.level !== undefined && fromScope !== query.level) {
+    throw new DeputyError('invalid', `scope '${query.scope}' and level '${query.level}' disagree`);
+  }
+  return fromScope ?? query.level;
+}

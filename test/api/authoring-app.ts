@@ -1,0 +1,96 @@
+/**
+ * The real app over a real definition registry in a fresh temp workspace (real files: built-ins
+ * from this repository's agents/, user and project levels and revisions under the temp dir), for
+ * the authoring routes' in-process tests. The delegation facade is the recording stub: these
+ * tests never start a delegation.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { createApp } from '../../src/api/app.js';
+import { createAuth } from '../../src/api/auth.js';
+import type { Logger } from '../../src/api/errors.js';
+import { loadConfig, type DeputyConfig } from '../../src/config.js';
+import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
+import { fixedConfig } from '../../src/live-config.js';
+import { AUTH_CONFIG, TOKENS } from './make-app.js';
+import { stubDelegations } from './stub-delegations.js';
+
+export interface AuthoringApp {
+  app: ReturnType<typeof createApp>;
+  config: DeputyConfig;
+  registry: DefinitionRegistry;
+  workspace: string;
+  userDir: string;
+  dataDir: string;
+  /** Everything the app logged, to scan for secrets. */
+  logs: string[];
+}
+
+export interface AuthoringAppOptions {
+  /** `.subagents/config.yaml` of the workspace, written before the configuration is loaded. */
+  configYaml?: string;
+  auth?: boolean;
+  /** Environment the configuration and the tokens are read from. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const TOKEN_ENV = {
+  DOOR_ADMIN_TOKEN: TOKENS.admin,
+  DOOR_OWNER_TOKEN: TOKENS.owner,
+  DOOR_READER_TOKEN: TOKENS.reader,
+};
+
+/** A fresh app per call; everything it made is removed after the test. */
+export function useAuthoringApps(): (options?: AuthoringAppOptions) => Promise<AuthoringApp> {
+  const made: Array<{ root: string; registry: DefinitionRegistry }> = [];
+  afterEach(async () => {
+    for (const { root, registry } of made.splice(0)) {
+      await registry.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+  return async (options = {}) => {
+    const root = mkdtempSync(join(tmpdir(), 'deputy-authoring-'));
+    const workspace = join(root, 'workspace');
+    const userDir = join(root, 'user');
+    const dataDir = join(root, 'data');
+    mkdirSync(join(workspace, '.subagents'), { recursive: true });
+    if (options.configYaml !== undefined) {
+      writeFileSync(join(workspace, '.subagents', 'config.yaml'), options.configYaml);
+    }
+    const env = { ...TOKEN_ENV, ...options.env };
+    const loaded = loadConfig(
+      { workspace, dataDir },
+      { DEPUTY_USER_DIR: userDir, DEPUTY_DATA_DIR: dataDir, ...env },
+    );
+    const config: DeputyConfig = options.auth === true ? { ...loaded, auth: AUTH_CONFIG } : loaded;
+    const registry = createRegistry({ config });
+    await registry.load();
+    made.push({ root, registry });
+    const logs: string[] = [];
+    const logger: Logger = {
+      error: (message, error) => logs.push(`${message} ${String(error)}`),
+      warn: (message) => logs.push(message),
+      info: (message) => logs.push(message),
+    };
+    const app = createApp({
+      delegations: stubDelegations().delegations,
+      config,
+      settings: fixedConfig(config),
+      auth: createAuth(config, env),
+      definitions: registry,
+      logger,
+    });
+    return { app, config, registry, workspace: config.workspace, userDir, dataDir, logs };
+  };
+}
+
+export function send(method: string, body?: unknown, headers: Record<string, string> = {}) {
+  return {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  };
+}
