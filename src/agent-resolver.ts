@@ -8,6 +8,7 @@ import { memoryDirectory } from './capabilities/resolve.js';
 import { discoverSkills, type SkillDiscoveryOptions } from './capabilities/skill-discovery.js';
 import { resolve } from 'node:path';
 import type { DeputyConfig } from './config.js';
+import { liveConfigOf, type LiveConfig } from './live-config.js';
 import type { LoadedDefinition } from './definitions/definition.js';
 import { readResidentMemory } from './tools/memory.js';
 import { realpathLenient } from './paths/realpath-lenient.js';
@@ -20,17 +21,24 @@ export interface DefinitionSource {
   list(): LoadedDefinition[];
 }
 
+/**
+ * @param settings the configuration; a live one (src/config-watch.ts) is read at each resolution,
+ *   so a delegation started after an edit of `.subagents/config.yaml` resolves against it.
+ */
 export function createAgentResolver(
-  config: DeputyConfig,
+  settings: DeputyConfig | LiveConfig,
   definitions: DefinitionSource,
   skillOptions: SkillDiscoveryOptions = {},
 ): AgentResolver {
+  const live = liveConfigOf(settings);
   return {
     names: () => definitions.list().map((loaded) => loaded.definition.name),
     async resolve(agent, caller) {
       const loaded = definitions.get(agent);
       if (!loaded) return null;
       const { definition } = loaded;
+      // One configuration for the whole resolution, even if an edit lands halfway through.
+      const config = live.current();
       const directory = memoryDirectory(config.dataDir, definition.name, definition.memory);
       const skills = discoverSkills(config, skillOptions);
       const snapshot = resolveCapabilities({

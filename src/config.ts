@@ -16,6 +16,7 @@ import {
   shortSecretWarnings,
   type ConfigSecrets,
 } from './secrets/config-secrets.js';
+import { redactSecretText } from './shared/redact.js';
 
 export const ModelEntrySchema = z.object({
   provider: z.enum(['openai', 'anthropic']),
@@ -132,7 +133,65 @@ export class ConfigError extends Error {
 
 export const PROJECT_ROOT = resolve(new URL('..', import.meta.url).pathname);
 
-/** Reads and validates the configuration. Throws `ConfigError` with every problem listed. */
+/** `<workspace>/.subagents/config.yaml`, the one file of the configuration. */
+export function configFilePath(workspace: string): string {
+  return join(workspace, '.subagents', 'config.yaml');
+}
+
+/** What the configuration file decides: everything but the locations, Temporal and the API. */
+export type ConfigFileSettings = Pick<DeputyConfig, keyof ConfigFile | 'warnings' | 'secrets'>;
+
+/**
+ * Reads and validates the file part of the configuration (missing file: the defaults). Throws
+ * `ConfigError` with every problem listed; messages name the file, field paths and YAML
+ * positions, never a value, so they are safe to log and to answer (`GET /health`). Called at
+ * start by `loadConfig` and again by the watcher (src/config-watch.ts) on each edit.
+ */
+export function readConfigFile(
+  workspace: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ConfigFileSettings {
+  const configPath = configFilePath(workspace);
+  let raw: unknown = {};
+  if (existsSync(configPath)) {
+    try {
+      // logLevel 'error': yaml would print its warnings, with the source line quoted, to stderr.
+      raw = parseYaml(readFileSync(configPath, 'utf8'), { logLevel: 'error' }) ?? {};
+    } catch (error) {
+      throw new ConfigError(`${configPath}: not valid YAML: ${yamlProblem(error)}`);
+    }
+  }
+  const parsed = ConfigFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`${configPath} is invalid:\n${lines.join('\n')}`);
+  }
+  const scan = scanConfigSecrets(raw);
+  return {
+    ...parsed.data,
+    warnings: [...scan.warnings, ...shortSecretWarnings(scan.secrets, env)],
+    secrets: scan.secrets,
+  };
+}
+
+/**
+ * A YAML error without the source excerpt the library appends (the offending line, which may
+ * hold a literal secret): its first line, e.g. `Map keys must be unique at line 2, column 1`.
+ * Secret-looking parts left in it (a tag or alias name) are cut as well.
+ */
+function yamlProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const firstLine = (message.split('\n')[0] ?? '').replace(/:\s*$/, '');
+  return redactSecretText(firstLine);
+}
+
+/**
+ * Reads and validates the configuration. Throws `ConfigError` with every problem listed.
+ *
+ * The locations (workspace, data and user directories, project root), `temporal` and `api` are
+ * fixed here for the process's lifetime; only the file part (`readConfigFile`) is read again
+ * when the file changes.
+ */
 export function loadConfig(
   overrides: ConfigOverrides = {},
   env: NodeJS.ProcessEnv = process.env,
@@ -142,30 +201,14 @@ export function loadConfig(
     throw new ConfigError(`workspace ${workspaceInput} does not exist`);
   }
   const workspace = realpathSync(workspaceInput);
-  const configPath = join(workspace, '.subagents', 'config.yaml');
-  let raw: unknown = {};
-  if (existsSync(configPath)) {
-    try {
-      raw = parseYaml(readFileSync(configPath, 'utf8')) ?? {};
-    } catch (error) {
-      throw new ConfigError(`${configPath}: not valid YAML: ${(error as Error).message}`);
-    }
-  }
-  const parsed = ConfigFileSchema.safeParse(raw);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`${configPath} is invalid:\n${lines.join('\n')}`);
-  }
+  const file = readConfigFile(workspace, env);
   const portText = overrides.port ?? env.DEPUTY_PORT;
   const port = portText === undefined ? 4780 : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(`port ${String(portText)} is not a TCP port`);
   }
-  const scan = scanConfigSecrets(raw);
   return {
-    ...parsed.data,
-    warnings: [...scan.warnings, ...shortSecretWarnings(scan.secrets, env)],
-    secrets: scan.secrets,
+    ...file,
     workspace,
     dataDir: resolve(overrides.dataDir ?? env.DEPUTY_DATA_DIR ?? join(workspace, '.deputy')),
     userDir: resolve(env.DEPUTY_USER_DIR ?? join(homedir(), '.config', 'deputy')),

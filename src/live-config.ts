@@ -24,3 +24,8 @@ export interface LiveConfig {
 export function fixedConfig(config: DeputyConfig): LiveConfig {
   return { current: () => config, problem: () => null };
 }
+
+/** `config` as it is when it is already live; a plain configuration fixed (tests, one-shot commands). */
+export function liveConfigOf(config: DeputyConfig | LiveConfig): LiveConfig {
+  return 'current' in config ? config : fixedConfig(config);
+}

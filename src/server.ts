@@ -8,12 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DeputyConfig } from './config.js';
 import { createApp, type AppDeps } from './api/app.js';
-import { createAuth } from './api/auth.js';
+import { liveAuth } from './api/live-auth.js';
 import { consoleLogger } from './api/errors.js';
 import { isLoopbackHost, normalizeAllowedHost, parseAllowedHosts } from './api/host-guard.js';
 import { DeputyError } from './errors.js';
+import { fixedConfig } from './live-config.js';
+import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
-import { secretMaskerFor } from './secrets/masker.js';
 
 export interface ApiServer {
   /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */
@@ -22,21 +23,20 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-export type ApiServerDeps = Omit<AppDeps, 'config' | 'auth'> &
-  Partial<Pick<AppDeps, 'auth'>> & {
-    /**
-     * Listen beyond loopback without auth. Only for a container whose published port is itself
-     * bound to the host's loopback (docker-compose); the CLI sets it from
-     * DEPUTY_ALLOW_UNAUTHENTICATED_BIND=1. Default false.
-     */
-    allowUnauthenticatedBind?: boolean;
-    /**
-     * Host names the API answers to besides loopback ones (`api`, `deputy.internal:4780`).
-     * Default: DEPUTY_ALLOWED_HOSTS, comma- or space-separated. When set (even empty), the
-     * Host/Origin check also runs with auth on; otherwise only without auth.
-     */
-    allowedHosts?: readonly string[];
-  };
+export type ApiServerDeps = Omit<AppDeps, 'config'> & {
+  /**
+   * Listen beyond loopback without auth. Only for a container whose published port is itself
+   * bound to the host's loopback (docker-compose); the CLI sets it from
+   * DEPUTY_ALLOW_UNAUTHENTICATED_BIND=1. Default false.
+   */
+  allowUnauthenticatedBind?: boolean;
+  /**
+   * Host names the API answers to besides loopback ones (`api`, `deputy.internal:4780`).
+   * Default: DEPUTY_ALLOWED_HOSTS, comma- or space-separated. When set (even empty), the
+   * Host/Origin check also runs with auth on; otherwise only without auth.
+   */
+  allowedHosts?: readonly string[];
+};
 
 export { isLoopbackHost };
 
@@ -47,9 +47,17 @@ export async function startApiServer(
   config: DeputyConfig,
   deps: ApiServerDeps,
 ): Promise<ApiServer> {
+  // `config` gives the host and port, fixed for the process; `settings` what the file decides now.
+  const settings = deps.settings ?? fixedConfig(config);
   // Every line the API logs, here and in the app, passes the configured-secret masker.
-  const logger = maskedLogger(deps.logger ?? consoleLogger, secretMaskerFor(config));
-  const auth = deps.auth ?? createAuth(config);
+  const logger = maskedLogger(deps.logger ?? consoleLogger, liveSecretMasker(settings));
+  const auth =
+    deps.auth ??
+    liveAuth(settings, {
+      warn: (message) => logger.warn(message),
+      // Listening beyond loopback is allowed because auth is on: an edit must not turn it off.
+      keepEnabled: !isLoopbackHost(config.api.host) && deps.allowUnauthenticatedBind !== true,
+    });
   if (!auth.enabled && !isLoopbackHost(config.api.host)) {
     if (!deps.allowUnauthenticatedBind) {
       throw new DeputyError(
@@ -62,7 +70,7 @@ export async function startApiServer(
     );
   }
   // The configuration's own warnings too: `deputy api` and `deputy dev` say them once, here.
-  for (const warning of [...config.warnings, ...auth.warnings]) logger.warn(warning);
+  for (const warning of [...settings.current().warnings, ...auth.warnings]) logger.warn(warning);
   const listed =
     deps.allowedHosts ??
     parseAllowedHosts(process.env.DEPUTY_ALLOWED_HOSTS, (entry) =>
@@ -77,7 +85,7 @@ export async function startApiServer(
     allowed: [...(listed ?? []), ...(bindHost === null ? [] : [bindHost])],
     checkWithAuth: listed !== undefined,
   };
-  const app = createApp({ ...deps, config, auth, logger, hosts });
+  const app = createApp({ ...deps, config, settings, auth, logger, hosts });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const created = serve(
       { fetch: app.fetch, hostname: config.api.host, port: config.api.port },

@@ -10,6 +10,7 @@ import type { AgentResolver } from './activities/resolve-agent.js';
 import { createAgentResolver } from './agent-resolver.js';
 import type { DeputyConfig } from './config.js';
 import { createRegistry } from './definitions/registry.js';
+import { liveConfigOf, type LiveConfig } from './live-config.js';
 import type { SecretMasker } from './secrets/masker.js';
 import { TASK_QUEUE } from './shared/delegation.js';
 
@@ -18,6 +19,11 @@ export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', impo
 
 export interface DeputyWorkerOptions {
   config: DeputyConfig;
+  /**
+   * The watched configuration (src/config-watch.ts): activities read it at each call. Default:
+   * `config`, fixed.
+   */
+  settings?: LiveConfig;
   connection: NativeConnection;
   agents: AgentResolver;
   /** Defaults to deputy's task queue. */
@@ -37,7 +43,7 @@ export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({
-      config: options.config,
+      config: options.settings ?? options.config,
       agents: options.agents,
       ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
     }),
@@ -54,23 +60,33 @@ export interface WorkerRuntime {
   stop(): Promise<void>;
 }
 
+/** For tests: their own task queue, and a shared bundle. */
+export type WorkerRuntimeOptions = Pick<DeputyWorkerOptions, 'taskQueue' | 'workflowBundle'>;
+
 /**
  * A worker with everything it needs: a native connection, the definition registry (watched) and
  * the agent resolver built on it. What `deputy worker` and `deputy dev` run.
+ *
+ * @param settings the configuration; a watched one (src/config-watch.ts) makes resolution and
+ *   activities follow edits of `.subagents/config.yaml`. The namespace and locations are taken
+ *   from it once, at start.
  */
 export async function startWorkerRuntime(
-  config: DeputyConfig,
+  settings: DeputyConfig | LiveConfig,
   address: string,
+  options: WorkerRuntimeOptions = {},
 ): Promise<WorkerRuntime> {
+  const live = liveConfigOf(settings);
+  const config = live.current();
   const registry = createRegistry({ config });
   await registry.load();
   // Hand-edited definitions are picked up without a restart (DEF-4); runs keep their snapshot.
   await registry.watch();
-  const agents = createAgentResolver(config, registry);
+  const agents = createAgentResolver(live, registry);
   const connection = await NativeConnection.connect({ address });
   let worker;
   try {
-    worker = await createDeputyWorker({ config, connection, agents });
+    worker = await createDeputyWorker({ config, settings: live, connection, agents, ...options });
   } catch (error) {
     await connection.close();
     await registry.close();

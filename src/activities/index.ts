@@ -4,7 +4,9 @@
  */
 import { join } from 'node:path';
 import type { DeputyConfig } from '../config.js';
-import { secretMaskerFor, type SecretMasker } from '../secrets/masker.js';
+import { liveConfigOf, type LiveConfig } from '../live-config.js';
+import { liveSecretMasker } from '../secrets/live-masker.js';
+import type { SecretMasker } from '../secrets/masker.js';
 import { BlobStore } from './blob-store.js';
 import { callModelActivity } from './call-model.js';
 import type { AgentResolver } from './resolve-agent.js';
@@ -14,15 +16,24 @@ import type { CallModelInput, ResolveAgentInput, RunToolInput, StopHooksInput } 
 import { runStopHooksActivity } from './stop-hooks.js';
 
 export interface ActivityDependencies {
-  config: DeputyConfig;
+  /**
+   * The configuration. A live one (src/config-watch.ts) is read at each call, so model calls use
+   * the model catalog in force when they run; the locations (data directory, workspace) are the
+   * process's own and never change.
+   */
+  config: DeputyConfig | LiveConfig;
   agents: AgentResolver;
-  /** Masks the configured secrets. Default: built from `config` and `process.env`. */
+  /**
+   * Masks the configured secrets. Default: the secrets of every configuration seen so far, values
+   * from `process.env` (src/secrets/live-masker.ts).
+   */
   secrets?: SecretMasker;
 }
 
-export function createActivities({ config, agents, secrets }: ActivityDependencies) {
-  const blobs = new BlobStore(join(config.dataDir, 'blobs'));
-  const masker = secrets ?? secretMaskerFor(config);
+export function createActivities({ config: settings, agents, secrets }: ActivityDependencies) {
+  const live = liveConfigOf(settings);
+  const blobs = new BlobStore(join(live.current().dataDir, 'blobs'));
+  const masker = secrets ?? liveSecretMasker(live);
   // Whatever an activity returns or throws is recorded in history (and a failure is logged by the
   // worker): each one masks its own result, and every failure is masked here on its way out.
   const masked =
@@ -41,10 +52,12 @@ export function createActivities({ config, agents, secrets }: ActivityDependenci
       // quote a secret. Roots are left as they are: policy compares them with real paths.
       return { ...resolved, snapshot: masker.value(resolved.snapshot) };
     }),
-    callModel: masked((input: CallModelInput) => callModelActivity(config, blobs, input, masker)),
-    runTool: masked((input: RunToolInput) => runToolActivity(config, blobs, input, masker)),
+    callModel: masked((input: CallModelInput) =>
+      callModelActivity(live.current(), blobs, input, masker),
+    ),
+    runTool: masked((input: RunToolInput) => runToolActivity(live.current(), blobs, input, masker)),
     runStopHooks: masked(async (input: StopHooksInput) => {
-      const failure = await runStopHooksActivity(config, input);
+      const failure = await runStopHooksActivity(live.current(), input);
       return failure === null ? null : masker.text(failure);
     }),
   };

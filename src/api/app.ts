@@ -4,9 +4,10 @@
  */
 import { Hono } from 'hono';
 import type { DeputyConfig } from '../config.js';
+import { fixedConfig, type LiveConfig } from '../live-config.js';
+import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { Caller } from '../shared/caller.js';
 import { DeputyError } from '../errors.js';
-import { fixedConfig } from '../live-config.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { AppEnv } from './app-env.js';
 import type { Auth } from './auth.js';
@@ -20,12 +21,19 @@ import { registerGenerateRoutes } from './generate-routes.js';
 import { healthRoute } from './health.js';
 import { hostGuard } from './host-guard.js';
 import { jsonBodiesOnly } from './json-only.js';
+import { liveAuth } from './live-auth.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppDeps {
   delegations: Delegations;
   config: DeputyConfig;
-  auth: Auth;
+  /**
+   * The watched configuration (src/config-watch.ts): maskers, the default auth and `/health`
+   * follow it. Default: `config`, fixed.
+   */
+  settings?: LiveConfig;
+  /** Default: bearer tokens from the current `settings`, rebuilt when they change (live-auth.ts). */
+  auth?: Auth;
   logger?: Logger;
   events?: EventStreamOptions;
   /**
@@ -54,6 +62,10 @@ const HOST_CHECK_EXEMPT = new Set(['/health']);
 
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? consoleLogger;
+  const settings = deps.settings ?? fixedConfig(deps.config);
+  const auth = deps.auth ?? liveAuth(settings, { warn: (message) => logger.warn(message) });
+  // Answers, events and tasks are masked with the secrets of every configuration seen so far.
+  const secrets = liveSecretMasker(settings);
   const app = new Hono<AppEnv>();
 
   app.onError((error, c) => errorResponse(error, c, logger));
@@ -69,29 +81,31 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // Order matters: where the request comes from, then who sends it, then what it carries. Each
   // step refuses before the next one reads anything, and all of them before a route calls Temporal.
-  if (!deps.auth.enabled || deps.hosts?.checkWithAuth === true) {
-    app.use(
-      '*',
-      hostGuard({ allowedHosts: deps.hosts?.allowed ?? [], openPaths: HOST_CHECK_EXEMPT }),
-    );
-  }
+  // Decided per request: an edit of the configuration may turn auth on or off (live-auth.ts).
+  const guard = hostGuard({
+    allowedHosts: deps.hosts?.allowed ?? [],
+    openPaths: HOST_CHECK_EXEMPT,
+  });
+  app.use('*', (c, next) =>
+    auth.enabled && deps.hosts?.checkWithAuth !== true ? next() : guard(c, next),
+  );
   app.use('*', async (c, next) => {
     if (PUBLIC_PATHS.has(c.req.path)) {
       c.set('caller', { id: null, roles: [] });
     } else {
-      c.set('caller', deps.auth.authenticate(c.req.header('Authorization')));
+      c.set('caller', auth.authenticate(c.req.header('Authorization')));
     }
     await next();
   });
   app.use('*', requestBodyLimit());
   app.use('*', jsonBodiesOnly());
 
-  app.get('/health', healthRoute(deps.delegations, deps.auth.enabled, logger));
+  app.get('/health', healthRoute(deps.delegations, { auth, settings }, logger));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
 
-  registerDelegationRoutes(app, { ...deps, logger });
-  registerCardRoutes(app, deps);
-  registerGenerateRoutes(app, { settings: fixedConfig(deps.config), logger });
+  registerDelegationRoutes(app, { ...deps, logger, secrets });
+  registerCardRoutes(app, { ...deps, secrets });
+  registerGenerateRoutes(app, { settings, secrets, logger });
   return app;
 }
 

@@ -1,7 +1,6 @@
 /** API-5 cards: list a session's pending cards, decide one (POL-2). */
 import type { Hono } from 'hono';
-import type { DeputyConfig } from '../config.js';
-import { secretMaskerFor } from '../secrets/masker.js';
+import type { SecretMasker } from '../secrets/masker.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import { isRecorded } from '../temporal/delegations/types.js';
 import type { AppEnv } from './app-env.js';
@@ -12,10 +11,10 @@ import { parseBody } from './validation.js';
 
 export function registerCardRoutes(
   app: Hono<AppEnv>,
-  deps: { delegations: Delegations; config: DeputyConfig },
+  deps: { delegations: Delegations; secrets: SecretMasker },
 ): void {
   // Card arguments are redacted in the workflow already; this also cuts the configured secrets.
-  const secrets = secretMaskerFor(deps.config);
+  const { secrets } = deps;
   app.get('/sessions/:id/cards', async (c) => {
     const session = sessionIdParam(c);
     return c.json(secrets.value({ session, cards: await deps.delegations.cards({ session }) }));

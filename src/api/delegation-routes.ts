@@ -1,8 +1,7 @@
 /** API-5: start (and wait), list, get, events, stop. */
 import type { Hono } from 'hono';
-import type { DeputyConfig } from '../config.js';
 import { DeputyError, isDeputyError } from '../errors.js';
-import { secretMaskerFor } from '../secrets/masker.js';
+import type { SecretMasker } from '../secrets/masker.js';
 import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
 import type { Delegations, Settled } from '../temporal/delegations/facade.js';
 import type { AppEnv } from './app-env.js';
@@ -22,15 +21,14 @@ export function registerDelegationRoutes(
   app: Hono<AppEnv>,
   deps: {
     delegations: Delegations;
-    /** Its configured secrets are masked in every answer and event (no secret crosses HTTP). */
-    config: DeputyConfig;
+    /** Masks the configured secrets in every answer and event (no secret crosses HTTP). */
+    secrets: SecretMasker;
     logger: Logger;
     events?: EventStreamOptions;
     agentNames?: () => string[];
   },
 ): void {
-  const { delegations } = deps;
-  const secrets = secretMaskerFor(deps.config);
+  const { delegations, secrets } = deps;
 
   app.post('/delegations', async (c) => {
     const query = parseQuery(c, StartDelegationQuerySchema);

@@ -1,6 +1,6 @@
 /** Long-running commands: worker, api, and dev (Temporal dev server + worker + API in one). */
 import type { Command } from 'commander';
-import type { DeputyConfig } from '../config.js';
+import type { LiveConfig } from '../live-config.js';
 import { startApiServer, type ApiServer } from '../server.js';
 import { connectTemporal, temporalAddress } from '../temporal/connection.js';
 import { createDelegations } from '../temporal/delegations/facade.js';
@@ -9,15 +9,16 @@ import { configFor, printConfigWarnings } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Run } from './delegation-commands.js';
 import type { Io } from './io.js';
+import { watchSettings } from './watch-settings.js';
 import type { WorkerRuntime } from '../worker.js';
 
 /** The worker pulls in the native bridge and the bundler: load it only for commands that run one. */
-async function startWorkerRuntime(config: DeputyConfig, address: string): Promise<WorkerRuntime> {
+async function startWorkerRuntime(settings: LiveConfig, address: string): Promise<WorkerRuntime> {
   const { quietTemporalRuntime } = await import('./temporal-logging.js');
-  const { secretMaskerFor } = await import('../secrets/masker.js');
-  quietTemporalRuntime(secretMaskerFor(config));
+  const { liveSecretMasker } = await import('../secrets/live-masker.js');
+  quietTemporalRuntime(liveSecretMasker(settings));
   const worker = await import('../worker.js');
-  return worker.startWorkerRuntime(config, address);
+  return worker.startWorkerRuntime(settings, address);
 }
 
 /** Settles on the first SIGINT or SIGTERM. */
@@ -53,9 +54,10 @@ async function stopAll(io: Io, steps: Array<[string, () => Promise<void>]>): Pro
 }
 
 async function startApi(
-  config: DeputyConfig,
+  settings: LiveConfig,
   io: Io,
 ): Promise<{ server: ApiServer; close(): Promise<void> }> {
+  const config = settings.current();
   const temporal = await connectTemporal(config);
   // The API checks agent names against the same definitions the worker resolves (DEF-4 live).
   const { createRegistry } = await import('../definitions/registry.js');
@@ -67,6 +69,7 @@ async function startApi(
       namespace: config.temporal.namespace,
     });
     const server = await startApiServer(config, {
+      settings,
       delegations,
       agentNames: () => registry.list().map((loaded) => loaded.definition.name),
       allowUnauthenticatedBind: process.env.DEPUTY_ALLOW_UNAUTHENTICATED_BIND === '1',
@@ -105,14 +108,19 @@ export function registerServerCommands(
         // `api` and `dev` print them from the API server, with its auth warnings.
         printConfigWarnings(config, io);
         const address = temporalAddress(config);
-        const worker = await startWorkerRuntime(config, address);
-        io.err(`worker polling ${address} (workspace ${config.workspace}); Ctrl-C stops it`);
-        const outcome = await Promise.race([
-          untilSignal(),
-          worker.done.then(() => 'done' as const),
-        ]);
-        await worker.stop();
-        return outcome === 'done' ? EXIT.failed : EXIT.ok;
+        const settings = await watchSettings(config, io);
+        try {
+          const worker = await startWorkerRuntime(settings, address);
+          io.err(`worker polling ${address} (workspace ${config.workspace}); Ctrl-C stops it`);
+          const outcome = await Promise.race([
+            untilSignal(),
+            worker.done.then(() => 'done' as const),
+          ]);
+          await worker.stop();
+          return outcome === 'done' ? EXIT.failed : EXIT.ok;
+        } finally {
+          await settings.close();
+        }
       }),
     );
 
@@ -123,11 +131,16 @@ export function registerServerCommands(
     .action(async (options: { port?: number }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
         const config = configFor(command, options.port === undefined ? {} : { port: options.port });
-        const api = await startApi(config, io);
-        io.out(`deputy API on ${api.server.url}`);
-        await untilSignal();
-        await api.close();
-        return EXIT.ok;
+        const settings = await watchSettings(config, io);
+        try {
+          const api = await startApi(settings, io);
+          io.out(`deputy API on ${api.server.url}`);
+          await untilSignal();
+          await api.close();
+          return EXIT.ok;
+        } finally {
+          await settings.close();
+        }
       }),
     );
 
@@ -161,6 +174,9 @@ export function registerServerCommands(
           const started: Array<[string, () => Promise<void>]> = [];
           const stop = () => stopAll(io, started);
           try {
+            // One watcher for the worker and the API: both see the same edit at the same time.
+            const settings = await watchSettings(config, io);
+            started.push(['configuration watcher', () => settings.close()]);
             let uiUrl: string | null = null;
             let address: string;
             if (config.temporal.address) {
@@ -184,9 +200,9 @@ export function registerServerCommands(
               uiUrl = server.uiUrl;
               address = server.address;
             }
-            const worker: WorkerRuntime = await startWorkerRuntime(config, address);
+            const worker: WorkerRuntime = await startWorkerRuntime(settings, address);
             started.push(['worker', () => worker.stop()]);
-            const api = await startApi(config, io);
+            const api = await startApi(settings, io);
             started.push(['API server', () => api.close()]);
 
             io.out(`deputy API:   ${api.server.url}  (OpenAPI: ${api.server.url}/openapi.json)`);

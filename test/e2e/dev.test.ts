@@ -119,7 +119,12 @@ describe('deputy dev', () => {
       body: JSON.stringify({ agent: 'ghost', task: 'x' }),
     });
     expect(ghost.status).toBe(404);
-    expect(await health.json()).toEqual({ ok: true, auth: false, temporal: 'reachable' });
+    expect(await health.json()).toEqual({
+      ok: true,
+      auth: false,
+      temporal: 'reachable',
+      config: { ok: true },
+    });
 
     // The CLI in another process finds the dev server through server.json.
     const started = await deputy([
