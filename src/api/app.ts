@@ -15,6 +15,7 @@ import { requestBodyLimit } from './body-limit.js';
 import { registerCardRoutes } from './card-routes.js';
 import { clip } from './clip.js';
 import { registerDelegationRoutes } from './delegation-routes.js';
+import { DOCS_PUBLIC_PATHS, registerDocsRoutes } from './docs-routes.js';
 import { consoleLogger, errorResponse, type Logger } from './errors.js';
 import type { EventStreamOptions } from './event-stream.js';
 import { registerGenerateRoutes } from './generate-routes.js';
@@ -55,8 +56,8 @@ export interface HostCheckOptions {
   checkWithAuth?: boolean;
 }
 
-/** Routes anyone may call: liveness and the API description. */
-const PUBLIC_PATHS = new Set(['/health', '/openapi.json']);
+/** Routes anyone may call: liveness, the API description and its reference page (exact paths). */
+const PUBLIC_PATHS = new Set(['/health', '/openapi.json', ...DOCS_PUBLIC_PATHS]);
 /** Liveness answers under any host name: probes and load balancers use their own. */
 const HOST_CHECK_EXEMPT = new Set(['/health']);
 
@@ -102,6 +103,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.get('/health', healthRoute(deps.delegations, { auth, settings }, logger));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
+  registerDocsRoutes(app);
 
   registerDelegationRoutes(app, { ...deps, logger, secrets });
   registerCardRoutes(app, { ...deps, secrets });

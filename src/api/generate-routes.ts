@@ -17,10 +17,9 @@ import type { DeputyConfig } from '../config.js';
 import { DeputyError } from '../errors.js';
 import { ModelCallError, ModelConfigError, type ModelAdapter } from '../models/model-adapter.js';
 import { secretMaskerFor, type SecretMasker } from '../secrets/masker.js';
-import { ADMIN_ROLE } from '../shared/caller.js';
 import type { AppEnv } from './app-env.js';
-import { requireRole } from './app.js';
 import { deriveAgentName } from './derive-agent-name.js';
+import { requireAdmin } from './rights.js';
 import type { Logger } from './errors.js';
 import {
   GenerateAgentBodySchema,
@@ -52,7 +51,7 @@ const KEEP_ALIVE_MS = 15_000;
 
 export function registerGenerateRoutes(app: Hono<AppEnv>, deps: GenerateRouteDeps): void {
   app.post('/workspace/generate', async (c) => {
-    requireRole(c.get('caller'), ADMIN_ROLE);
+    requireAdmin(c.get('caller'), 'generating text');
     const body = await parseBody(c, GenerateBodySchema);
     const config = deps.settings.current();
     const secrets = deps.secrets ?? secretMaskerFor(config);
@@ -109,7 +108,7 @@ export function registerGenerateRoutes(app: Hono<AppEnv>, deps: GenerateRouteDep
   });
 
   app.post('/workspace/agents/generate', async (c) => {
-    requireRole(c.get('caller'), ADMIN_ROLE);
+    requireAdmin(c.get('caller'), 'generating text');
     const body = await parseBody(c, GenerateAgentBodySchema);
     const config = deps.settings.current();
     const secrets = deps.secrets ?? secretMaskerFor(config);

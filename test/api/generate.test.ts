@@ -288,7 +288,7 @@ describe('POST /workspace/generate', () => {
       expect(reader.status).toBe(403);
       expect(await reader.json()).toMatchObject({
         error: 'forbidden',
-        message: "this route needs the 'admin' role",
+        message: "generating text needs the 'admin' role",
       });
       const admin = await post({ Authorization: `Bearer ${TOKENS.GEN_ADMIN_TOKEN}` });
       expect(admin.status).toBe(200);
