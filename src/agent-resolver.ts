@@ -18,6 +18,8 @@ import type { AgentResolver } from './activities/resolve-agent.js';
 /** The registry surface resolution needs (src/definitions/registry.ts provides it). */
 export interface DefinitionSource {
   get(name: string): LoadedDefinition | undefined;
+  /** `get` checked against the disk first (the registry has it); used when present. */
+  current?(name: string): Promise<LoadedDefinition | undefined>;
   list(): LoadedDefinition[];
 }
 
@@ -34,7 +36,8 @@ export function createAgentResolver(
   return {
     names: () => definitions.list().map((loaded) => loaded.definition.name),
     async resolve(agent, caller) {
-      const loaded = definitions.get(agent);
+      // The file as it is now: an agent saved a moment ago through the API is not missed.
+      const loaded = await (definitions.current?.(agent) ?? definitions.get(agent));
       if (!loaded) return null;
       const { definition } = loaded;
       // One configuration for the whole resolution, even if an edit lands halfway through.

@@ -59,6 +59,16 @@ export const ConfiguredMcpServerSchema = z.object({
   headers: z.record(z.string(), z.string()).default({}),
   toolTimeoutSeconds: z.number().min(0).optional(),
   auth: z.literal('bearer').optional(),
+  /** OAuth client credentials of an http server; write `clientSecret` as `${NAME}`. */
+  oauth: z
+    .object({
+      clientId: z.string().min(1),
+      clientSecret: z.string().optional(),
+      tokenUrl: z.string().url().optional(),
+      scopes: z.array(z.string()).optional(),
+    })
+    .strict()
+    .optional(),
   approve: z.array(z.string()).default([]),
   enabled: z.boolean().default(true),
 });

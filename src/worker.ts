@@ -78,7 +78,8 @@ export async function startWorkerRuntime(
 ): Promise<WorkerRuntime> {
   const live = liveConfigOf(settings);
   const config = live.current();
-  const registry = createRegistry({ config });
+  // Load diagnostics check model handles against the catalog as it is now (config is watched).
+  const registry = createRegistry({ config, models: () => live.current().models });
   await registry.load();
   // Hand-edited definitions are picked up without a restart (DEF-4); runs keep their snapshot.
   await registry.watch();

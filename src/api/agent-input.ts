@@ -49,10 +49,14 @@ export function createInput(
   body: CreateAgentBody,
   stored: StoredAgent,
 ): { frontmatter: Values; systemPrompt: string } {
-  const { systemPrompt, scope: _scope, level: _level, ...fields } = body;
+  const { systemPrompt, ...rest } = body;
+  // Where the file goes is the route's business (createLevel); the rest is the definition.
+  const fields: Values = { ...rest };
+  delete fields.scope;
+  delete fields.level;
   const issues: Issue[] = [];
   const frontmatter = frontmatterFields(fields, issues);
-  checkTurns(fields.maxTurns, fields.runConfig?.max_turns, issues);
+  checkTurns(body.maxTurns, body.runConfig?.max_turns, issues);
   restore(frontmatter, stored, issues);
   refuseLeftoverPlaceholders({ ...frontmatter, systemPrompt }, issues);
   if (issues.length > 0) throw invalidDefinition(issues);

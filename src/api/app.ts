@@ -6,13 +6,14 @@ import { Hono } from 'hono';
 import type { DeputyConfig } from '../config.js';
 import { fixedConfig, type LiveConfig } from '../live-config.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
-import type { Caller } from '../shared/caller.js';
-import { DeputyError } from '../errors.js';
+import type { DefinitionRegistry } from '../definitions/registry.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
+import { registerAgentRoutes } from './agent-routes.js';
 import type { AppEnv } from './app-env.js';
 import type { Auth } from './auth.js';
 import { requestBodyLimit } from './body-limit.js';
 import { registerCardRoutes } from './card-routes.js';
+import { registerCatalogRoutes } from './catalog-routes.js';
 import { clip } from './clip.js';
 import { registerDelegationRoutes } from './delegation-routes.js';
 import { DOCS_PUBLIC_PATHS, registerDocsRoutes } from './docs-routes.js';
@@ -38,8 +39,13 @@ export interface AppDeps {
   logger?: Logger;
   events?: EventStreamOptions;
   /**
+   * The definition registry the authoring routes read and write (API-1 to API-4). Without it
+   * those routes answer 503. Its names also check delegation starts, unless `agentNames` is given.
+   */
+  definitions?: DefinitionRegistry;
+  /**
    * Names of the agents a delegation may name. When given, starting an unknown agent is a 404
-   * at once instead of a delegation that fails in its first activity.
+   * at once instead of a delegation that fails in its first activity. Default: `definitions`'.
    */
   agentNames?: () => string[];
   /** Which `Host` names the API answers to (host-guard.ts). Default: loopback names only. */
@@ -105,15 +111,25 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   registerDocsRoutes(app);
 
-  registerDelegationRoutes(app, { ...deps, logger, secrets });
+  const definitions = deps.definitions;
+  const agentNames =
+    deps.agentNames ??
+    (definitions === undefined
+      ? undefined
+      : () => definitions.list().map((loaded) => loaded.definition.name));
+  registerDelegationRoutes(app, {
+    ...deps,
+    ...(agentNames === undefined ? {} : { agentNames }),
+    logger,
+    secrets,
+  });
   registerCardRoutes(app, { ...deps, secrets });
   registerGenerateRoutes(app, { settings, secrets, logger });
+  registerAgentRoutes(app, {
+    ...(definitions === undefined ? {} : { definitions }),
+    settings,
+    secrets,
+  });
+  registerCatalogRoutes(app, { settings, secrets });
   return app;
-}
-
-/** For routes that need a role (authoring, later): 403 unless auth is off or the caller has it. */
-export function requireRole(caller: Caller, role: string): void {
-  if (caller.id !== null && !caller.roles.includes(role)) {
-    throw new DeputyError('forbidden', `this route needs the '${role}' role`);
-  }
 }

@@ -61,7 +61,8 @@ async function startApi(
   const temporal = await connectTemporal(config);
   // The API checks agent names against the same definitions the worker resolves (DEF-4 live).
   const { createRegistry } = await import('../definitions/registry.js');
-  const registry = createRegistry({ config });
+  // Saves check model handles against the catalog as it is now (the configuration is watched).
+  const registry = createRegistry({ config, models: () => settings.current().models });
   try {
     await registry.load();
     await registry.watch();
@@ -71,7 +72,7 @@ async function startApi(
     const server = await startApiServer(config, {
       settings,
       delegations,
-      agentNames: () => registry.list().map((loaded) => loaded.definition.name),
+      definitions: registry,
       allowUnauthenticatedBind: process.env.DEPUTY_ALLOW_UNAUTHENTICATED_BIND === '1',
       logger: {
         error: (message, error) =>
