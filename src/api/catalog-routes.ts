@@ -8,6 +8,7 @@ import { capabilityDimensionOf, listPermittedTools } from '../capabilities/provi
 import type { LiveConfig } from '../live-config.js';
 import { modelProblem } from '../definitions/model-check.js';
 import type { AppEnv } from './app-env.js';
+import type { ModelCatalog, ToolCatalog } from './catalog-schemas.js';
 import type { SecretMasker } from '../secrets/masker.js';
 
 export function registerCatalogRoutes(
@@ -21,7 +22,6 @@ export function registerCatalogRoutes(
       return {
         name: provider.name,
         ...(provider.requiredRole === undefined ? {} : { requiredRole: provider.requiredRole }),
-        /** Mounted only when the definition declares this field too (undeclared means unreachable). */
         ...(dimension === null ? {} : { requires: dimension }),
         tools: provider.tools.map((tool) => ({
           name: tool.name,
@@ -31,10 +31,9 @@ export function registerCatalogRoutes(
         })),
       };
     });
-    return c.json({
-      v: 1 as const,
+    const catalog: ToolCatalog = {
+      v: 1,
       workspaceCwd: deps.settings.current().workspace,
-      /** Roles the list was filtered with; null when auth is off (nothing is filtered). */
       roles: caller.id === null ? null : caller.roles,
       providers,
       // qwen-code's flat shape, for pickers written against it.
@@ -47,7 +46,8 @@ export function registerCatalogRoutes(
           provider: provider.name,
         })),
       ),
-    });
+    };
+    return c.json(catalog);
   });
 
   app.get('/workspace/models', (c) => {
@@ -62,22 +62,20 @@ export function registerCatalogRoutes(
       ...(entry.baseUrl === undefined ? {} : { baseUrl: withoutCredentials(entry.baseUrl) }),
       isDefault: models.default === handle,
     }));
-    return c.json(
-      deps.secrets.value({
-        v: 1 as const,
-        workspaceCwd: workspace,
-        /** The sentinel a definition writes to run on `default`, and what it means now. */
-        default: {
-          handle: 'default',
-          resolvesTo: models.default,
-          runnable: defaultProblem === null,
-          ...(defaultProblem === null ? {} : { problem: defaultProblem }),
-        },
-        models: catalog,
-        aliases: models.aliases,
-        overrides: models.overrides,
-      }),
-    );
+    const answer: ModelCatalog = {
+      v: 1,
+      workspaceCwd: workspace,
+      default: {
+        handle: 'default',
+        resolvesTo: models.default,
+        runnable: defaultProblem === null,
+        ...(defaultProblem === null ? {} : { problem: defaultProblem }),
+      },
+      models: catalog,
+      aliases: models.aliases,
+      overrides: models.overrides,
+    };
+    return c.json(deps.secrets.value(answer));
   });
 }
 

@@ -19,6 +19,7 @@
  * operation documented twice throws when the document is built.
  */
 import { z } from 'zod';
+import { agentPaths } from './agent-paths.js';
 import { cardPaths } from './card-paths.js';
 import { delegationPaths } from './delegation-paths.js';
 import { docsPaths } from './docs-routes.js';
@@ -61,7 +62,13 @@ const corePaths: PathItems = {
 };
 
 /** Every module's path items; add a module's here (see the top of this file). */
-const ROUTE_PATHS: readonly PathItems[] = [corePaths, delegationPaths, cardPaths, docsPaths];
+const ROUTE_PATHS: readonly PathItems[] = [
+  corePaths,
+  delegationPaths,
+  cardPaths,
+  agentPaths,
+  docsPaths,
+];
 
 let built: JsonSchema | undefined;
 

@@ -292,6 +292,7 @@ export const commonErrors: Record<string, OpenApiResponse> = {
 
 /** What a route that takes a body adds: its size and its type are checked first. */
 export const bodyErrors: Record<string, OpenApiResponse> = {
+  '400': errorAnswer('`invalid_json`: the body is not JSON'),
   '413': errorAnswer(`\`payload_too_large\`: the body is over ${MAX_BODY_BYTES} bytes`),
   '415': errorAnswer('`unsupported_media_type`: a body that is not `application/json`'),
 };

@@ -5,6 +5,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  AgentDetailSchema,
+  AgentListSchema,
+  AgentMutationSchema,
+} from '../../src/api/agent-schemas.js';
+import { ModelCatalogSchema, ToolCatalogSchema } from '../../src/api/catalog-schemas.js';
 import { bearer } from './make-app.js';
 import { send, useAuthoringApps } from './authoring-app.js';
 
@@ -635,5 +642,36 @@ describe('authoring needs the admin role (API-7)', () => {
     expect(existsSync(projectFile(workspace, 'reviewer'))).toBe(false);
     const admin = await app.request('/workspace/agents', send('POST', reviewer, bearer('admin')));
     expect(admin.status).toBe(201);
+  });
+});
+
+describe('the documented answer schemas are the answers (API-8)', () => {
+  it('parses every authoring answer with its OpenAPI schema, nothing left over', async () => {
+    const { app } = await makeApp({
+      configYaml:
+        'models:\n  catalog:\n    openai/gpt-4o-mini: { provider: openai, model: gpt-4o-mini, baseUrl: "http://u:p@localhost:11434/v1" }\n',
+    });
+    const created = await json(
+      await app.request(
+        '/workspace/agents',
+        send('POST', {
+          ...reviewer,
+          runConfig: { max_turns: 8 },
+          mcpServers: [{ name: 'web', transport: 'http', endpoint: 'https://x.example/mcp' }],
+          hooks: { Stop: [{ command: 'true', timeoutSeconds: 5 }] },
+        }),
+      ),
+    );
+    const cases: Array<[z.ZodType, unknown]> = [
+      [AgentMutationSchema, created],
+      [AgentListSchema, await json(await app.request('/workspace/agents'))],
+      [AgentDetailSchema, await json(await app.request('/workspace/agents/reviewer'))],
+      [AgentDetailSchema, await json(await app.request('/workspace/agents/demo'))],
+      [ToolCatalogSchema, await json(await app.request('/workspace/tools'))],
+      [ModelCatalogSchema, await json(await app.request('/workspace/models'))],
+    ];
+    for (const [schema, body] of cases) expect(schema.parse(body)).toEqual(body);
+    const models = cases[5]![1] as { models: Array<{ baseUrl?: string }> };
+    expect(models.models[0]?.baseUrl).toBe('http://localhost:11434/v1');
   });
 });

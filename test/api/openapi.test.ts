@@ -1,6 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import {
+  AgentLevelQuerySchema,
+  CreateAgentBodySchema,
+  DuplicateAgentBodySchema,
+  UpdateAgentBodySchema,
+} from '../../src/api/agent-schemas.js';
+import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate-schemas.js';
 import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi-parts.js';
 import {
   DecideCardBodySchema,
@@ -57,6 +64,12 @@ function generated(schema: z.ZodType): Schema {
 const REQUEST_BODIES: Record<string, z.ZodType> = {
   'POST /delegations': StartDelegationBodySchema,
   'POST /cards/{id}': DecideCardBodySchema,
+  'POST /workspace/agents': CreateAgentBodySchema,
+  'POST /workspace/agents/{name}': UpdateAgentBodySchema,
+  'PATCH /workspace/agents/{name}': UpdateAgentBodySchema,
+  'POST /workspace/agents/{name}/duplicate': DuplicateAgentBodySchema,
+  'POST /workspace/generate': GenerateBodySchema,
+  'POST /workspace/agents/generate': GenerateAgentBodySchema,
 };
 
 /** The routes that validate a query, with the schema that does. */
@@ -64,6 +77,10 @@ const QUERIES: Record<string, z.ZodObject> = {
   'POST /delegations': StartDelegationQuerySchema,
   'GET /delegations': ListDelegationsQuerySchema,
   'GET /delegations/{id}/events': EventsQuerySchema,
+  'GET /workspace/agents/{name}': AgentLevelQuerySchema,
+  'POST /workspace/agents/{name}': AgentLevelQuerySchema,
+  'PATCH /workspace/agents/{name}': AgentLevelQuerySchema,
+  'DELETE /workspace/agents/{name}': AgentLevelQuerySchema,
 };
 
 describe('OpenAPI document (API-8)', () => {
