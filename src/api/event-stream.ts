@@ -34,51 +34,57 @@ export async function delegationEventStream(
   // Resolve before the stream opens, so an unknown id is a plain 404, not an empty stream.
   const initial = await delegations.get(delegationId);
 
-  return streamSSE(
-    c,
-    async (stream) => {
-      let last = afterSeq;
-      let quietSince = Date.now();
-      let first = true;
-      while (!stream.aborted) {
-        let batch: DelegationEvent[];
-        try {
-          batch = await delegations.events(delegationId, last);
-        } catch (error) {
-          if (error instanceof DeputyError && error.kind === 'not-found') return;
-          // The workflow cannot answer (no worker, or it closed without answering): if it is
-          // finished, say so from its final state; otherwise keep waiting for a worker.
-          const state = await delegations.get(delegationId).catch(() => null);
-          if (state?.result != null) {
-            await send(stream, mask(syntheticFinished(state, last + 1)));
-            return;
-          }
-          batch = [];
-        }
-        if (first) {
-          await replayPendingCards(stream, mask(initial), batch);
-          first = false;
-        }
-        for (const event of batch) {
-          // Events are read from the workflow, whose data activities already masked; this catches
-          // what came from elsewhere (a task a caller typed) on its way out of the process.
-          await send(stream, mask(event));
-          last = Math.max(last, event.seq);
-          if (event.type === 'finished') return;
-        }
-        if (batch.length > 0) quietSince = Date.now();
-        else if (Date.now() - quietSince >= keepAliveMs) {
-          await stream.write(': keep-alive\n\n');
-          quietSince = Date.now();
-        }
-        await stream.sleep(pollMs);
-      }
-    },
-    async (error, stream) => {
+  // Every failure is caught inside the callback: given an error, Hono's own handler would follow
+  // ours with `event: error` carrying the raw message, unmasked, to the client.
+  return streamSSE(c, async (stream) => {
+    try {
+      await pump(stream);
+    } catch (error) {
       logger.error(`event stream of ${delegationId} failed`, error);
-      await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: 'internal' }) });
-    },
-  );
+      await stream
+        .writeSSE({ event: 'error', data: JSON.stringify({ error: 'internal' }) })
+        .catch(() => undefined);
+    }
+  });
+
+  async function pump(stream: SSEStreamingApi): Promise<void> {
+    let last = afterSeq;
+    let quietSince = Date.now();
+    let first = true;
+    while (!stream.aborted) {
+      let batch: DelegationEvent[];
+      try {
+        batch = await delegations.events(delegationId, last);
+      } catch (error) {
+        if (error instanceof DeputyError && error.kind === 'not-found') return;
+        // The workflow cannot answer (no worker, or it closed without answering): if it is
+        // finished, say so from its final state; otherwise keep waiting for a worker.
+        const state = await delegations.get(delegationId).catch(() => null);
+        if (state?.result != null) {
+          await send(stream, mask(syntheticFinished(state, last + 1)));
+          return;
+        }
+        batch = [];
+      }
+      if (first) {
+        await replayPendingCards(stream, mask(initial), batch);
+        first = false;
+      }
+      for (const event of batch) {
+        // Events are read from the workflow, whose data activities already masked; this catches
+        // what came from elsewhere (a task a caller typed) on its way out of the process.
+        await send(stream, mask(event));
+        last = Math.max(last, event.seq);
+        if (event.type === 'finished') return;
+      }
+      if (batch.length > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= keepAliveMs) {
+        await stream.write(': keep-alive\n\n');
+        quietSince = Date.now();
+      }
+      await stream.sleep(pollMs);
+    }
+  }
 }
 
 /**

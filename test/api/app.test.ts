@@ -7,6 +7,7 @@ import { createAuth } from '../../src/api/auth.js';
 import type { Logger } from '../../src/api/errors.js';
 import { loadConfig, type DeputyConfig } from '../../src/config.js';
 import { DeputyError } from '../../src/errors.js';
+import type { DelegationState } from '../../src/shared/delegation.js';
 import type { Delegations } from '../../src/temporal/delegations/facade.js';
 import { startedD1, stubDelegations } from './stub-delegations.js';
 
@@ -221,6 +222,30 @@ describe('error mapping', () => {
     expect(JSON.parse(text)).toEqual({ error: 'internal' });
     expect(text).not.toContain('7233');
     expect(logger.errors).toHaveLength(1);
+  });
+});
+
+describe('event stream failures', () => {
+  it('ends a failing stream with a bare internal error event, never the raw message', async () => {
+    const secret = 'grpc dial 10.1.2.3:7233 failed token=abc';
+    // A state whose pending cards cannot be read breaks the first send, inside the stream.
+    const broken = {
+      get pendingCards(): never {
+        throw new Error(secret);
+      },
+      result: null,
+    };
+    const failing = appWith({
+      get: async () => broken as unknown as DelegationState,
+      events: async () => [],
+    });
+    const response = await failing.app.request('/delegations/d-1/events');
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('event: error');
+    expect(text).toContain('{"error":"internal"}');
+    expect(text).not.toContain('7233');
+    expect(failing.logger.errors).toHaveLength(1);
   });
 });
 
