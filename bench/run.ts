@@ -3,9 +3,11 @@
  * the same run on the same machine. Figures, not assertions: tests never check speed.
  */
 import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { benchAgentsList } from './agents-list.js';
 import { benchDelegationOverhead } from './delegation-overhead.js';
 import { benchKbSearch } from './kb-search.js';
 import { benchRegistryLoad } from './registry-load.js';
+import { benchStartAndApprove } from './start-and-approve.js';
 import type { BenchReport } from './stats.js';
 
 // Worker logs would drown the figures; warnings and errors still show.
@@ -25,6 +27,8 @@ const benches: Array<() => Promise<BenchReport>> = [
   benchDelegationOverhead,
   benchKbSearch,
   benchRegistryLoad,
+  benchAgentsList,
+  benchStartAndApprove,
 ];
 
 for (const bench of benches) {

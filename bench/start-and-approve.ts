@@ -1,0 +1,213 @@
+/**
+ * B-approve: one delegation that parks on an approval card, approved, run to completion. Through
+ * the API (path A: `POST /delegations?wait=true` answers 202 with the card, `POST /cards/:id`
+ * approves, `GET /delegations/:id` until it has a result, real HTTP on loopback via
+ * startApiServer) against the same Delegations facade calls without HTTP (path B: `start`,
+ * `settle` until parked (what the wait does inside the API), `decide`, `get` until it has a
+ * result). One dev server, one worker, one facade serve both; runs alternate. Target: p50 of A
+ * at most 1.1x p50 of B.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { loadConfig } from '../src/config.js';
+import { createRegistry } from '../src/definitions/registry.js';
+import { startApiServer } from '../src/server.js';
+import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
+import type { ApprovalCard, DelegationState } from '../src/shared/delegation.js';
+import { createDelegations, isRecorded } from '../src/temporal/delegations/facade.js';
+import { startDevServer } from '../src/temporal/dev-server.js';
+import { startWorkerRuntime } from '../src/worker.js';
+import { median, percentile, type BenchReport } from './stats.js';
+
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 30);
+const WARMUP = 3;
+/** Milliseconds between looks, for the facade's settle and decide waits and both final polls. */
+const POLL_MS = 25;
+const SESSION = 'bench';
+const TARGET = 1.1;
+
+interface Phases {
+  /** Start until parked on the card, card in hand. */
+  parked: number;
+  /** The approval, until the facade says a worker applied it. */
+  decided: number;
+  /** From there until the delegation's result is seen. */
+  finished: number;
+  total: number;
+}
+
+function expect(condition: boolean, what: string): asserts condition {
+  if (!condition) throw new Error(`start-and-approve: ${what}`);
+}
+
+export async function benchStartAndApprove(): Promise<BenchReport> {
+  const root = await mkdtemp(join(tmpdir(), 'deputy-bench-approve-'));
+  const workspace = join(root, 'workspace');
+  await mkdir(join(workspace, '.subagents', 'agents'), { recursive: true });
+  await mkdir(join(workspace, 'scripts'), { recursive: true });
+  // One `write`: under `confirm` it opens a card; approved, it runs, then the model answers.
+  await writeFile(
+    join(workspace, 'scripts', 'approve.yaml'),
+    'turns:\n  - text: writing\n    toolCalls: [{ name: write, arguments: { path: "out/${task}.txt", content: "approved\\n" } }]\n  - text: done\n',
+  );
+  await writeFile(
+    join(workspace, '.subagents', 'agents', 'approver.md'),
+    '---\nname: approver\ndescription: writes one file, after approval\nmodel: scripted:scripts/approve.yaml\ntools: [write]\napprovalMode: confirm\nmaxTurns: 4\n---\nWrite the file.\n',
+  );
+
+  const server = await startDevServer({ dataDir: join(root, 'data'), headless: true });
+  const stops: Array<() => Promise<void>> = [
+    () => rm(root, { recursive: true, force: true }),
+    () => server.stop(),
+  ];
+  try {
+    const loaded = loadConfig(
+      { workspace, temporalAddress: server.address },
+      { DEPUTY_USER_DIR: join(root, 'user') },
+    );
+    const config = { ...loaded, api: { host: '127.0.0.1', port: 0 } };
+    const taskQueue = `bench-approve-${process.pid}`;
+    const worker = await startWorkerRuntime(config, server.address, { taskQueue });
+    stops.unshift(() => worker.stop());
+    const connection = await Connection.connect({ address: server.address });
+    stops.unshift(() => connection.close());
+    const client = new Client({ connection, namespace: config.temporal.namespace });
+    const delegations = createDelegations(client, {
+      namespace: config.temporal.namespace,
+      taskQueue,
+      pollMs: { decide: POLL_MS, settle: POLL_MS },
+    });
+    const registry = createRegistry({ config });
+    await registry.load();
+    stops.unshift(() => registry.close());
+    const quiet = { error: () => {}, warn: () => {}, info: () => {} };
+    const api = await startApiServer(config, { delegations, definitions: registry, logger: quiet });
+    stops.unshift(() => api.close());
+
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${api.url}${path}`, {
+        method,
+        ...(body === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+
+    let runs = 0;
+    const viaApi = async (): Promise<Phases> => {
+      const task = `api-${++runs}`;
+      const started = performance.now();
+      const parked = await call('POST', '/delegations?wait=true', {
+        agent: 'approver',
+        task,
+        session: SESSION,
+      });
+      const state = parked.body.state as DelegationState | undefined;
+      const card = state?.pendingCards[0];
+      expect(parked.status === 202 && parked.body.status === 'parked', 'API did not park');
+      expect(card?.tool === 'write', 'API parked without the write card');
+      const atCard = performance.now();
+      const decided = await call('POST', `/cards/${card.id}`, { decision: 'approve' });
+      expect(decided.status === 200, `approving answered ${decided.status}`);
+      const atDecision = performance.now();
+      const id = parked.body.delegationId as string;
+      for (;;) {
+        const now = await call('GET', `/delegations/${id}`);
+        const result = (now.body as unknown as DelegationState).result;
+        if (result !== null) {
+          expect(result.status === 'completed', `API run ended ${result.status}`);
+          break;
+        }
+        await sleep(POLL_MS);
+      }
+      const done = performance.now();
+      return phases(started, atCard, atDecision, done);
+    };
+
+    const direct = async (): Promise<Phases> => {
+      const task = `direct-${++runs}`;
+      const started = performance.now();
+      const { delegationId } = await delegations.start({
+        agent: 'approver',
+        task,
+        session: SESSION,
+        caller: ANONYMOUS_CALLER,
+        options: {},
+      });
+      const settled = await delegations.settle(delegationId);
+      const card: ApprovalCard | undefined =
+        settled.status === 'parked' ? settled.state.pendingCards[0] : undefined;
+      expect(card?.tool === 'write', 'the facade did not park on the write card');
+      const atCard = performance.now();
+      const outcome = await delegations.decide(card.id, { decision: 'approve', decidedBy: null });
+      expect(!isRecorded(outcome), 'the decision was only recorded');
+      const atDecision = performance.now();
+      for (;;) {
+        const { result } = await delegations.get(delegationId);
+        if (result !== null) {
+          expect(result.status === 'completed', `direct run ended ${result.status}`);
+          break;
+        }
+        await sleep(POLL_MS);
+      }
+      const done = performance.now();
+      return phases(started, atCard, atDecision, done);
+    };
+
+    for (let index = 0; index < WARMUP; index++) {
+      await viaApi();
+      await direct();
+    }
+    const apiRuns: Phases[] = [];
+    const directRuns: Phases[] = [];
+    for (let pair = 0; pair < PAIRS; pair++) {
+      // Alternate which goes first, so drift on the machine hits both sides alike.
+      if (pair % 2 === 0) {
+        apiRuns.push(await viaApi());
+        directRuns.push(await direct());
+      } else {
+        directRuns.push(await direct());
+        apiRuns.push(await viaApi());
+      }
+    }
+
+    const line = (label: string, runs: Phases[]) => {
+      const of = (key: keyof Phases) => runs.map((run) => run[key]);
+      const ms = (values: number[]) => median(values).toFixed(1);
+      return `${label} p50 ${ms(of('total'))} ms, p90 ${percentile(of('total'), 90).toFixed(1)} ms (p50 to card ${ms(of('parked'))}, approve ${ms(of('decided'))}, to result ${ms(of('finished'))})`;
+    };
+    const ratio =
+      median(apiRuns.map((run) => run.total)) / median(directRuns.map((run) => run.total));
+    return {
+      name: `start, park on a card, approve, finish: API over HTTP vs the facade directly (${PAIRS} alternating pairs, polls every ${POLL_MS} ms)`,
+      lines: [
+        line('API (HTTP)    ', apiRuns),
+        line('facade direct ', directRuns),
+        `ratio: p50 ${ratio.toFixed(3)} (target <= ${TARGET})`,
+      ],
+    };
+  } finally {
+    for (const stop of stops) await stop();
+  }
+}
+
+function phases(started: number, atCard: number, atDecision: number, done: number): Phases {
+  return {
+    parked: atCard - started,
+    decided: atDecision - atCard,
+    finished: done - atDecision,
+    total: done - started,
+  };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  // Alone, as under bench/run.ts: worker INFO lines would drown the figures.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const report = await benchStartAndApprove();
+  console.log([report.name, ...report.lines.map((line) => `  ${line}`)].join('\n'));
+}
