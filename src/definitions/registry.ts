@@ -58,6 +58,8 @@ export interface DefinitionRegistry {
   list(): LoadedDefinition[];
   /** Every loaded file, shadowed and duplicate ones included (each carries its diagnostic). */
   listAll(): LoadedDefinition[];
+  /** Changes whenever the index does (each reload): lets a reader cache what it derives. */
+  generation(): number;
   /** The definition `name` resolves to, or the one at `level` when given. */
   get(name: string, level?: DefinitionLevel): LoadedDefinition | undefined;
   /**
@@ -352,6 +354,7 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     reload,
     list: () => [...index.byName.values()].sort(compareForList),
     listAll: () => [...index.all],
+    generation: () => committedGeneration,
     get,
     async current(name) {
       const entry = get(name);
