@@ -113,6 +113,7 @@ describe('deciding cards needs the rights the tool needs', () => {
     expect(card.tool).toBe('write');
     const refusal = {
       error: 'forbidden',
+      code: 'forbidden',
       message: `card ${card.id} is for 'write' (write tool): deciding it needs the 'admin' role or being the user who started delegation ${id}`,
     };
     expect(await decide('carol', card.id, 'approve')).toEqual({ status: 403, body: refusal });
@@ -150,6 +151,7 @@ describe('stopping a delegation needs its owner or an admin', () => {
       status: 403,
       body: {
         error: 'forbidden',
+        code: 'forbidden',
         message: `stopping delegation ${id} needs the 'admin' role or being the user who started it`,
       },
     });
