@@ -14,6 +14,7 @@ import type { InlineMcpServer, LoadedDefinition } from '../definitions/definitio
 import { mapClaudeMcpServer } from '../definitions/ecosystem.js';
 import { invalidDefinition, type Issue } from '../errors.js';
 import { REDACTED } from '../shared/redact.js';
+import { clip } from './clip.js';
 import type { CreateAgentBody, UpdateAgentBody } from './agent-schemas.js';
 import { SCOPE_LEVELS } from './agent-schemas.js';
 
@@ -174,6 +175,13 @@ function restore(fields: Values, stored: StoredAgent, issues: Issue[]): void {
   });
 }
 
+/**
+ * Deeper than any definition field nests (an env value is three levels below its server). The
+ * `mcpServers` input is any JSON until the definition schema checks it, after these walks: without
+ * a bound, a 1 MiB body nested 100,000 deep overflows the stack (a 500 instead of a 422).
+ */
+const MAX_NESTING = 32;
+
 /** `sent` with each placeholder-bearing string swapped for the first source whose view matches. */
 function restoreLeaves(
   sent: unknown,
@@ -181,7 +189,10 @@ function restoreLeaves(
   mask: StoredAgent['mask'],
   path: string,
   issues: Issue[],
+  depth = 0,
 ): unknown {
+  // Left as sent: refuseLeftoverPlaceholders refuses what is nested this deep.
+  if (depth > MAX_NESTING) return sent;
   if (typeof sent === 'string') {
     if (!sent.includes(REDACTED)) return sent;
     for (const source of sources) {
@@ -201,13 +212,20 @@ function restoreLeaves(
     );
   if (Array.isArray(sent)) {
     return sent.map((item, index) =>
-      restoreLeaves(item, child(index), mask, `${path}.${index}`, issues),
+      restoreLeaves(item, child(index), mask, `${path}.${index}`, issues, depth + 1),
     );
   }
   const out: Values = {};
   for (const key of Object.keys(sent)) {
     Object.defineProperty(out, key, {
-      value: restoreLeaves((sent as Values)[key], child(key), mask, `${path}.${key}`, issues),
+      value: restoreLeaves(
+        (sent as Values)[key],
+        child(key),
+        mask,
+        `${path}.${key}`,
+        issues,
+        depth + 1,
+      ),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -229,7 +247,11 @@ function unrestorable(path: string): Issue {
 }
 
 /** Whatever is left after restoring must not contain the placeholder: it would be written. */
-function refuseLeftoverPlaceholders(value: unknown, issues: Issue[], path = ''): void {
+function refuseLeftoverPlaceholders(value: unknown, issues: Issue[], path = '', depth = 0): void {
+  if (depth > MAX_NESTING) {
+    issues.push({ path: clip(path, 100), message: `nested deeper than ${MAX_NESTING} levels` });
+    return;
+  }
   if (typeof value === 'string') {
     if (value.includes(REDACTED) && !issues.some((issue) => issue.path === path)) {
       issues.push({
@@ -241,7 +263,7 @@ function refuseLeftoverPlaceholders(value: unknown, issues: Issue[], path = ''):
   }
   if (value === null || typeof value !== 'object') return;
   for (const [key, inner] of Object.entries(value)) {
-    refuseLeftoverPlaceholders(inner, issues, path === '' ? key : `${path}.${key}`);
+    refuseLeftoverPlaceholders(inner, issues, path === '' ? key : `${path}.${key}`, depth + 1);
   }
 }
 

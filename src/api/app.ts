@@ -80,6 +80,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.json(
       {
         error: 'not_found',
+        code: 'not_found',
         message: `no route ${clip(c.req.method, 20)} ${clip(c.req.path, 100)}`,
       },
       404,

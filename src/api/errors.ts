@@ -55,8 +55,9 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
   if (error instanceof DeputyError) {
     const status = HTTP_STATUS[error.kind];
     if (error.kind === 'invalid') {
-      const issues =
-        error.issues.length > 0 ? error.issues : [{ path: '', message: error.message }];
+      const issues = listedIssues(
+        error.issues.length > 0 ? error.issues : [{ path: '', message: error.message }],
+      );
       const code = error.code ?? 'invalid_request';
       return c.json({ error: code, code, message: error.message, issues }, status);
     }
@@ -73,17 +74,23 @@ export function errorResponse(error: unknown, c: Context, logger: Logger): Respo
 const MAX_ISSUES = 20;
 
 /**
- * A zod failure as a 422 DeputyError with `{path, message}` issues. Paths and messages are
- * clipped: zod quotes unknown keys in its messages, and a key can be as long as the body.
+ * Issues as answered, whoever raised them (request schemas, the definition schema, the registry):
+ * at most 20, paths and messages clipped. Messages quote what the caller sent (zod names unknown
+ * keys, the registry names a model handle), and a key or a value can be as long as the body.
  */
+function listedIssues(issues: readonly Issue[]): Issue[] {
+  return issues
+    .slice(0, MAX_ISSUES)
+    .map((issue) => ({ path: clip(issue.path, 100), message: clip(issue.message, 300) }));
+}
+
+/** A zod failure as a 422 DeputyError with `{path, message}` issues (clipped when answered). */
 export function invalidRequest(
   error: ZodError,
   where: 'body' | 'query' = 'body',
   code: 'invalid_request' | 'invalid_config' = 'invalid_request',
 ): DeputyError {
   // The definition schema's reading of union failures points at the field, not the branch.
-  const issues: Issue[] = toIssues(error)
-    .slice(0, MAX_ISSUES)
-    .map((issue) => ({ path: clip(issue.path, 100), message: clip(issue.message, 300) }));
+  const issues: Issue[] = toIssues(error).slice(0, MAX_ISSUES);
   return new DeputyError('invalid', `the request ${where} is not valid`, { issues, code });
 }
