@@ -17,6 +17,7 @@ import { REDACTED } from '../shared/redact.js';
 import { clip } from './clip.js';
 import type { CreateAgentBody, UpdateAgentBody } from './agent-schemas.js';
 import { SCOPE_LEVELS } from './agent-schemas.js';
+import { agentSummary } from './agent-view.js';
 
 type Values = Record<string, unknown>;
 
@@ -101,7 +102,40 @@ export function updateInput(
     issues,
   );
   if (issues.length > 0) throw invalidDefinition(issues);
+  if (stored.loaded !== null) dropEchoes(changes, stored.loaded);
   return { changes, ...(systemPrompt === undefined ? {} : { systemPrompt }) };
+}
+
+/**
+ * An editor sends back the whole form, defaults included (`model: default`, the default color):
+ * a field equal to what the detail shows for the stored definition is not a change, so it is not
+ * written into a file that never spelled it.
+ */
+function dropEchoes(changes: Values, loaded: LoadedDefinition): void {
+  const { definition } = loaded;
+  const shown: Values = {
+    ...agentSummary(loaded, true),
+    hooks: definition.hooks,
+    mcpServers: definition.mcpServers,
+  };
+  for (const key of Object.keys(changes)) {
+    if (Object.hasOwn(shown, key) && canonical(changes[key]) === canonical(shown[key])) {
+      delete changes[key];
+    }
+  }
+}
+
+/** JSON with object keys sorted: equal for equal values whatever their key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(
+          Object.keys(inner)
+            .sort()
+            .map((key) => [key, (inner as Values)[key]]),
+        )
+      : inner,
+  );
 }
 
 /** The body's fields in the file's spelling: `mcpServers` as deputy's list. */

@@ -207,6 +207,20 @@ describe('POST /workspace/agents (API-3, API-4)', () => {
     expect(await json(again)).toMatchObject({ code: 'agent_already_exists' });
   });
 
+  it("refuses a '__proto__' server or env name instead of dropping it", async () => {
+    const { app, workspace } = await makeApp();
+    const server = '{"transport":"stdio","command":"npx"}';
+    for (const body of [
+      `{"name":"reviewer","description":"d","systemPrompt":"x","mcpServers":{"__proto__":${server}}}`,
+      `{"name":"reviewer","description":"d","systemPrompt":"x","mcpServers":[{"name":"s","transport":"stdio","command":"npx","env":{"__proto__":"v"}}]}`,
+    ]) {
+      const response = await app.request('/workspace/agents', send('POST', body));
+      expect(response.status).toBe(422);
+      expect(JSON.stringify(await response.json())).toContain('__proto__');
+    }
+    expect(existsSync(projectFile(workspace, 'reviewer'))).toBe(false);
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const { app } = await makeApp();
     const response = await app.request('/workspace/agents', send('POST', '{"name": "x",'));
@@ -355,6 +369,42 @@ describe('updating (API-3)', () => {
     const revisions = (await json(await app.request('/workspace/agents/reviewer/revisions')))
       .revisions as unknown[];
     expect(revisions).toHaveLength(2);
+  });
+
+  it('takes back the whole detail unchanged as no change: no default is written, no revision kept', async () => {
+    const { app, workspace } = await makeApp();
+    await app.request(
+      '/workspace/agents',
+      send('POST', { ...reviewer, hooks: { Stop: [{ command: 'x' }] } }),
+    );
+    const path = projectFile(workspace, 'reviewer');
+    const before = readFileSync(path, 'utf8');
+    const detail = await json(await app.request('/workspace/agents/reviewer'));
+    const form = Object.fromEntries(
+      Object.entries(detail).filter(([key]) =>
+        [
+          'description',
+          'systemPrompt',
+          'tools',
+          'disallowedTools',
+          'model',
+          'approvalMode',
+          'maxTurns',
+          'background',
+          'color',
+          'icon',
+          'displayOrder',
+          'skills',
+          'knowledge',
+          'memory',
+          'mcpServers',
+          'hooks',
+        ].includes(key),
+      ),
+    );
+    const echoed = await app.request('/workspace/agents/reviewer', send('POST', form));
+    expect(await json(echoed)).toMatchObject({ changed: false });
+    expect(readFileSync(path, 'utf8')).toBe(before);
   });
 
   it('keeps runConfig.max_turns and maxTurns in step and refuses a disagreement', async () => {
