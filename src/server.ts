@@ -13,6 +13,7 @@ import { consoleLogger } from './api/errors.js';
 import { isLoopbackHost, normalizeAllowedHost, parseAllowedHosts } from './api/host-guard.js';
 import { DeputyError } from './errors.js';
 import { fixedConfig } from './live-config.js';
+import { definitionSecretSource } from './secrets/definition-secrets.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
 
@@ -50,7 +51,14 @@ export async function startApiServer(
   // `config` gives the host and port, fixed for the process; `settings` what the file decides now.
   const settings = deps.settings ?? fixedConfig(config);
   // Every line the API logs, here and in the app, passes the configured-secret masker.
-  const logger = maskedLogger(deps.logger ?? consoleLogger, liveSecretMasker(settings));
+  const logger = maskedLogger(
+    deps.logger ?? consoleLogger,
+    liveSecretMasker(
+      settings,
+      process.env,
+      ...(deps.definitions === undefined ? [] : [definitionSecretSource(deps.definitions)]),
+    ),
+  );
   const auth =
     deps.auth ??
     liveAuth(settings, {

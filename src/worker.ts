@@ -11,6 +11,8 @@ import { createAgentResolver } from './agent-resolver.js';
 import type { DeputyConfig } from './config.js';
 import { createRegistry } from './definitions/registry.js';
 import { liveConfigOf, type LiveConfig } from './live-config.js';
+import { definitionSecretSource, type DefinitionsNow } from './secrets/definition-secrets.js';
+import { liveSecretMasker } from './secrets/live-masker.js';
 import type { SecretMasker } from './secrets/masker.js';
 import { TASK_QUEUE } from './shared/delegation.js';
 
@@ -30,11 +32,20 @@ export interface DeputyWorkerOptions {
   taskQueue?: string;
   /** Pre-built workflow bundle (tests share one to save bundling time). */
   workflowBundle?: { code: string };
-  /** Masks the configured secrets in what activities record. Default: from config and process.env. */
+  /**
+   * The definitions `agents` resolves from: secrets written in their inline MCP servers are
+   * masked too (an agent may read its own file). Used by the default `secrets` only.
+   */
+  definitions?: DefinitionsNow;
+  /**
+   * Masks the configured secrets in what activities record. Default: those of every
+   * configuration seen and of `definitions`, values from process.env.
+   */
   secrets?: SecretMasker;
 }
 
 export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<Worker> {
+  const settings = options.settings ?? options.config;
   return Worker.create({
     connection: options.connection,
     namespace: options.config.temporal.namespace,
@@ -43,9 +54,17 @@ export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({
-      config: options.settings ?? options.config,
+      config: settings,
       agents: options.agents,
-      ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
+      secrets:
+        options.secrets ??
+        liveSecretMasker(
+          liveConfigOf(settings),
+          process.env,
+          ...(options.definitions === undefined
+            ? []
+            : [definitionSecretSource(options.definitions)]),
+        ),
     }),
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
@@ -87,7 +106,14 @@ export async function startWorkerRuntime(
   const connection = await NativeConnection.connect({ address });
   let worker;
   try {
-    worker = await createDeputyWorker({ config, settings: live, connection, agents, ...options });
+    worker = await createDeputyWorker({
+      config,
+      settings: live,
+      connection,
+      agents,
+      definitions: registry,
+      ...options,
+    });
   } catch (error) {
     await connection.close();
     await registry.close();

@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { DeputyConfig } from '../config.js';
 import { fixedConfig, type LiveConfig } from '../live-config.js';
+import { definitionSecretSource } from '../secrets/definition-secrets.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { DefinitionRegistry } from '../definitions/registry.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
@@ -72,7 +73,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const settings = deps.settings ?? fixedConfig(deps.config);
   const auth = deps.auth ?? liveAuth(settings, { warn: (message) => logger.warn(message) });
   // Answers, events and tasks are masked with the secrets of every configuration seen so far.
-  const secrets = liveSecretMasker(settings);
+  // ... and those written in the definitions' inline MCP servers, which an agent can read back.
+  const secrets = liveSecretMasker(
+    settings,
+    process.env,
+    ...(deps.definitions === undefined ? [] : [definitionSecretSource(deps.definitions)]),
+  );
   const app = new Hono<AppEnv>();
 
   app.onError((error, c) => errorResponse(error, c, logger));

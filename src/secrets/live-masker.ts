@@ -16,21 +16,29 @@ export interface SecretSourcesNow {
   current(): SecretSources;
 }
 
+/**
+ * @param more further places secrets are written, read the same way: the definitions' inline
+ *   MCP servers (src/secrets/definition-secrets.ts), which an agent may read back from its file.
+ */
 export function liveSecretMasker(
   live: SecretSourcesNow,
   env: NodeJS.ProcessEnv = process.env,
+  ...more: SecretSourcesNow[]
 ): SecretMasker {
+  const sources = [live, ...more];
   const known = new Set<string>();
-  let seen: SecretSources | null = null;
+  const seen: Array<SecretSources | null> = sources.map(() => null);
   let masker: SecretMasker = createSecretMasker([]);
-  // The values are collected again only when the configuration object changes (a watcher hands
-  // out a new one per good edit), so a masked call costs what a fixed masker's does.
+  // The values are collected again only when a source hands out a new object (a watcher does per
+  // good edit, the registry per reload), so a masked call costs what a fixed masker's does.
   const now = (): SecretMasker => {
-    const config = live.current();
-    if (config === seen) return masker;
-    seen = config;
     const before = known.size;
-    for (const value of configuredSecretValues(config, env)) known.add(value);
+    sources.forEach((source, index) => {
+      const config = source.current();
+      if (config === seen[index]) return;
+      seen[index] = config;
+      for (const value of configuredSecretValues(config, env)) known.add(value);
+    });
     if (known.size !== before) masker = createSecretMasker([...known]);
     return masker;
   };

@@ -24,7 +24,9 @@ export interface SecretMasker {
 }
 
 /** The part of the configuration that says where secrets are. */
-export type SecretSources = Pick<DeputyConfig, 'secrets' | 'models'>;
+export type SecretSources = Pick<DeputyConfig, 'secrets'> & {
+  models: Pick<DeputyConfig['models'], 'catalog'>;
+};
 
 /**
  * Every secret value this configuration knows of: literal values written in the file, and the

@@ -119,6 +119,11 @@ const FILES = {
   - text: "Done with \${task}."
 `,
   // What the agent reads and repeats: the configured values (the masker knows them).
+  'scripts/mirror.yaml': `turns:
+  - text: "Reading my file."
+    toolCalls: [{ name: read, arguments: { path: .subagents/agents/mirror.md } }]
+  - text: "My file says: \${lastToolResult}"
+`,
   'notes.txt': `${Object.values(CONFIG_SECRETS)
     .filter((value) => value !== CONFIG_SECRETS.baseUrlPassword)
     .join('\n')}\nAuthorization: Bearer ${CONFIG_SECRETS.mcpHeaderLiteral}\n`,
@@ -339,9 +344,53 @@ describe('planted secrets and the authoring API (issue 8 security suite)', () =>
     expect(leakedIn(written, ALL)).toEqual([]);
   });
 
-  // Not covered, and a known gap: the masker knows configured secrets (config.yaml, the
-  // variables it names, tokens), not the literal ones written in an agent file's inline servers.
-  // An agent whose script reads its own `.subagents/agents/<name>.md` (reads there are allowed)
-  // repeats its inline env value and OAuth client secret into its events, state and history.
-  it.todo('masks the inline MCP secrets of an agent that reads its own definition file');
+  it('masks the inline MCP secrets of an agent that reads its own definition file', async () => {
+    // Reads of `.subagents/agents/` are allowed, so an agent can repeat what its file holds: the
+    // masker knows the secrets written in every definition's inline servers, not only config's.
+    const own = {
+      inlineEnv: secret('as-own-env'),
+      inlineOauth: secret('as-own-oauth'),
+    };
+    const created = await call('POST', '/workspace/agents', {
+      name: 'mirror',
+      description: 'Reads its own definition back',
+      systemPrompt: 'You read your own file.\n',
+      scope: 'workspace',
+      model: 'scripted:scripts/mirror.yaml',
+      tools: ['read'],
+      mcpServers: {
+        private: {
+          type: 'http',
+          url: 'https://private.example/mcp',
+          oauth: { clientId: 'mirror', clientSecret: own.inlineOauth },
+        },
+        helper: { command: 'npx', args: ['helper-mcp'], env: { API_TOKEN: own.inlineEnv } },
+      },
+    });
+    expect(created.status, created.raw).toBe(201);
+    expect(leakedIn(readFileSync(agentFile('mirror'), 'utf8'), Object.values(own))).toEqual(
+      Object.values(own),
+    );
+    const session = `mirror-${randomUUID().slice(0, 8)}`;
+    const started = await call('POST', '/delegations?wait=true', {
+      agent: 'mirror',
+      task: 'Show your file',
+      session,
+    });
+    expect(started.status, started.raw).toBe(201);
+    expect((started.body.result as Json).status).toBe('completed');
+    const history = await historyText(
+      harness.client,
+      delegationWorkflowId(session, started.body.delegationId as string),
+    );
+    // The read really returned the file (its servers' names are in it), with the secrets cut.
+    expect(history).toContain('helper-mcp');
+    expect(history).toContain('__redacted__');
+    expect({
+      answers: leakedIn(answers.join('\n'), Object.values(own)),
+      history: leakedIn(history, Object.values(own)),
+      apiLog: leakedIn(apiLog.join('\n'), Object.values(own)),
+      output: leakedIn(output.text(), Object.values(own)),
+    }).toEqual({ answers: [], history: [], apiLog: [], output: [] });
+  });
 });

@@ -141,6 +141,7 @@ export async function createHarness(
         config,
         connection: nativeConnection,
         agents,
+        definitions: registry,
         taskQueue,
         workflowBundle: await workflowBundle(),
       });
