@@ -302,9 +302,7 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
     }
     await writeFileAtomic(filePath, copy);
     await reload();
-    return (
-      get(target.newName, target.level) ?? fail(`copied to ${filePath} but it did not load`)
-    );
+    return get(target.newName, target.level) ?? fail(`copied to ${filePath} but it did not load`);
   }
 
   /** The file as it is now; deleted by hand since the last scan counts as not found. */

@@ -107,7 +107,7 @@ export const InlineMcpServerSchema = z
             ? '`auth: bearer` is only allowed on http servers'
             : field === 'oauth'
               ? '`oauth` is only allowed on http servers'
-            : `'${field}' does not apply to a ${server.transport} server`;
+              : `'${field}' does not apply to a ${server.transport} server`;
         ctx.addIssue({ code: 'custom', path: [field], message });
       }
     }
