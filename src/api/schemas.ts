@@ -86,9 +86,3 @@ export const DecideCardBodySchema = z
   })
   .strict();
 export type DecideCardBody = z.infer<typeof DecideCardBodySchema>;
-
-export const ErrorBodySchema = z.object({
-  error: z.string(),
-  message: z.string().optional(),
-  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-});
