@@ -3,6 +3,7 @@
  * `AgentResolver` the `resolveAgent` activity uses. File reads happen here, once per
  * delegation start; what they produce is recorded in history as the snapshot.
  */
+import type { McpStatusSource } from './capabilities/mcp-live.js';
 import { resolveCapabilities } from './capabilities/resolve.js';
 import { memoryDirectory } from './capabilities/resolve.js';
 import { discoverSkills, type SkillDiscoveryOptions } from './capabilities/skill-discovery.js';
@@ -27,10 +28,14 @@ export interface DefinitionSource {
  * @param settings the configuration; a live one (src/config-watch.ts) is read at each resolution,
  *   so a delegation started after an edit of `.subagents/config.yaml` resolves against it.
  */
+/** How long a delegation's start waits for its servers' first handshake. */
+const MCP_SETTLE_MS = 5000;
+
 export function createAgentResolver(
   settings: DeputyConfig | LiveConfig,
   definitions: DefinitionSource,
   skillOptions: SkillDiscoveryOptions = {},
+  mcp?: McpStatusSource,
 ): AgentResolver {
   const live = liveConfigOf(settings);
   return {
@@ -44,6 +49,13 @@ export function createAgentResolver(
       const config = live.current();
       const directory = memoryDirectory(config.dataDir, definition.name, definition.memory);
       const skills = discoverSkills(config, skillOptions);
+      // The prompt lists the servers' live tools: give a server that is connecting a moment.
+      const servers = definition.mcpServers.map((entry) =>
+        typeof entry === 'string' ? entry : entry.name,
+      );
+      if (mcp !== undefined && servers.length > 0) {
+        await mcp.settle(definition.name, servers, MCP_SETTLE_MS);
+      }
       const snapshot = resolveCapabilities({
         loaded,
         config,
@@ -52,6 +64,7 @@ export function createAgentResolver(
         skillProblems: skills.diagnostics,
         resolvedModel: definition.model,
         residentMemory: directory === null ? null : await readResidentMemory(directory),
+        ...(mcp === undefined ? {} : { mcpLive: (name) => mcp.live(definition.name, name) }),
       });
       return {
         snapshot: { ...snapshot, hooks: definition.hooks },

@@ -12,7 +12,7 @@
 import { dirname } from 'node:path';
 import type { Stats } from 'node:fs';
 import { watch } from 'chokidar';
-import { configFilePath, readConfigFile, type DeputyConfig } from './config.js';
+import { configFilePath, mcpJsonPath, readConfigFile, type DeputyConfig } from './config.js';
 import type { ConfigProblem, LiveConfig } from './live-config.js';
 
 /** Above chokidar's 50 ms throttle of `change` events (see `debounceMs`). */
@@ -98,16 +98,18 @@ export function watchConfig(
   // From the workspace, pruned to `.subagents` and the file (nothing else of the workspace is
   // walked), so creating or deleting the file, or deleting and re-creating the whole folder, is
   // seen. Watching the folder itself would go blind once it is deleted.
+  const mcpJson = mcpJsonPath(initial.workspace);
   const relevant = (path: string, stats?: Stats): boolean =>
     path === initial.workspace ||
     path === file ||
+    path === mcpJson ||
     (path === folder && (stats === undefined || stats.isDirectory()));
   const watcher = watch(initial.workspace, {
     ignoreInitial: true,
     ignored: (path, stats) => !relevant(path, stats),
   });
   watcher.on('all', (_event, path) => {
-    if (path === file || path === folder) schedule();
+    if (path === file || path === folder || path === mcpJson) schedule();
   });
   // A watcher error (the folder removed under it) must not crash the process; read again.
   watcher.on('error', () => schedule());

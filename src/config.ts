@@ -104,8 +104,15 @@ export const ConfigFileSchema = z
         tokens: z.record(z.string(), TokenSchema).default({}),
       })
       .optional(),
-    /** Default per-MCP-call timeout in seconds (CAP-3). */
+    /** Default per-MCP-call timeout in seconds (CAP-3); 0 = none. */
     mcpToolTimeoutSeconds: z.number().min(0).default(60),
+    /** Wait between attempts to (re)connect an MCP server, seconds (CAP-3). */
+    mcpReconnectSeconds: z.number().positive().default(5),
+    /**
+     * The variable holding deputy's own bearer token, sent only to http MCP servers that opt in
+     * with `auth: bearer` (CAP-3).
+     */
+    mcpBearerTokenEnv: z.string().default('DEPUTY_MCP_TOKEN'),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
@@ -128,6 +135,8 @@ export interface DeputyConfig extends ConfigFile {
   warnings: string[];
   /** Where the file keeps secrets: variable names, and literal values that never serialize. */
   secrets: ConfigSecrets;
+  /** Which file configured each of `mcpServers`: `config.yaml` or `.mcp.json`. */
+  mcpServerOrigins: Record<string, 'config.yaml' | '.mcp.json'>;
 }
 
 export interface ConfigOverrides {
@@ -149,7 +158,10 @@ export function configFilePath(workspace: string): string {
 }
 
 /** What the configuration file decides: everything but the locations, Temporal and the API. */
-export type ConfigFileSettings = Pick<DeputyConfig, keyof ConfigFile | 'warnings' | 'secrets'>;
+export type ConfigFileSettings = Pick<
+  DeputyConfig,
+  keyof ConfigFile | 'warnings' | 'secrets' | 'mcpServerOrigins'
+>;
 
 /**
  * Reads and validates the file part of the configuration (missing file: the defaults). Throws
@@ -176,12 +188,80 @@ export function readConfigFile(
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`${configPath} is invalid:\n${lines.join('\n')}`);
   }
-  const scan = scanConfigSecrets(raw);
+  const ecosystem = readMcpJson(workspace, Object.keys(parsed.data.mcpServers));
+  const scan = scanConfigSecrets({ ...(raw as object), mcpJson: ecosystem.raw });
   return {
     ...parsed.data,
-    warnings: [...scan.warnings, ...shortSecretWarnings(scan.secrets, env)],
+    mcpServers: { ...ecosystem.servers, ...parsed.data.mcpServers },
+    mcpServerOrigins: Object.fromEntries([
+      ...Object.keys(ecosystem.servers).map((name) => [name, '.mcp.json'] as const),
+      ...Object.keys(parsed.data.mcpServers).map((name) => [name, 'config.yaml'] as const),
+    ]),
+    warnings: [...scan.warnings, ...ecosystem.warnings, ...shortSecretWarnings(scan.secrets, env)],
     secrets: scan.secrets,
   };
+}
+
+/** Claude Code's project MCP file, read as it is (`{mcpServers: {name: {type, command, ...}}}`). */
+export function mcpJsonPath(workspace: string): string {
+  return join(workspace, '.mcp.json');
+}
+
+/**
+ * The servers of `.mcp.json` in deputy's form. `type: sse` and entries that do not validate are
+ * warnings (the file belongs to another tool); a file that is not JSON is a ConfigError. A name
+ * config.yaml also configures is config.yaml's, with a warning.
+ */
+function readMcpJson(
+  workspace: string,
+  configured: readonly string[],
+): { servers: Record<string, ConfiguredMcpServer>; raw: unknown; warnings: string[] } {
+  const path = mcpJsonPath(workspace);
+  if (!existsSync(path)) return { servers: {}, raw: {}, warnings: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const entries = (raw as { mcpServers?: unknown } | null)?.mcpServers;
+  const servers: Record<string, ConfiguredMcpServer> = {};
+  const warnings: string[] = [];
+  if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
+    return { servers, raw, warnings: [`${path}: no mcpServers object; nothing read from it`] };
+  }
+  for (const [name, entry] of Object.entries(entries as Record<string, unknown>)) {
+    const source = (entry ?? {}) as Record<string, unknown>;
+    const type = source.type ?? (source.command === undefined ? source.type : 'stdio');
+    if (configured.includes(name)) {
+      warnings.push(`${path}: server '${name}' is also in config.yaml, which wins`);
+      continue;
+    }
+    const candidate = {
+      transport: type === 'streamable-http' || type === 'streamableHttp' ? 'http' : type,
+      command: source.command,
+      args: source.args,
+      env: source.env,
+      endpoint: source.url ?? source.httpUrl,
+      headers: source.headers,
+    };
+    const parsedServer = ConfiguredMcpServerSchema.safeParse(
+      Object.fromEntries(Object.entries(candidate).filter(([, value]) => value !== undefined)),
+    );
+    if (!parsedServer.success) {
+      const why = parsedServer.error.issues
+        .map((issue) => `${issue.path.join('.') || '(server)'}: ${issue.message}`)
+        .join('; ');
+      warnings.push(
+        type === 'sse'
+          ? `${path}: server '${name}' uses the sse transport, which deputy does not speak (stdio, http); not configured`
+          : `${path}: server '${name}' is not usable (${why}); not configured`,
+      );
+      continue;
+    }
+    servers[name] = parsedServer.data;
+  }
+  return { servers, raw, warnings };
 }
 
 /**

@@ -12,6 +12,8 @@ import type { DeputyConfig } from './config.js';
 import { createRegistry } from './definitions/registry.js';
 import { liveConfigOf, type LiveConfig } from './live-config.js';
 import { definitionSecretSource, type DefinitionsNow } from './secrets/definition-secrets.js';
+import type { McpGatewayDeps } from './mcp/gateway-tools.js';
+import { createMcpRuntime } from './mcp/mcp-runtime.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import type { SecretMasker } from './secrets/masker.js';
 import { TASK_QUEUE } from './shared/delegation.js';
@@ -32,6 +34,8 @@ export interface DeputyWorkerOptions {
   taskQueue?: string;
   /** Pre-built workflow bundle (tests share one to save bundling time). */
   workflowBundle?: { code: string };
+  /** The process's MCP clients; without them MCP tools fail with a clear message. */
+  mcp?: McpGatewayDeps;
   /**
    * The definitions `agents` resolves from: secrets written in their inline MCP servers are
    * masked too (an agent may read its own file). Used by the default `secrets` only.
@@ -56,6 +60,7 @@ export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<
     activities: createActivities({
       config: settings,
       agents: options.agents,
+      ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
       secrets:
         options.secrets ??
         liveSecretMasker(
@@ -80,7 +85,10 @@ export interface WorkerRuntime {
 }
 
 /** For tests: their own task queue, and a shared bundle. */
-export type WorkerRuntimeOptions = Pick<DeputyWorkerOptions, 'taskQueue' | 'workflowBundle'>;
+export type WorkerRuntimeOptions = Pick<DeputyWorkerOptions, 'taskQueue' | 'workflowBundle'> & {
+  /** Where MCP connection news goes (connected, lost, retrying): secret-free lines. */
+  log?: (message: string) => void;
+};
 
 /**
  * A worker with everything it needs: a native connection, the definition registry (watched) and
@@ -100,9 +108,17 @@ export async function startWorkerRuntime(
   // Load diagnostics check model handles against the catalog as it is now (config is watched).
   const registry = createRegistry({ config, models: () => live.current().models });
   await registry.load();
+  // One client per MCP server for every delegation this worker runs, connected ahead of use.
+  const { log, ...workerOptions } = options;
+  const mcp = createMcpRuntime({
+    settings: live,
+    definitions: registry,
+    ...(log === undefined ? {} : { log }),
+  });
+  mcp.connectAll();
   // Hand-edited definitions are picked up without a restart (DEF-4); runs keep their snapshot.
-  await registry.watch();
-  const agents = createAgentResolver(live, registry);
+  await registry.watch(() => mcp.connectAll());
+  const agents = createAgentResolver(live, registry, {}, mcp);
   const connection = await NativeConnection.connect({ address });
   let worker;
   try {
@@ -112,16 +128,19 @@ export async function startWorkerRuntime(
       connection,
       agents,
       definitions: registry,
-      ...options,
+      mcp,
+      ...workerOptions,
     });
   } catch (error) {
     await connection.close();
     await registry.close();
+    await mcp.close();
     throw error;
   }
   const done = worker.run().finally(async () => {
     await connection.close();
     await registry.close();
+    await mcp.close();
   });
   let stopping: Promise<void> | null = null;
   return {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { DeputyConfig } from '../config.js';
 import { liveConfigOf, type LiveConfig } from '../live-config.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
+import type { McpGatewayDeps } from '../mcp/gateway-tools.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { BlobStore } from './blob-store.js';
 import { callModelActivity } from './call-model.js';
@@ -28,9 +29,16 @@ export interface ActivityDependencies {
    * from `process.env` (src/secrets/live-masker.ts).
    */
   secrets?: SecretMasker;
+  /** The process's MCP clients (src/mcp/). Without them MCP tools fail with a clear message. */
+  mcp?: McpGatewayDeps;
 }
 
-export function createActivities({ config: settings, agents, secrets }: ActivityDependencies) {
+export function createActivities({
+  config: settings,
+  agents,
+  secrets,
+  mcp,
+}: ActivityDependencies) {
   const live = liveConfigOf(settings);
   const blobs = new BlobStore(join(live.current().dataDir, 'blobs'));
   const masker = secrets ?? liveSecretMasker(live);
@@ -55,7 +63,9 @@ export function createActivities({ config: settings, agents, secrets }: Activity
     callModel: masked((input: CallModelInput) =>
       callModelActivity(live.current(), blobs, input, masker),
     ),
-    runTool: masked((input: RunToolInput) => runToolActivity(live.current(), blobs, input, masker)),
+    runTool: masked((input: RunToolInput) =>
+      runToolActivity(live.current(), blobs, input, masker, mcp),
+    ),
     runStopHooks: masked(async (input: StopHooksInput) => {
       const failure = await runStopHooksActivity(live.current(), input);
       return failure === null ? null : masker.text(failure);

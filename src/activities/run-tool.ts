@@ -4,6 +4,8 @@ import type { SecretMasker } from '../secrets/masker.js';
 import { toolFailureText } from '../shared/tool-contract.js';
 import { limitText } from '../tools/output-limit.js';
 import { deputyRoots } from '../paths/deputy-roots.js';
+import { createMcpTools, type McpGatewayDeps } from '../mcp/gateway-tools.js';
+import { ToolError } from '../tools/tool.js';
 import { buildToolbox } from '../tools/toolbox.js';
 import { offloadLongResult, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
@@ -20,8 +22,9 @@ export async function runToolActivity(
   blobs: BlobStore,
   input: RunToolInput,
   secrets: SecretMasker,
+  mcp?: McpGatewayDeps,
 ): Promise<ToolOutcome> {
-  const outcome = await runTool(config, blobs, input, secrets);
+  const outcome = await runTool(config, blobs, input, secrets, mcp);
   return { ...outcome, content: secrets.text(outcome.content) };
 }
 
@@ -30,6 +33,7 @@ async function runTool(
   blobs: BlobStore,
   { snapshot, call }: RunToolInput,
   secrets: SecretMasker,
+  mcp: McpGatewayDeps | undefined,
 ): Promise<ToolOutcome> {
   const context = Context.current();
   const tool = buildToolbox(snapshot, {
@@ -37,6 +41,7 @@ async function runTool(
     // Recomputed per call like the resolver does: policy refuses calls that name these paths,
     // and searches over a folder holding them skip them.
     hiddenRoots: deputyRoots(config).hiddenRoots,
+    ...(mcp === undefined ? {} : { extra: createMcpTools(snapshot, mcp) }),
   }).get(call.name);
   if (!tool) {
     return { content: toolFailureText(call.name, "you don't have that tool"), isError: true };
@@ -82,6 +87,7 @@ async function runTool(
       throw new CancelledFailure(`tool '${call.name}' cancelled: the delegation was stopped`);
     }
     const cause = error instanceof Error ? error.message : String(error);
-    return { content: toolFailureText(call.name, cause), isError: true };
+    const name = error instanceof ToolError && error.tool !== undefined ? error.tool : call.name;
+    return { content: toolFailureText(name, cause), isError: true };
   }
 }

@@ -1,3 +1,4 @@
+import type { McpServerLive } from './mcp-live.js';
 import type {
   KnowledgeSourceRef,
   McpServerRef,
@@ -37,6 +38,8 @@ export interface PromptParts {
   skills: SkillRef[];
   knowledge: KnowledgeSourceRef[];
   mcpServers: McpServerRef[];
+  /** What the worker's pool knew of each server when this ran (absent: nothing). */
+  mcpLive?: ReadonlyMap<string, McpServerLive>;
   /** null = memory not declared. */
   memory: PromptMemory | null;
   body: string;
@@ -46,7 +49,7 @@ export function assembleSystemPrompt(parts: PromptParts): string {
   const sections = [
     skillsSection(parts.skills),
     knowledgeSection(parts.knowledge),
-    mcpSection(parts.mcpServers),
+    mcpSection(parts.mcpServers, parts.mcpLive ?? new Map()),
     memorySection(parts.memory),
   ];
   return parts.framing + sections.join('') + parts.body;
@@ -80,9 +83,12 @@ function knowledgeSection(knowledge: KnowledgeSourceRef[]): string {
   );
 }
 
-function mcpSection(servers: McpServerRef[]): string {
+/** A catalog line lists this many tool names at most; mcp_search finds the rest. */
+const MCP_TOOLS_LISTED = 12;
+
+function mcpSection(servers: McpServerRef[], live: ReadonlyMap<string, McpServerLive>): string {
   if (servers.length === 0) return '';
-  const lines = servers.map((server) => `- ${server.name}`);
+  const lines = servers.map((server) => `- ${server.name}${mcpServerState(live.get(server.name))}`);
   return (
     '# MCP servers\n\n' +
     'You can use tools of these MCP servers, and of no other: find them with mcp_search, see ' +
@@ -90,6 +96,18 @@ function mcpSection(servers: McpServerRef[]): string {
     lines.join('\n') +
     '\n\n'
   );
+}
+
+function mcpServerState(state: McpServerLive | undefined): string {
+  if (state === undefined) return '';
+  if (!state.connected) {
+    return ` (not connected yet: ${oneLine(state.problem ?? 'unknown')}; its tools are unavailable until it is)`;
+  }
+  const names = state.tools.map((tool) => tool.name);
+  const shown = names.slice(0, MCP_TOOLS_LISTED).join(', ');
+  const more =
+    names.length > MCP_TOOLS_LISTED ? `, and ${names.length - MCP_TOOLS_LISTED} more` : '';
+  return `: ${names.length} tools (${shown}${more})`;
 }
 
 function memorySection(memory: PromptMemory | null): string {

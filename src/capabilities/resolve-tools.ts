@@ -17,6 +17,11 @@ export interface ToolResolution {
   /** Which capability dimensions the definition declares (and that resolved to something). */
   declared: Record<CapabilityDimension, boolean>;
   mcpServers: McpServerRef[];
+  /** A declared server's tool as its server lists it now, for a direct tool's real schema. */
+  mcpTool?: (
+    server: string,
+    tool: string,
+  ) => { description: string; inputSchema: Record<string, unknown> } | undefined;
   diagnostics: Diagnostic[];
 }
 
@@ -56,7 +61,11 @@ export function resolveTools(r: ToolResolution): {
       const match = matchToolSpec(spec, r.providers, r.mcpServers);
       if (reportUnmatched(match, spec, path, r, 'error')) return;
       if (match.kind === 'mcp-tool') {
-        const schema = mcpDirectToolSchema(match.server, match.tool);
+        const schema = mcpDirectToolSchema(
+          match.server,
+          match.tool,
+          r.mcpTool?.(match.server, match.tool),
+        );
         direct.set(schema.name, schema);
         return;
       }

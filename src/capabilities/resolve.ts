@@ -17,6 +17,7 @@ import { assembleSystemPrompt, SUBAGENT_FRAMING } from './prompt.js';
 import type { ResidentMemory } from '../shared/resident-memory.js';
 import { TOOL_PROVIDERS } from './providers.js';
 import { resolveTools } from './resolve-tools.js';
+import type { McpLiveLookup, McpServerLive } from './mcp-live.js';
 import type { SkillIndex } from './skill-discovery.js';
 
 /**
@@ -61,6 +62,8 @@ export interface ResolveInput {
   residentMemory?: ResidentMemory | null;
   /** Tool catalog; defaults to `TOOL_PROVIDERS` (tests may pass their own). */
   providers?: readonly ToolProviderInfo[];
+  /** The declared MCP servers as the worker's pool sees them now; omitted = unknown. */
+  mcpLive?: McpLiveLookup;
 }
 
 /** The memory directory of CAP-5: private per agent, or the main agent's shared one. */
@@ -88,6 +91,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     diagnostics,
   );
   const declaredServers = resolveMcpServers(definition.mcpServers, input.config, diagnostics);
+  const live = liveServers(declaredServers, input.mcpLive, diagnostics);
   const memory = resolveMemory(
     input.config.dataDir,
     definition.name,
@@ -108,6 +112,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     caller: input.caller,
     declared,
     mcpServers: declaredServers,
+    mcpTool: (server, tool) => live.get(server)?.tools.find((entry) => entry.name === tool),
     diagnostics,
   });
   const mcpServers = declaredServers.filter((server) => !removedServers.has(server.name));
@@ -153,6 +158,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     skills: inEffect.skills ? skills : [],
     knowledge: inEffect.knowledge ? knowledge : [],
     mcpServers: inEffect.mcpServers ? mcpServers : [],
+    mcpLive: live,
     memory:
       inEffect.memory && memory !== null
         ? { mode: memory.mode, residentFiles: resident.files, notes: resident.notes }
@@ -278,6 +284,38 @@ function skippedFolder(name: string, problems: Diagnostic[]): string {
     (entry) => entry.code === 'skill.invalid' && entry.path.toLowerCase().endsWith(suffix),
   );
   return problem === undefined ? '' : `. Note: ${problem.message}`;
+}
+
+/**
+ * Each declared server's live state, when the worker could say. A server that is configured but
+ * not connected keeps its gateway entry and is "not in place yet", like a disabled one.
+ */
+function liveServers(
+  servers: McpServerRef[],
+  lookup: McpLiveLookup | undefined,
+  diagnostics: Diagnostic[],
+): Map<string, McpServerLive> {
+  const live = new Map<string, McpServerLive>();
+  if (lookup === undefined) return live;
+  servers.forEach((server) => {
+    const state = lookup(server.name);
+    if (state === undefined) return;
+    live.set(server.name, state);
+    const alreadySaid = diagnostics.some(
+      (diagnostic) =>
+        (diagnostic.code === 'mcp.not-configured' || diagnostic.code === 'mcp.disabled') &&
+        diagnostic.message.includes(`'${server.name}'`),
+    );
+    if (!state.connected && !alreadySaid) {
+      diagnostics.push({
+        severity: 'warning',
+        path: 'mcpServers',
+        code: 'mcp.not-connected',
+        message: `MCP server '${server.name}' is declared but not connected: not in place yet (${state.problem ?? 'unknown'}). Its gateway entry is kept; calls work once it connects`,
+      });
+    }
+  });
+  return live;
 }
 
 function resolveMcpServers(

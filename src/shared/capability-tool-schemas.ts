@@ -1,4 +1,4 @@
-import { objectSchema, stringProperty, type ToolSchema } from './tool-contract.js';
+import { objectSchema, stringProperty, type JsonSchema, type ToolSchema } from './tool-contract.js';
 
 /**
  * Schemas of the capability tools (CAP-2..CAP-5). They live apart from the implementations so
@@ -154,12 +154,20 @@ export function mcpDirectToolName(server: string, tool: string): string {
  * Schema of a directly exposed MCP tool. Its real argument schema comes from the server at run
  * time (the MCP client is not part of resolution), so resolution only fixes name and class.
  */
-export function mcpDirectToolSchema(server: string, tool: string): ToolSchema {
+export function mcpDirectToolSchema(
+  server: string,
+  tool: string,
+  live?: { description?: string; inputSchema?: JsonSchema },
+): ToolSchema {
   return {
     name: mcpDirectToolName(server, tool),
     provider: 'Mcp',
     toolClass: 'mcp',
-    description: `Tool '${tool}' of MCP server '${server}'.`,
-    inputSchema: { type: 'object', additionalProperties: true },
+    description:
+      live?.description === undefined || live.description === ''
+        ? `Tool '${tool}' of MCP server '${server}'.`
+        : `${live.description} (MCP server '${server}')`,
+    inputSchema: live?.inputSchema ?? { type: 'object', additionalProperties: true },
+    mcp: { server, tool },
   };
 }

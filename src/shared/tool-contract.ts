@@ -43,6 +43,8 @@ export interface ToolSchema {
    * policy lets it run without a card. Only the runtime's own tools set this.
    */
   confined?: boolean;
+  /** A tool of an MCP server exposed directly (`mcp:server:tool`): which server, which tool. */
+  mcp?: { server: string; tool: string };
 }
 
 /** A named group of tools (CAP-1). A provider with `requiredRole` is invisible to callers without it. */

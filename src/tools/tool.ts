@@ -24,4 +24,15 @@ export interface ToolImplementation {
 /** A failure whose message is meant for the model as it is. */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
+
+  /**
+   * @param tool the name the failure is reported under, when it is not the called tool's own
+   *   (`mcp_call` reports `server/tool`).
+   */
+  constructor(
+    message: string,
+    readonly tool?: string,
+  ) {
+    super(message);
+  }
 }

@@ -11,12 +11,14 @@ export interface ToolboxOptions {
   workspaceRoot: string;
   /** Resolved paths no agent may read (deputyRoots(config).hiddenRoots): searches skip them. */
   hiddenRoots: readonly string[];
+  /** Implementations built elsewhere for this snapshot (the MCP gateway's, src/mcp/). */
+  extra?: readonly ToolImplementation[];
 }
 
 /**
  * The implementations of exactly the snapshot's tools, keyed by name. A tool the snapshot does
  * not list is not in the map (so "you don't have that" is structural); a listed tool without
- * an implementation yet (MCP tools until the MCP client exists) fails with a clear message
+ * an implementation (MCP tools in a process that has no MCP gateway) fails with a clear message
  * rather than disappearing.
  */
 export function buildToolbox(
@@ -42,6 +44,7 @@ export function buildToolbox(
     createMemoryTools(snapshot.memory).forEach(offer);
   }
   if (any('use_skill')) offer(createUseSkillTool(snapshot.skills));
+  options.extra?.forEach(offer);
 
   const toolbox = new Map<string, ToolImplementation>();
   for (const schema of snapshot.tools) {
@@ -60,7 +63,7 @@ export function buildToolbox(
 function unavailable(schema: ToolImplementation['schema']): ToolImplementation {
   const reason =
     schema.provider === 'Mcp'
-      ? `MCP tools are not connected in this runtime yet: '${schema.name}' is declared but cannot run`
+      ? `this worker has no MCP gateway: '${schema.name}' is declared but cannot run here`
       : `tool '${schema.name}' has no implementation in this runtime`;
   return {
     schema,

@@ -2,9 +2,11 @@
  * One tool call of a round: what policy said, its card if it had one, and running it.
  * Sandbox code: the tool itself runs in an activity.
  */
-import { ActivityFailure, isCancellation } from '@temporalio/workflow';
+import { ActivityFailure, isCancellation, patched } from '@temporalio/workflow';
 import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
 import { decide } from '../policy/decide.js';
+import { mcpScopeVerdict, mcpTarget } from '../policy/mcp-scope.js';
+import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { ApprovalCard } from '../shared/delegation.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
 import type { UnattendedVerdict, Verdict } from '../shared/policy-contract.js';
@@ -13,6 +15,9 @@ import type { ToolSchema } from '../shared/tool-contract.js';
 import { isAtMostOnce, toolFailureText } from '../shared/tool-contract.js';
 import { activitiesWith, ONCE_TOOL, READ_TOOL } from './activity-options.js';
 import { causeOf } from './failure-notice.js';
+
+/** Marks runs that scope MCP calls by declared server and `approve` list (issue 9). */
+export const MCP_GATEWAY_PATCH = 'mcp-gateway';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -31,28 +36,46 @@ export function planCalls(
   const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
   return turn.toolCalls.map((call): PlannedCall => {
     const schema = toolsByName.get(call.name);
-    const verdict: Verdict = schema
-      ? decide(
-          {
-            approvalMode: snapshot.approvalMode,
-            workspaceRoot: resolved.workspaceRoot,
-            writableRoots: resolved.writableRoots,
-            // Absent from a snapshot resolved before protected paths existed: same decisions
-            // as then, so its history replays.
-            protectedRoots: resolved.protectedRoots ?? [],
-            hiddenRoots: resolved.hiddenRoots ?? [],
-            unattended: unattended ?? 'ask',
-          },
-          {
-            toolName: call.name,
-            toolClass: schema.toolClass,
-            paths: turn.callPaths[call.id] ?? [],
-            confined: schema.confined === true,
-          },
-        )
-      : { kind: 'deny', reason: unknownToolText(call.name, snapshot.tools) };
+    const scoped = schema === undefined ? null : mcpScope(schema, call, snapshot.mcpServers);
+    const verdict: Verdict = scoped?.verdict
+      ? scoped.verdict
+      : schema
+        ? decide(
+            {
+              approvalMode: snapshot.approvalMode,
+              workspaceRoot: resolved.workspaceRoot,
+              writableRoots: resolved.writableRoots,
+              // Absent from a snapshot resolved before protected paths existed: same decisions
+              // as then, so its history replays.
+              protectedRoots: resolved.protectedRoots ?? [],
+              hiddenRoots: resolved.hiddenRoots ?? [],
+              unattended: unattended ?? 'ask',
+            },
+            {
+              // An MCP call is named by its server and tool, so the card says what it reaches.
+              toolName: scoped?.label ?? call.name,
+              toolClass: schema.toolClass,
+              paths: turn.callPaths[call.id] ?? [],
+              confined: schema.confined === true,
+            },
+          )
+        : { kind: 'deny', reason: unknownToolText(call.name, snapshot.tools) };
     return { call, schema, verdict, card: null };
   });
+}
+
+/**
+ * The gateway's scope for an MCP call (src/policy/mcp-scope.ts). Behind a patch: a delegation
+ * that started before the gateway existed asked for a card for every MCP call, and replays so.
+ */
+function mcpScope(
+  schema: ToolSchema,
+  call: ToolCallRequest,
+  servers: McpServerRef[],
+): { verdict: Verdict | null; label: string } | null {
+  const target = mcpTarget(schema, call.arguments);
+  if (target === null || !patched(MCP_GATEWAY_PATCH)) return null;
+  return { verdict: mcpScopeVerdict(target, servers), label: `${target.server}/${target.tool}` };
 }
 
 /** Runs the call if policy (or its card) allows it; otherwise says why not. */
@@ -66,7 +89,7 @@ export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Pr
   }
   if (!schema) return { content: toolFailureText(call.name, 'unknown tool'), isError: true };
   const options = isAtMostOnce(schema.toolClass) ? ONCE_TOOL : READ_TOOL;
-  const { runTool } = activitiesWith(options, `${call.name} ${describeArguments(call.arguments)}`);
+  const { runTool } = activitiesWith(options, activitySummary(call, schema));
   try {
     return await runTool({ snapshot: resolved.snapshot, call });
   } catch (error) {
@@ -78,6 +101,18 @@ export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Pr
         : causeOf(error);
     return { content: toolFailureText(call.name, cause), isError: true };
   }
+}
+
+/** What the Temporal UI shows for the activity: the tool, an MCP call's server/tool, a glimpse. */
+function activitySummary(call: ToolCallRequest, schema: ToolSchema): string {
+  const target = mcpTarget(schema, call.arguments);
+  if (target === null) return `${call.name} ${describeArguments(call.arguments)}`;
+  const args = schema.mcp === undefined ? call.arguments.arguments : call.arguments;
+  const inner =
+    args !== null && typeof args === 'object'
+      ? describeArguments(args as Record<string, unknown>)
+      : '';
+  return `${call.name} ${target.server}/${target.tool} ${inner}`.trim();
 }
 
 /** A short, secret-free glimpse of a call's arguments: the first string value. */

@@ -70,7 +70,7 @@ describe('buildToolbox', () => {
     ).toContain('remember me');
     await expect(
       toolbox.get('mcp_call')?.run({ server: 'github', tool: 'x' }, context(snapshot)),
-    ).rejects.toThrow('MCP tools are not connected in this runtime yet');
+    ).rejects.toThrow('this worker has no MCP gateway');
   });
 
   it('a caller without admin gets no write, edit or bash implementation at all', () => {

@@ -1,0 +1,264 @@
+/**
+ * One live MCP client per server per process (CAP-3), shared by every delegation the worker
+ * runs. A client connects in the background (asking for one never delays a worker's start),
+ * and when it cannot connect or its transport closes (the server died, the network dropped) it
+ * tries again after a constant backoff, until the pool is closed. Protocol and transports are the
+ * MCP SDK's; this module only keeps the clients alive and says how each one is doing.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { resolveSecretReferences } from '../secrets/references.js';
+import { specKey, type McpServerSpec } from './server-spec.js';
+
+export type McpServerStatus = 'connecting' | 'connected' | 'failed';
+
+export interface PooledServer {
+  readonly name: string;
+  readonly spec: McpServerSpec;
+  status(): McpServerStatus;
+  /** Why the last attempt failed or the connection ended; null while none has. */
+  lastError(): string | null;
+  /** The server's tools as last listed; null until it has connected once. */
+  tools(): Tool[] | null;
+  /** Pid of a stdio server's process while connected (tests count processes with it). */
+  pid(): number | null;
+  /** The connected client, waiting up to `timeoutMs` for a connection in progress. */
+  connected(timeoutMs: number): Promise<Client>;
+  call(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<CallToolResult>;
+}
+
+export interface McpPoolOptions {
+  /** Wait between attempts, milliseconds. Default 5000 (CAP-3). */
+  reconnectMs?: number;
+  /** Where `${NAME}` references and the bearer token are read. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** The runtime's own token, sent only to http servers with `auth: bearer`. */
+  bearerToken?: () => string | undefined;
+  /** Working directory of stdio servers (the workspace). */
+  cwd?: string;
+  /** Told about connections made and lost (secret-free messages). */
+  log?: (message: string) => void;
+}
+
+export interface McpPool {
+  /** The pooled server for `spec`, created (and connecting) on first use. */
+  server(spec: McpServerSpec): PooledServer;
+  /** Every server asked for so far. */
+  list(): PooledServer[];
+  /** Disconnects everything; no reconnect afterwards. */
+  close(): Promise<void>;
+}
+
+/** 2^31-1 ms: the longest timer Node keeps; a `toolTimeoutSeconds: 0` call waits this long. */
+export const NO_TIMEOUT_MS = 2_147_483_647;
+
+export function createMcpPool(options: McpPoolOptions = {}): McpPool {
+  const servers = new Map<string, ManagedServer>();
+  let closed = false;
+  return {
+    server(spec) {
+      const key = specKey(spec);
+      let server = servers.get(key);
+      if (server === undefined) {
+        server = new ManagedServer(spec, options, () => closed);
+        servers.set(key, server);
+        server.start();
+      }
+      return server;
+    },
+    list: () => [...servers.values()],
+    async close() {
+      closed = true;
+      await Promise.all([...servers.values()].map((server) => server.stop()));
+    },
+  };
+}
+
+class ManagedServer implements PooledServer {
+  readonly name: string;
+  #status: McpServerStatus = 'connecting';
+  #error: string | null = null;
+  #tools: Tool[] | null = null;
+  #client: Client | null = null;
+  #transport: Transport | null = null;
+  #retry: NodeJS.Timeout | null = null;
+  #waiters: Array<() => void> = [];
+
+  constructor(
+    readonly spec: McpServerSpec,
+    private readonly options: McpPoolOptions,
+    private readonly closed: () => boolean,
+  ) {
+    this.name = spec.name;
+  }
+
+  status = (): McpServerStatus => this.#status;
+  lastError = (): string | null => this.#error;
+  tools = (): Tool[] | null => this.#tools;
+  pid = (): number | null =>
+    this.#transport instanceof StdioClientTransport ? this.#transport.pid : null;
+
+  start(): void {
+    void this.#connect();
+  }
+
+  async #connect(): Promise<void> {
+    if (this.closed()) return;
+    this.#status = 'connecting';
+    const client = new Client({ name: 'deputy', version: '0.1.0' });
+    let transport: Transport;
+    try {
+      transport = this.#transportFor();
+      await client.connect(transport);
+      const tools = await listAllTools(client);
+      if (this.closed()) {
+        await client.close();
+        return;
+      }
+      this.#client = client;
+      this.#transport = transport;
+      this.#tools = tools;
+      this.#status = 'connected';
+      this.#error = null;
+      this.options.log?.(`MCP server '${this.name}' connected (${tools.length} tools)`);
+      // Set after connecting: a close while connecting is the failure handled below.
+      transport.onclose = () => this.#lost('the connection closed (the server stopped?)');
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        this.#tools = await listAllTools(client).catch(() => this.#tools);
+      });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      this.#fail(describe(error));
+      return;
+    } finally {
+      this.#wake();
+    }
+  }
+
+  #lost(reason: string): void {
+    if (this.#status !== 'connected') return;
+    this.#client = null;
+    this.#transport = null;
+    this.#fail(reason);
+  }
+
+  #fail(reason: string): void {
+    this.#status = 'failed';
+    this.#error = reason;
+    this.#wake();
+    if (this.closed()) return;
+    this.options.log?.(`MCP server '${this.name}' is not connected: ${reason}; retrying`);
+    this.#retry = setTimeout(() => void this.#connect(), this.options.reconnectMs ?? 5000);
+    // A pending reconnect never keeps the process alive on its own.
+    this.#retry.unref();
+  }
+
+  #wake(): void {
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+
+  #transportFor(): Transport {
+    const { spec } = this;
+    const env = this.options.env ?? process.env;
+    const field = `mcpServers.${spec.name}`;
+    if (spec.transport === 'stdio') {
+      if (spec.command === undefined) throw new Error('a stdio server needs a command');
+      return new StdioClientTransport({
+        command: spec.command,
+        args: spec.args,
+        env: resolveSecretReferences(spec.env, `${field}.env`, env),
+        // Its stderr is its own business; inherited, it would interleave with deputy's output.
+        stderr: 'ignore',
+        ...(this.options.cwd === undefined ? {} : { cwd: this.options.cwd }),
+      });
+    }
+    if (spec.endpoint === undefined) throw new Error('an http server needs an endpoint');
+    const headers = resolveSecretReferences(spec.headers, `${field}.headers`, env);
+    if (spec.auth === 'bearer') {
+      const token = this.options.bearerToken?.();
+      if (token === undefined || token === '') {
+        throw new Error(
+          'auth: bearer is set but the runtime has no token (set the variable mcpBearerTokenEnv names)',
+        );
+      }
+      headers.Authorization = `Bearer ${token}`;
+    }
+    return new StreamableHTTPClientTransport(new URL(spec.endpoint), {
+      requestInit: { headers },
+    });
+  }
+
+  async connected(timeoutMs: number): Promise<Client> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.#client === null || this.#status !== 'connected') {
+      const left = deadline - Date.now();
+      if (this.closed() || left <= 0 || this.#status === 'failed') {
+        throw new Error(
+          this.#status === 'failed'
+            ? `MCP server '${this.name}' is not connected: ${this.#error ?? 'unknown error'} (retrying in the background)`
+            : `MCP server '${this.name}' is still connecting`,
+        );
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.#client;
+  }
+
+  async call(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<CallToolResult> {
+    const client = await this.connected(Math.min(options.timeoutMs, 10_000));
+    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+      timeout: options.timeoutMs,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+    return result as CallToolResult;
+  }
+
+  async stop(): Promise<void> {
+    if (this.#retry !== null) clearTimeout(this.#retry);
+    const client = this.#client;
+    this.#client = null;
+    this.#transport = null;
+    this.#status = 'failed';
+    this.#error = 'the pool was closed';
+    this.#wake();
+    await client?.close().catch(() => undefined);
+  }
+}
+
+/** Every page of the server's tool list. */
+async function listAllTools(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]!.slice(0, 300);
+}
