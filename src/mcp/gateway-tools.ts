@@ -182,8 +182,12 @@ function callFailure(error: unknown, ref: McpServerRef): string {
   if (error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number)) {
     return `server '${ref.name}' closed the connection during the call (did it crash?); deputy reconnects in the background`;
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0]!.slice(0, 500);
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  if (!(error instanceof McpError)) {
+    // The connection failed under the call (an http server that died: `fetch failed`).
+    return `server '${ref.name}' could not be reached during the call (${message.slice(0, 200)}); deputy reconnects in the background`;
+  }
+  return message.slice(0, 500);
 }
 
 function notConnected(pooled: PooledServer): string {

@@ -10,6 +10,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ErrorCode,
+  McpError,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Tool,
@@ -227,11 +229,24 @@ class ManagedServer implements PooledServer {
     options: { timeoutMs: number; signal?: AbortSignal },
   ): Promise<CallToolResult> {
     const client = await this.connected(Math.min(options.timeoutMs, 10_000));
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-      timeout: options.timeoutMs,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
-    return result as CallToolResult;
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: options.timeoutMs,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      // A protocol answer (a timeout, bad arguments) leaves the connection as it was. Anything
+      // else means it is gone: an http server that died fails the fetch and never closes the
+      // transport, so it is reconnected from here.
+      if (!(error instanceof McpError) || error.code === (ErrorCode.ConnectionClosed as number)) {
+        if (this.#client === client) {
+          this.#lost(describe(error));
+          void client.close().catch(() => undefined);
+        }
+      }
+      throw error;
+    }
   }
 
   async stop(): Promise<void> {
