@@ -1,0 +1,70 @@
+/**
+ * The workspace's `.mcp.json` (Claude Code's project MCP file) is read as it is: its servers are
+ * configured for the workspace beside config.yaml's, which wins a shared name; what deputy cannot
+ * use is a warning naming the server, never a silent drop; a file that is not JSON is an error.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+function workspaceWith(files: Record<string, string>): string {
+  const workspace = mkdtempSync(join(tmpdir(), 'deputy-mcp-json-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(workspace, path, '..'), { recursive: true });
+    writeFileSync(join(workspace, path), text);
+  }
+  return workspace;
+}
+
+describe('.mcp.json', () => {
+  it('configures its servers, config.yaml winning a shared name, with a warning per unusable one', () => {
+    const workspace = workspaceWith({
+      '.mcp.json': JSON.stringify({
+        mcpServers: {
+          files: { command: 'npx', args: ['-y', 'files-mcp'], env: { ROOT: '.' } },
+          remote: {
+            type: 'http',
+            url: 'https://remote.example/mcp',
+            headers: { 'X-Key': '${REMOTE_KEY}' },
+          },
+          legacy: { type: 'sse', url: 'https://old.example/sse' },
+          shared: { command: 'from-mcp-json' },
+        },
+      }),
+      '.subagents/config.yaml':
+        'mcpServers:\n  shared: { transport: stdio, command: from-config }\n',
+    });
+    const config = loadConfig({ workspace }, {});
+    expect(config.mcpServers.files).toMatchObject({
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', 'files-mcp'],
+    });
+    expect(config.mcpServers.remote).toMatchObject({
+      transport: 'http',
+      endpoint: 'https://remote.example/mcp',
+      headers: { 'X-Key': '${REMOTE_KEY}' },
+    });
+    expect(config.mcpServers.shared?.command).toBe('from-config');
+    expect(config.mcpServers.legacy).toBeUndefined();
+    expect(config.mcpServerOrigins).toMatchObject({
+      files: '.mcp.json',
+      remote: '.mcp.json',
+      shared: 'config.yaml',
+    });
+    expect(config.warnings.join('\n')).toMatch(/server 'legacy' uses the sse transport/);
+    expect(config.warnings.join('\n')).toMatch(
+      /server 'shared' is also in config.yaml, which wins/,
+    );
+    // A referenced variable in .mcp.json is known to the masker like config.yaml's.
+    expect([...config.secrets.variables.keys()]).toContain('REMOTE_KEY');
+  });
+
+  it('refuses a file that is not JSON, saying which', () => {
+    const workspace = workspaceWith({ '.mcp.json': '{ "mcpServers": ' });
+    expect(() => loadConfig({ workspace }, {})).toThrow(ConfigError);
+    expect(() => loadConfig({ workspace }, {})).toThrow(/\.mcp\.json: not valid JSON/);
+  });
+});
