@@ -49,9 +49,8 @@ export const ConfiguredMcpServerSchema = z.object({
   command: z.string().optional(),
   args: z.array(z.string()).default([]),
   /**
-   * Environment of a stdio server. Secret values are written as `${NAME}` references, for the
-   * code that starts the transport to resolve with `resolveSecretReferences` right then
-   * (src/secrets/references.ts); no transport exists yet (MCP tools are not connected).
+   * Environment of a stdio server. Secret values are written as `${NAME}` references, resolved
+   * by the MCP pool when it starts the server (src/mcp/pool.ts), never stored.
    */
   env: z.record(z.string(), z.string()).default({}),
   endpoint: z.string().url().optional(),
