@@ -26,6 +26,8 @@ export interface SecretMasker {
 /** The part of the configuration that says where secrets are. */
 export type SecretSources = Pick<DeputyConfig, 'secrets'> & {
   models: Pick<DeputyConfig['models'], 'catalog'>;
+  /** The variable holding deputy's own MCP bearer token (sent to `auth: bearer` servers). */
+  mcpBearerTokenEnv?: string;
 };
 
 /**
@@ -38,6 +40,7 @@ export function configuredSecretValues(
   env: NodeJS.ProcessEnv = process.env,
 ): string[] {
   const names = new Set(config.secrets.variables.keys());
+  if (config.mcpBearerTokenEnv !== undefined) names.add(config.mcpBearerTokenEnv);
   for (const entry of Object.values(config.models.catalog)) {
     const name = apiKeyVariable(entry);
     if (name !== undefined) names.add(name);

@@ -124,3 +124,12 @@ describe('configured secret values', () => {
     ]);
   });
 });
+
+describe("deputy's own MCP bearer token", () => {
+  it('is masked like every configured secret (it is sent to auth: bearer servers)', () => {
+    const config = loadConfig({ workspace: mkdtempSync(join(tmpdir(), 'deputy-bearer-')) }, {});
+    const token = 'mcp-bearer-4b2c9d8e7f6a';
+    const masker = secretMaskerFor(config, { DEPUTY_MCP_TOKEN: token });
+    expect(masker.text(`sent ${token} upstream`)).toBe('sent __redacted__ upstream');
+  });
+});
