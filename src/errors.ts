@@ -37,7 +37,7 @@ export interface DeputyErrorOptions {
   /**
    * The stable `code` the API answers with, when it is more precise than the kind's own
    * (src/api/errors.ts): `invalid_config` for a definition or configuration (API-4),
-   * `agent_not_found`, `agent_already_exists`, `agent_name_reserved`.
+   * `agent_not_found`, `agent_already_exists`, `agent_name_reserved`, `mcp_server_not_found`.
    */
   code?: ErrorCode;
 }
@@ -48,7 +48,8 @@ export type ErrorCode =
   | 'invalid_config'
   | 'agent_not_found'
   | 'agent_already_exists'
-  | 'agent_name_reserved';
+  | 'agent_name_reserved'
+  | 'mcp_server_not_found';
 
 export class DeputyError extends Error {
   override readonly name = 'DeputyError';

@@ -13,7 +13,7 @@ import { createRegistry } from './definitions/registry.js';
 import { liveConfigOf, type LiveConfig } from './live-config.js';
 import { definitionSecretSource, type DefinitionsNow } from './secrets/definition-secrets.js';
 import type { McpGatewayDeps } from './mcp/gateway-tools.js';
-import { createMcpRuntime } from './mcp/mcp-runtime.js';
+import { createMcpRuntime, type McpRuntime } from './mcp/mcp-runtime.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import type { SecretMasker } from './secrets/masker.js';
 import { TASK_QUEUE } from './shared/delegation.js';
@@ -82,6 +82,8 @@ export interface WorkerRuntime {
   done: Promise<void>;
   /** Graceful: stop polling, let running activities finish, close the connection. */
   stop(): Promise<void>;
+  /** The worker's MCP clients (closed when it stops): `deputy dev` hands them to its API. */
+  mcp: McpRuntime;
 }
 
 /** For tests: their own task queue, and a shared bundle. */
@@ -145,6 +147,7 @@ export async function startWorkerRuntime(
   let stopping: Promise<void> | null = null;
   return {
     done,
+    mcp,
     stop() {
       stopping ??= (async () => {
         if (worker.getState() === 'RUNNING') worker.shutdown();

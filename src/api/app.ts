@@ -8,6 +8,7 @@ import { fixedConfig, type LiveConfig } from '../live-config.js';
 import { definitionSecretSource } from '../secrets/definition-secrets.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { DefinitionRegistry } from '../definitions/registry.js';
+import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import { registerAgentRoutes } from './agent-routes.js';
 import type { AppEnv } from './app-env.js';
@@ -25,6 +26,7 @@ import { healthRoute } from './health.js';
 import { hostGuard } from './host-guard.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { liveAuth } from './live-auth.js';
+import { registerMcpRoutes } from './mcp-routes.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppDeps {
@@ -51,6 +53,11 @@ export interface AppDeps {
   agentNames?: () => string[];
   /** Which `Host` names the API answers to (host-guard.ts). Default: loopback names only. */
   hosts?: HostCheckOptions;
+  /**
+   * The process's MCP clients, which `GET /workspace/mcp` reports on (the worker's in `deputy
+   * dev`: one client per server per process). Without them those routes answer 503.
+   */
+  mcp?: McpRuntime;
 }
 
 export interface HostCheckOptions {
@@ -138,5 +145,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     secrets,
   });
   registerCatalogRoutes(app, { settings, secrets });
+  registerMcpRoutes(app, { mcp: deps.mcp, settings, definitions, secrets });
   return app;
 }

@@ -23,6 +23,7 @@ import { agentPaths } from './agent-paths.js';
 import { cardPaths } from './card-paths.js';
 import { delegationPaths } from './delegation-paths.js';
 import { docsPaths } from './docs-routes.js';
+import { mcpPaths } from './mcp-paths.js';
 import {
   apiSchemas,
   COMPONENT_PREFIX,
@@ -67,6 +68,7 @@ const ROUTE_PATHS: readonly PathItems[] = [
   delegationPaths,
   cardPaths,
   agentPaths,
+  mcpPaths,
   docsPaths,
 ];
 

@@ -15,7 +15,7 @@ export function denyCommand(cardId: string): string {
   return `deputy deny ${cardId} --reason "..."`;
 }
 
-function oneLine(text: string, max = 160): string {
+export function oneLine(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
@@ -105,7 +105,7 @@ export function summaryTable(rows: DelegationSummary[]): string[] {
   return table([header, ...cells]);
 }
 
-function table(rows: string[][]): string[] {
+export function table(rows: string[][]): string[] {
   const widths: number[] = [];
   for (const row of rows) {
     row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));

@@ -7,6 +7,7 @@ import { registerAgentCommands } from './agents-commands.js';
 import { registerDelegationCommands, type Run } from './delegation-commands.js';
 import { describeFailure, EXIT } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
+import { registerMcpCommands } from './mcp-commands.js';
 import { registerServerCommands } from './server-commands.js';
 
 export function createProgram(io: Io, setExitCode: (code: number) => void): Command {
@@ -32,6 +33,7 @@ export function createProgram(io: Io, setExitCode: (code: number) => void): Comm
   registerDelegationCommands(program, run);
   registerServerCommands(program, run);
   registerAgentCommands(program, run);
+  registerMcpCommands(program, run);
   return program;
 }
 

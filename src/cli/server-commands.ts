@@ -1,6 +1,7 @@
 /** Long-running commands: worker, api, and dev (Temporal dev server + worker + API in one). */
 import type { Command } from 'commander';
 import type { LiveConfig } from '../live-config.js';
+import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import { startApiServer, type ApiServer } from '../server.js';
 import { connectTemporal, temporalAddress } from '../temporal/connection.js';
 import { createDelegations } from '../temporal/delegations/facade.js';
@@ -53,9 +54,15 @@ async function stopAll(io: Io, steps: Array<[string, () => Promise<void>]>): Pro
   }
 }
 
+/**
+ * @param mcp the process's MCP clients when it has some (`deputy dev`: the worker's, so each
+ *   server has one client in the process); without them the API makes its own for its status
+ *   routes, connects them in the background and closes them with the server.
+ */
 async function startApi(
   settings: LiveConfig,
   io: Io,
+  mcp?: McpRuntime,
 ): Promise<{ server: ApiServer; close(): Promise<void> }> {
   const config = settings.current();
   const temporal = await connectTemporal(config);
@@ -63,9 +70,16 @@ async function startApi(
   const { createRegistry } = await import('../definitions/registry.js');
   // Saves check model handles against the catalog as it is now (the configuration is watched).
   const registry = createRegistry({ config, models: () => settings.current().models });
+  let own: McpRuntime | undefined;
   try {
     await registry.load();
-    await registry.watch();
+    if (mcp === undefined) {
+      const { createMcpRuntime } = await import('../mcp/mcp-runtime.js');
+      own = createMcpRuntime({ settings, definitions: registry });
+      own.connectAll();
+    }
+    const ownRuntime = own;
+    await registry.watch(ownRuntime === undefined ? undefined : () => ownRuntime.connectAll());
     const delegations = createDelegations(temporal.client, {
       namespace: config.temporal.namespace,
     });
@@ -73,6 +87,7 @@ async function startApi(
       settings,
       delegations,
       definitions: registry,
+      mcp: mcp ?? own,
       allowUnauthenticatedBind: process.env.DEPUTY_ALLOW_UNAUTHENTICATED_BIND === '1',
       logger: {
         error: (message, error) =>
@@ -86,11 +101,13 @@ async function startApi(
       close: async () => {
         await server.close();
         await registry.close();
+        await own?.close();
         await temporal.close();
       },
     };
   } catch (error) {
     await registry.close();
+    await own?.close();
     await temporal.close();
     throw error;
   }
@@ -203,7 +220,7 @@ export function registerServerCommands(
             }
             const worker: WorkerRuntime = await startWorkerRuntime(settings, address);
             started.push(['worker', () => worker.stop()]);
-            const api = await startApi(settings, io);
+            const api = await startApi(settings, io, worker.mcp);
             started.push(['API server', () => api.close()]);
 
             io.out(`deputy API:   ${api.server.url}  (OpenAPI: ${api.server.url}/openapi.json)`);
