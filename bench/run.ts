@@ -6,6 +6,7 @@ import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
 import { benchAgentsList } from './agents-list.js';
 import { benchDelegationOverhead } from './delegation-overhead.js';
 import { benchKbSearch } from './kb-search.js';
+import { benchMcpGateway } from './mcp-gateway.js';
 import { benchRegistryLoad } from './registry-load.js';
 import { benchStartAndApprove } from './start-and-approve.js';
 import type { BenchReport } from './stats.js';
@@ -29,6 +30,7 @@ const benches: Array<() => Promise<BenchReport>> = [
   benchRegistryLoad,
   benchAgentsList,
   benchStartAndApprove,
+  benchMcpGateway,
 ];
 
 for (const bench of benches) {

@@ -1,0 +1,431 @@
+/**
+ * B-mcp: the MCP gateway (issue 9) against a plain SDK client, on the fixture server of
+ * test/fixtures/mcp over stdio and over Streamable HTTP, one dev server and one worker
+ * (startWorkerRuntime, in this process) for everything.
+ *
+ * 1. Gateway vs direct, per call. A: a scripted delegation whose one tool call is
+ *    `mcp_call {server: fx, tool: echo}` with `echo` in the server's `approve` list (no card),
+ *    timed as its `runTool` activity, read from the workflow history (ActivityTaskScheduled to
+ *    ActivityTaskCompleted). B: the same `echo` with an SDK `Client` already connected to the
+ *    same server, in the same process. C: the gateway's `mcp_call` implementation called in
+ *    process, no Temporal (what A runs inside the activity). Then per call inside a delegation
+ *    of 10 such calls (end to end / 10) against 10 direct calls, with a delegation of 10
+ *    built-in `read` calls as the floor any tool pays (its runTool activities are shown too).
+ * 2. First call, pooled vs must-connect: from WorkflowExecutionStarted to the first `runTool`
+ *    completion, (a) for a server the worker's pool has connected, (b) for one it has never
+ *    seen (a fresh agent file per sample whose inline server differs by one env value or
+ *    header, so its pool key differs). The handshake of (b) lands in `resolveAgent`, which
+ *    waits up to 5 s for declared servers that are connecting. The pool never drops a server,
+ *    so each stdio sample's process lives until the worker stops (30 idle fixture processes).
+ *
+ * Every sample set alternates its sides (rotating who goes first) after a warm-up.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { createAgentResolver } from '../src/agent-resolver.js';
+import { loadConfig } from '../src/config.js';
+import { createRegistry } from '../src/definitions/registry.js';
+import { createMcpTools } from '../src/mcp/gateway-tools.js';
+import { createMcpRuntime } from '../src/mcp/mcp-runtime.js';
+import { liveConfigOf } from '../src/live-config.js';
+import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
+import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
+import { startDevServer } from '../src/temporal/dev-server.js';
+import { startWorkerRuntime } from '../src/worker.js';
+import { countPids, startHttpFixture, stdioFixtureCommand } from '../test/fixtures/mcp/start.js';
+import { median, percentile, type BenchReport } from './stats.js';
+
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 30);
+const WARMUP = 3;
+const CALLS = 10;
+const SESSION = 'bench';
+
+type Transport = 'stdio' | 'http';
+
+/** What one delegation's history says, in server time (ms). */
+interface Timeline {
+  /** WorkflowExecutionStarted to the first runTool's ActivityTaskCompleted. */
+  toFirstResult: number;
+  /** The resolveAgent activity, scheduled to completed. */
+  resolve: number;
+  /** Each runTool activity, scheduled to completed. */
+  tools: number[];
+  /** Each runTool activity, started (picked up by the worker) to completed. */
+  toolsRunning: number[];
+  /** Client side: start until the result is in hand. */
+  endToEnd: number;
+}
+
+function expect(condition: boolean, what: string): asserts condition {
+  if (!condition) throw new Error(`mcp-gateway bench: ${what}`);
+}
+
+export async function benchMcpGateway(): Promise<BenchReport> {
+  const root = await mkdtemp(join(tmpdir(), 'deputy-bench-mcp-'));
+  const workspace = join(root, 'workspace');
+  const agentsDir = join(workspace, '.subagents', 'agents');
+  await mkdir(agentsDir, { recursive: true });
+  await mkdir(join(workspace, 'scripts'), { recursive: true });
+  await mkdir(join(root, 'pids'), { recursive: true });
+  await writeFile(join(workspace, 'note.txt'), 'a small file to read\n');
+
+  const mcpCall = `{ name: mcp_call, arguments: { server: fx, tool: echo, arguments: { text: "\${task}" } } }`;
+  const script = (calls: number, call: string) =>
+    `turns:\n${Array.from({ length: calls }, (_, i) => `  - text: call ${i + 1}\n    toolCalls: [${call}]`).join('\n')}\n  - text: done\n`;
+  await writeFile(join(workspace, 'scripts', 'one.yaml'), script(1, mcpCall));
+  await writeFile(join(workspace, 'scripts', 'ten.yaml'), script(CALLS, mcpCall));
+  await writeFile(
+    join(workspace, 'scripts', 'read-ten.yaml'),
+    script(CALLS, '{ name: read, arguments: { path: note.txt } }'),
+  );
+
+  const stdio = stdioFixtureCommand();
+  const stops: Array<() => Promise<void>> = [() => rm(root, { recursive: true, force: true })];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    const http = await startHttpFixture();
+    stops.push(() => http.stop());
+    const serverFor = (transport: Transport, variant?: string): Record<string, unknown> =>
+      transport === 'stdio'
+        ? {
+            name: 'fx',
+            transport: 'stdio',
+            command: stdio.command,
+            args: stdio.args,
+            env: variant === undefined ? {} : { FIXTURE_PID_FILE: join(root, 'pids', variant) },
+            approve: ['echo'],
+          }
+        : {
+            name: 'fx',
+            transport: 'http',
+            endpoint: http.url,
+            headers: variant === undefined ? {} : { 'x-bench-sample': variant },
+            approve: ['echo'],
+          };
+    const writeAgent = (name: string, scriptFile: string, server?: Record<string, unknown>) =>
+      writeFile(
+        join(agentsDir, `${name}.md`),
+        [
+          '---',
+          `name: ${name}`,
+          'description: MCP gateway benchmark agent',
+          `model: scripted:scripts/${scriptFile}`,
+          'tools: [read]',
+          ...(server === undefined ? [] : [`mcpServers: ${JSON.stringify([server])}`]),
+          `maxTurns: ${CALLS + 5}`,
+          '---',
+          'Bench.',
+          '',
+        ].join('\n'),
+      );
+    for (const transport of ['stdio', 'http'] as const) {
+      await writeAgent(`gw-${transport}-one`, 'one.yaml', serverFor(transport));
+      await writeAgent(`gw-${transport}-ten`, 'ten.yaml', serverFor(transport));
+    }
+    await writeAgent('read-ten', 'read-ten.yaml');
+
+    const devServer = await startDevServer({ dataDir: join(root, 'data'), headless: true });
+    stops.push(() => devServer.stop());
+    const config = loadConfig(
+      { workspace, temporalAddress: devServer.address },
+      { DEPUTY_USER_DIR: join(root, 'user') },
+    );
+    const taskQueue = `bench-mcp-${randomUUID()}`;
+    const worker = await startWorkerRuntime(config, devServer.address, { taskQueue });
+    stops.push(() => worker.stop());
+    const connection = await Connection.connect({ address: devServer.address });
+    stops.push(() => connection.close());
+    const client = new Client({ connection, namespace: config.temporal.namespace });
+
+    // B: plain SDK clients, connected once, to the same servers (stdio: the same command, so
+    // a process of its own; http: the very server the worker's pool talks to).
+    const direct: Record<Transport, McpClient> = {
+      stdio: new McpClient({ name: 'bench-direct', version: '0.0.0' }),
+      http: new McpClient({ name: 'bench-direct', version: '0.0.0' }),
+    };
+    await direct.stdio.connect(
+      new StdioClientTransport({ ...stdio, stderr: 'ignore', cwd: workspace }),
+    );
+    stops.push(() => direct.stdio.close());
+    await direct.http.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+    stops.push(() => direct.http.close());
+
+    // C: the gateway's own code without Temporal: the `mcp_call` implementation the runTool
+    // activity builds, over a pool of this process's own (so again its own stdio process).
+    const registry = createRegistry({ config });
+    await registry.load();
+    stops.push(() => registry.close());
+    const mcp = createMcpRuntime({ settings: liveConfigOf(config), definitions: registry });
+    stops.push(() => mcp.close());
+    const resolver = createAgentResolver(config, registry, {}, mcp);
+    const inProcessCall = {} as Record<Transport, (text: string) => Promise<string>>;
+    for (const transport of ['stdio', 'http'] as const) {
+      const resolved = await resolver.resolve(`gw-${transport}-one`, ANONYMOUS_CALLER);
+      expect(resolved !== null, `gw-${transport}-one did not resolve`);
+      const { snapshot } = resolved;
+      const tool = createMcpTools(snapshot, mcp).find((each) => each.schema.name === 'mcp_call');
+      expect(tool !== undefined, 'no mcp_call in the snapshot');
+      inProcessCall[transport] = (text) =>
+        tool.run(
+          { server: 'fx', tool: 'echo', arguments: { text } },
+          // A signal per call, as each activity has its own.
+          {
+            workspaceRoot: workspace,
+            snapshot,
+            signal: new AbortController().signal,
+            heartbeat: () => {},
+          },
+        );
+    }
+
+    let runs = 0;
+    const delegate = async (
+      agent: string,
+      expectedCalls: number,
+      echoes = true,
+    ): Promise<Timeline> => {
+      const id = `m-${++runs}-${randomUUID().slice(0, 8)}`;
+      const task = `hello ${id}`;
+      const workflowId = delegationWorkflowId(SESSION, id);
+      const started = performance.now();
+      const result = (await client.workflow.execute('delegation', {
+        taskQueue,
+        workflowId,
+        args: [
+          {
+            delegationId: id,
+            agent,
+            task,
+            session: SESSION,
+            caller: { id: null, roles: [] },
+            options: {},
+          },
+        ],
+      })) as DelegationResult;
+      const endToEnd = performance.now() - started;
+      expect(result.status === 'completed', `${agent} ended ${result.status}: ${result.text}`);
+      const timeline = await readTimeline(client, workflowId, echoes ? task : null, expectedCalls);
+      return { ...timeline, endToEnd };
+    };
+    const directCall = async (transport: Transport): Promise<number> => {
+      const text = `hello direct ${++runs}`;
+      const started = performance.now();
+      const result = (await direct[transport].callTool({
+        name: 'echo',
+        arguments: { text },
+      })) as CallToolResult;
+      const elapsed = performance.now() - started;
+      const first = result.content[0];
+      expect(first?.type === 'text' && first.text === text, 'direct echo answered wrong');
+      return elapsed;
+    };
+    const inProcess = async (transport: Transport): Promise<number> => {
+      const text = `hello in-process ${++runs}`;
+      const started = performance.now();
+      const answer = await inProcessCall[transport](text);
+      const elapsed = performance.now() - started;
+      expect(answer === text, `in-process gateway answered ${answer.slice(0, 200)}`);
+      return elapsed;
+    };
+    const directCalls = async (transport: Transport, count: number): Promise<number> => {
+      const started = performance.now();
+      for (let index = 0; index < count; index++) await directCall(transport);
+      return performance.now() - started;
+    };
+
+    // Warm-up: bundles, connections, SQLite pages, both pooled clients connected.
+    for (let index = 0; index < WARMUP; index++) {
+      for (const transport of ['stdio', 'http'] as const) {
+        await delegate(`gw-${transport}-one`, 1);
+        await delegate(`gw-${transport}-ten`, CALLS);
+        await directCalls(transport, CALLS);
+        for (let call = 0; call < CALLS; call++) await inProcess(transport);
+      }
+      await delegate('read-ten', CALLS, false);
+    }
+
+    // 1a. One call: the runTool activity against one direct call.
+    const single = {
+      stdio: { gateway: [] as Timeline[], direct: [] as number[], inProcess: [] as number[] },
+      http: { gateway: [] as Timeline[], direct: [] as number[], inProcess: [] as number[] },
+    };
+    await alternate(PAIRS, [
+      async () => single.stdio.gateway.push(await delegate('gw-stdio-one', 1)),
+      async () => single.stdio.direct.push(await directCall('stdio')),
+      async () => single.stdio.inProcess.push(await inProcess('stdio')),
+      async () => single.http.gateway.push(await delegate('gw-http-one', 1)),
+      async () => single.http.direct.push(await directCall('http')),
+      async () => single.http.inProcess.push(await inProcess('http')),
+    ]);
+
+    // 1b. Ten calls: a delegation end to end against ten direct calls, and ten built-in reads.
+    const ten = {
+      stdio: { gateway: [] as Timeline[], direct: [] as number[] },
+      http: { gateway: [] as Timeline[], direct: [] as number[] },
+      read: [] as Timeline[],
+    };
+    await alternate(PAIRS, [
+      async () => ten.stdio.gateway.push(await delegate('gw-stdio-ten', CALLS)),
+      async () => ten.stdio.direct.push(await directCalls('stdio', CALLS)),
+      async () => ten.http.gateway.push(await delegate('gw-http-ten', CALLS)),
+      async () => ten.http.direct.push(await directCalls('http', CALLS)),
+      async () => ten.read.push(await delegate('read-ten', CALLS, false)),
+    ]);
+
+    // 2. First call: pooled against a server the pool has never seen.
+    const first = {
+      stdio: { pooled: [] as Timeline[], fresh: [] as Timeline[] },
+      http: { pooled: [] as Timeline[], fresh: [] as Timeline[] },
+    };
+    let fresh = 0;
+    const freshRun = async (transport: Transport): Promise<Timeline> => {
+      const variant = `${transport}-${++fresh}`;
+      const name = `fresh-${variant}`;
+      await writeAgent(name, 'one.yaml', serverFor(transport, variant));
+      const timeline = await delegate(name, 1);
+      if (transport === 'stdio') {
+        expect(countPids(join(root, 'pids', variant)) === 1, `${name} did not start one server`);
+      }
+      return timeline;
+    };
+    await alternate(PAIRS, [
+      async () => first.stdio.pooled.push(await delegate('gw-stdio-one', 1)),
+      async () => first.stdio.fresh.push(await freshRun('stdio')),
+      async () => first.http.pooled.push(await delegate('gw-http-one', 1)),
+      async () => first.http.fresh.push(await freshRun('http')),
+    ]);
+
+    const ms = (value: number) => `${value.toFixed(2)} ms`;
+    const stats = (values: number[]) =>
+      `p50 ${ms(median(values))}, p90 ${ms(percentile(values, 90))}`;
+    const ratio = (a: number[], b: number[]) =>
+      `${(median(a) / median(b)).toFixed(1)}x p50, ${(percentile(a, 90) / percentile(b, 90)).toFixed(1)}x p90`;
+    const readActivities = ten.read.flatMap((run) => run.tools);
+    const lines: string[] = [];
+    for (const transport of ['stdio', 'http'] as const) {
+      const s = single[transport];
+      const activity = s.gateway.map((run) => run.tools[0]!);
+      const dispatch = s.gateway.map((run) => run.tools[0]! - run.toolsRunning[0]!);
+      const t = ten[transport];
+      const perCall = t.gateway.map((run) => run.endToEnd / CALLS);
+      const directPerCall = t.direct.map((total) => total / CALLS);
+      const readPerCall = ten.read.map((run) => run.endToEnd / CALLS);
+      const tenActivities = t.gateway.flatMap((run) => run.tools);
+      const f = first[transport];
+      const pooled = f.pooled.map((run) => run.toFirstResult);
+      const cold = f.fresh.map((run) => run.toFirstResult);
+      const resolveOf = (runs: Timeline[]) => ms(median(runs.map((run) => run.resolve)));
+      lines.push(
+        `${transport}: one echo call`,
+        `  A gateway: runTool activity (history, scheduled -> completed) ${stats(activity)} (dispatch, scheduled -> started: p50 ${ms(median(dispatch))})`,
+        `  B direct SDK client callTool, same process                    ${stats(s.direct)}`,
+        `  ratio A/B ${ratio(activity, s.direct)}`,
+        `  C the gateway's mcp_call code in process, no Temporal          ${stats(s.inProcess)} (C/B ${ratio(s.inProcess, s.direct)})`,
+        `${transport}: per call inside a delegation of ${CALLS} echo calls`,
+        `  delegation end to end / ${CALLS}  ${stats(perCall)}; its runTool activities ${stats(tenActivities)}`,
+        `  ${CALLS} direct calls / ${CALLS}       ${stats(directPerCall)}`,
+        `  ratio ${ratio(perCall, directPerCall)}; against ${CALLS} built-in reads (${stats(readPerCall)} per call) +${ms(median(perCall) - median(readPerCall))} per call`,
+        `${transport}: first call, workflow start -> first runTool completed (history)`,
+        `  pooled (connected)  ${stats(pooled)} (resolveAgent p50 ${resolveOf(f.pooled)})`,
+        `  must connect        ${stats(cold)} (resolveAgent p50 ${resolveOf(f.fresh)})`,
+        `  ratio ${ratio(cold, pooled)}; connect cost p50 +${ms(median(cold) - median(pooled))}`,
+      );
+    }
+    lines.push(
+      `built-in read runTool activity (same delegations of ${CALLS}): ${stats(readActivities)}`,
+    );
+    return {
+      name: `MCP gateway (fixture server echo) vs a direct SDK client; first call pooled vs must-connect (${PAIRS} alternating samples each, ${WARMUP} warm-up)`,
+      lines,
+    };
+  } finally {
+    await stopAll();
+  }
+}
+
+/** Runs `sides` `pairs` times, rotating which goes first, so drift hits every side alike. */
+async function alternate(pairs: number, sides: Array<() => Promise<unknown>>): Promise<void> {
+  for (let pair = 0; pair < pairs; pair++) {
+    for (let index = 0; index < sides.length; index++) {
+      await sides[(pair + index) % sides.length]!();
+    }
+  }
+}
+
+interface HistoryTime {
+  seconds?: number | { toNumber(): number } | null;
+  nanos?: number | null;
+}
+
+function eventMs(time: HistoryTime | null | undefined): number {
+  const seconds = time?.seconds ?? 0;
+  return (
+    (typeof seconds === 'number' ? seconds : seconds.toNumber()) * 1000 + (time?.nanos ?? 0) / 1e6
+  );
+}
+
+/** The activity timings of one finished delegation, checking each echo answered the task. */
+async function readTimeline(
+  client: Client,
+  workflowId: string,
+  /** What every call must have answered (the echo of the task); null: not checked. */
+  task: string | null,
+  expectedCalls: number,
+): Promise<Omit<Timeline, 'endToEnd'>> {
+  const history = await client.workflow.getHandle(workflowId).fetchHistory();
+  const events = history.events ?? [];
+  const startedAt = eventMs(events[0]?.eventTime);
+  const scheduled = new Map<string, { type: string; at: number }>();
+  const startedById = new Map<string, number>();
+  const tools: number[] = [];
+  const toolsRunning: number[] = [];
+  let resolve = Number.NaN;
+  let firstResultAt = Number.NaN;
+  for (const event of events) {
+    const id = String(event.eventId);
+    const at = eventMs(event.eventTime);
+    const scheduledAttributes = event.activityTaskScheduledEventAttributes;
+    if (scheduledAttributes) {
+      scheduled.set(id, { type: scheduledAttributes.activityType?.name ?? '', at });
+    }
+    const startedAttributes = event.activityTaskStartedEventAttributes;
+    if (startedAttributes) startedById.set(String(startedAttributes.scheduledEventId), at);
+    const completed = event.activityTaskCompletedEventAttributes;
+    if (!completed) continue;
+    const scheduledId = String(completed.scheduledEventId);
+    const from = scheduled.get(scheduledId);
+    if (from?.type === 'resolveAgent') resolve = at - from.at;
+    if (from?.type !== 'runTool') continue;
+    const data = completed.result?.payloads?.[0]?.data;
+    const outcome = JSON.parse(Buffer.from(data ?? []).toString('utf8')) as {
+      content: string;
+      isError: boolean;
+    };
+    expect(
+      !outcome.isError && (task === null || outcome.content === task),
+      `a tool call answered ${JSON.stringify(outcome.content).slice(0, 300)}`,
+    );
+    tools.push(at - from.at);
+    toolsRunning.push(at - (startedById.get(scheduledId) ?? Number.NaN));
+    if (Number.isNaN(firstResultAt)) firstResultAt = at;
+  }
+  expect(tools.length === expectedCalls, `${tools.length} tool calls, not ${expectedCalls}`);
+  return { toFirstResult: firstResultAt - startedAt, resolve, tools, toolsRunning };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  // Alone, as under bench/run.ts: worker INFO lines would drown the figures.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const report = await benchMcpGateway();
+  console.log([report.name, ...report.lines.map((line) => `  ${line}`)].join('\n'));
+}
