@@ -96,6 +96,8 @@ class ManagedServer implements PooledServer {
   #transport: Transport | null = null;
   #retry: NodeJS.Timeout | null = null;
   #waiters: Array<() => void> = [];
+  /** Connection attempts begun so far: a call waits for the attempt due when it came. */
+  #attempts = 0;
 
   constructor(
     readonly spec: McpServerSpec,
@@ -117,6 +119,7 @@ class ManagedServer implements PooledServer {
 
   async #connect(): Promise<void> {
     if (this.closed()) return;
+    this.#attempts += 1;
     this.#status = 'connecting';
     const client = new Client({ name: 'deputy', version: '0.1.0' });
     let transport: Transport;
@@ -134,8 +137,10 @@ class ManagedServer implements PooledServer {
       this.#status = 'connected';
       this.#error = null;
       this.options.log?.(`MCP server '${this.name}' connected (${tools.length} tools)`);
-      // Set after connecting: a close while connecting is the failure handled below.
-      transport.onclose = () => this.#lost('the connection closed (the server stopped?)');
+      // Set after connecting: a close while connecting is the failure handled below. On the
+      // client, not the transport: the client's own transport handler is what rejects the calls
+      // in flight (ConnectionClosed); replacing it left a call to a crashed server hanging.
+      client.onclose = () => this.#lost('the connection closed (the server stopped?)');
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         this.#tools = await listAllTools(client).catch(() => this.#tools);
       });
@@ -203,9 +208,14 @@ class ManagedServer implements PooledServer {
 
   async connected(timeoutMs: number): Promise<Client> {
     const deadline = Date.now() + timeoutMs;
+    // Lost and waiting to reconnect: wait (within the deadline) for the attempt already
+    // scheduled rather than fail at once, so the call right after a server died works once the
+    // server is back. Give up when that attempt (or the one in progress) has failed.
+    const awaited = this.#attempts + (this.#status === 'failed' ? 1 : 0);
     while (this.#client === null || this.#status !== 'connected') {
       const left = deadline - Date.now();
-      if (this.closed() || left <= 0 || this.#status === 'failed') {
+      const gaveUp = this.#status === 'failed' && this.#attempts >= awaited;
+      if (this.closed() || left <= 0 || gaveUp) {
         throw new Error(
           this.#status === 'failed'
             ? `MCP server '${this.name}' is not connected: ${this.#error ?? 'unknown error'} (retrying in the background)`

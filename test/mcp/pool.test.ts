@@ -1,0 +1,82 @@
+/**
+ * The MCP pool against a real stdio server (the fixture) that dies in the middle of a call: the
+ * call in flight fails at once with the SDK's ConnectionClosed (it used to hang until its
+ * timeout, because the pool replaced the client's own close handler on the transport), and a
+ * call made while the reconnect is pending waits for it and reaches the new process.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMcpPool } from '../../src/mcp/pool.js';
+import { fromConfigured } from '../../src/mcp/server-spec.js';
+import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
+import { eventually } from '../support/eventually.js';
+import { isRunning } from '../support/processes.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'deputy-mcp-pool-'));
+const pidFile = join(scratch, 'pids');
+const pool = createMcpPool({ reconnectMs: 300, cwd: scratch });
+afterAll(async () => {
+  await pool.close();
+  for (const pid of readPids(pidFile)) {
+    await eventually(async () => (isRunning(pid) ? undefined : true), `server ${pid} to exit`);
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+const server = pool.server(
+  fromConfigured('flaky', {
+    transport: 'stdio',
+    ...stdioFixtureCommand(),
+    env: { FIXTURE_PID_FILE: pidFile },
+    headers: {},
+    approve: [],
+    enabled: true,
+  }),
+);
+
+const whoami = async () => {
+  const result = await server.call('whoami', {}, { timeoutMs: 10_000 });
+  const block = (result as CallToolResult).content[0];
+  return JSON.parse(block?.type === 'text' ? block.text : 'null') as { pid: number };
+};
+
+describe('the MCP pool when a stdio server dies mid-call', () => {
+  it('fails the call in flight at once, and the next call waits for the reconnect', async () => {
+    const first = await whoami();
+    const started = Date.now();
+    const crash = await server.call('crash', {}, { timeoutMs: 30_000 }).catch((error) => error);
+    expect(crash).toBeInstanceOf(McpError);
+    expect((crash as McpError).code).toBe(ErrorCode.ConnectionClosed);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    // Made while the pool waits to reconnect: not refused, answered by the new process.
+    expect(server.status()).not.toBe('connected');
+    const second = await whoami();
+    expect(second.pid).not.toBe(first.pid);
+    expect(readPids(pidFile)).toEqual([first.pid, second.pid]);
+    expect(server.pid()).toBe(second.pid);
+  });
+
+  it('gives up on a server that stays down after the one attempt it waited for', async () => {
+    const gone = pool.server(
+      fromConfigured('gone', {
+        transport: 'stdio',
+        command: join(scratch, 'no-such-server'),
+        args: [],
+        env: {},
+        headers: {},
+        approve: [],
+        enabled: true,
+      }),
+    );
+    await eventually(async () => (gone.status() === 'failed' ? true : undefined), 'a failure');
+    const started = Date.now();
+    await expect(gone.call('anything', {}, { timeoutMs: 30_000 })).rejects.toThrow(
+      /MCP server 'gone' is not connected: .*ENOENT.* \(retrying in the background\)/,
+    );
+    // One backoff (300 ms) and one failed spawn, not the 10 s a call may wait to connect.
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
