@@ -24,6 +24,8 @@ import { createRegistry, type DefinitionRegistry } from '../../../src/definition
 import type { Caller } from '../../../src/shared/caller.js';
 import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
 import type { DelegationOptions } from '../../../src/shared/delegation.js';
+import { fixedConfig } from '../../../src/live-config.js';
+import { createMcpRuntime, type McpRuntime } from '../../../src/mcp/mcp-runtime.js';
 import { createDelegations } from '../../../src/temporal/delegations/facade.js';
 import { ensureTemporalCli } from '../../../src/temporal/temporal-cli.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
@@ -68,6 +70,8 @@ export interface Harness {
   client: Client;
   address: string;
   taskQueue: string;
+  /** The running worker's MCP clients (option `mcp`); null without them or while stopped. */
+  mcp: McpRuntime | null;
   /** Starts a delegation on this harness's task queue. */
   start(
     agent: string,
@@ -88,6 +92,11 @@ export interface HarnessOptions {
   taskQueue?: string;
   /** Default true; false when the test runs its worker in a child process. */
   startWorker?: boolean;
+  /**
+   * Give the worker MCP clients, as `startWorkerRuntime` does: each started worker gets its own
+   * runtime (a new pool), closed when the worker stops. `log` receives its connection news.
+   */
+  mcp?: boolean | { log?: (message: string) => void };
 }
 
 export async function createHarness(
@@ -115,6 +124,7 @@ export async function createHarness(
   const nativeConnection = await NativeConnection.connect({ address });
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
+  const mcpLog = typeof options.mcp === 'object' ? options.mcp.log : undefined;
 
   const harness: Harness = {
     workspace,
@@ -123,6 +133,7 @@ export async function createHarness(
     client,
     address,
     taskQueue,
+    mcp: null,
     async start(agent, task, options = {}) {
       // Through the same facade the API and CLI use: search attributes and memo included.
       const { caller = ANONYMOUS_CALLER, session = 'test', ...rest } = options;
@@ -137,13 +148,27 @@ export async function createHarness(
     },
     async startWorker() {
       if (worker) return;
+      const mcp =
+        options.mcp === undefined || options.mcp === false
+          ? null
+          : createMcpRuntime({
+              settings: fixedConfig(config),
+              definitions: registry,
+              ...(mcpLog === undefined ? {} : { log: mcpLog }),
+            });
+      mcp?.connectAll();
+      harness.mcp = mcp;
       worker = await createDeputyWorker({
         config,
         connection: nativeConnection,
-        agents,
+        agents:
+          mcp === null
+            ? agents
+            : createAgentResolver(config, registry, { homeDir: join(workspace, '.home') }, mcp),
         definitions: registry,
         taskQueue,
         workflowBundle: await workflowBundle(),
+        ...(mcp === null ? {} : { mcp }),
       });
       running = worker.run();
     },
@@ -151,6 +176,8 @@ export async function createHarness(
       if (!worker) return;
       worker.shutdown();
       await running;
+      await harness.mcp?.close();
+      harness.mcp = null;
       worker = null;
       running = null;
     },
