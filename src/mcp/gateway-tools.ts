@@ -13,7 +13,7 @@ import type { CapabilitySnapshot, McpServerRef } from '../shared/capability-snap
 import type { ToolSchema } from '../shared/tool-contract.js';
 import { ToolError, type ToolContext, type ToolImplementation } from '../tools/tool.js';
 import { resultText } from './call-result.js';
-import { NO_TIMEOUT_MS, type PooledServer } from './pool.js';
+import { McpNotConnectedError, NO_TIMEOUT_MS, type PooledServer } from './pool.js';
 
 export interface McpGatewayDeps {
   /** The pooled client of the server `agent` declared as `name`, or why there is none. */
@@ -183,6 +183,7 @@ function callFailure(error: unknown, ref: McpServerRef): string {
     return `server '${ref.name}' closed the connection during the call (did it crash?); deputy reconnects in the background`;
   }
   const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+  if (error instanceof McpNotConnectedError) return message;
   if (!(error instanceof McpError)) {
     // The connection failed under the call (an http server that died: `fetch failed`).
     return `server '${ref.name}' could not be reached during the call (${message.slice(0, 200)}); deputy reconnects in the background`;

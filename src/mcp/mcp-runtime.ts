@@ -96,7 +96,10 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
       );
     },
     connectAll() {
-      for (const spec of directory.all()) pool.server(spec);
+      const specs = directory.all();
+      for (const spec of specs) pool.server(spec);
+      // A server an edit removed or changed is disconnected (its stdio process ends).
+      void pool.retain(specs);
     },
     close: () => pool.close(),
   };

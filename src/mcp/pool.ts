@@ -58,8 +58,18 @@ export interface McpPool {
   server(spec: McpServerSpec): PooledServer;
   /** Every server asked for so far. */
   list(): PooledServer[];
+  /**
+   * Disconnects the servers not in `specs` (an edit removed or changed them): nothing can reach
+   * them any more, since every lookup goes through the configuration and definitions as they are.
+   */
+  retain(specs: readonly McpServerSpec[]): Promise<void>;
   /** Disconnects everything; no reconnect afterwards. */
   close(): Promise<void>;
+}
+
+/** The server has no live connection to call through (down, still connecting, or stopped). */
+export class McpNotConnectedError extends Error {
+  override readonly name = 'McpNotConnectedError';
 }
 
 /** 2^31-1 ms: the longest timer Node keeps; a `toolTimeoutSeconds: 0` call waits this long. */
@@ -80,6 +90,14 @@ export function createMcpPool(options: McpPoolOptions = {}): McpPool {
       return server;
     },
     list: () => [...servers.values()],
+    async retain(specs) {
+      const kept = new Set(specs.map(specKey));
+      const dropped = [...servers.entries()].filter(([key]) => !kept.has(key));
+      for (const [key] of dropped) servers.delete(key);
+      await Promise.all(
+        dropped.map(([, server]) => server.stop('no longer configured or declared')),
+      );
+    },
     async close() {
       closed = true;
       await Promise.all([...servers.values()].map((server) => server.stop()));
@@ -96,6 +114,9 @@ class ManagedServer implements PooledServer {
   #transport: Transport | null = null;
   #retry: NodeJS.Timeout | null = null;
   #waiters: Array<() => void> = [];
+  #connecting: Client | null = null;
+  /** Stopped for good (the pool closed, or the server is named nowhere any more). */
+  #stopped = false;
   /** Connection attempts begun so far: a call waits for the attempt due when it came. */
   #attempts = 0;
 
@@ -118,16 +139,18 @@ class ManagedServer implements PooledServer {
   }
 
   async #connect(): Promise<void> {
-    if (this.closed()) return;
+    if (this.closed() || this.#stopped) return;
     this.#attempts += 1;
     this.#status = 'connecting';
     const client = new Client({ name: 'deputy', version: '0.1.0' });
+    // Kept while the handshake runs, so stop() can end a server that never answers it.
+    this.#connecting = client;
     let transport: Transport;
     try {
       transport = this.#transportFor();
       await client.connect(transport);
       const tools = await listAllTools(client);
-      if (this.closed()) {
+      if (this.closed() || this.#stopped) {
         await client.close();
         return;
       }
@@ -146,9 +169,10 @@ class ManagedServer implements PooledServer {
       });
     } catch (error) {
       await client.close().catch(() => undefined);
-      this.#fail(describe(error));
+      if (!this.#stopped) this.#fail(describe(error));
       return;
     } finally {
+      this.#connecting = null;
       this.#wake();
     }
   }
@@ -164,7 +188,7 @@ class ManagedServer implements PooledServer {
     this.#status = 'failed';
     this.#error = reason;
     this.#wake();
-    if (this.closed()) return;
+    if (this.closed() || this.#stopped) return;
     this.options.log?.(`MCP server '${this.name}' is not connected: ${reason}; retrying`);
     this.#retry = setTimeout(() => void this.#connect(), this.options.reconnectMs ?? 5000);
     // A pending reconnect never keeps the process alive on its own.
@@ -216,7 +240,7 @@ class ManagedServer implements PooledServer {
       const left = deadline - Date.now();
       const gaveUp = this.#status === 'failed' && this.#attempts >= awaited;
       if (this.closed() || left <= 0 || gaveUp) {
-        throw new Error(
+        throw new McpNotConnectedError(
           this.#status === 'failed'
             ? `MCP server '${this.name}' is not connected: ${this.#error ?? 'unknown error'} (retrying in the background)`
             : `MCP server '${this.name}' is still connecting`,
@@ -259,15 +283,17 @@ class ManagedServer implements PooledServer {
     }
   }
 
-  async stop(): Promise<void> {
+  async stop(reason = 'the pool was closed'): Promise<void> {
+    this.#stopped = true;
     if (this.#retry !== null) clearTimeout(this.#retry);
-    const client = this.#client;
+    const clients = [this.#client, this.#connecting];
     this.#client = null;
     this.#transport = null;
     this.#status = 'failed';
-    this.#error = 'the pool was closed';
+    this.#error = reason;
     this.#wake();
-    await client?.close().catch(() => undefined);
+    // A client still in its handshake is closed too: its server process must not outlive us.
+    await Promise.all(clients.map((client) => client?.close().catch(() => undefined)));
   }
 }
 

@@ -80,3 +80,61 @@ describe('the MCP pool when a stdio server dies mid-call', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe('servers the pool lets go', () => {
+  it('ends the process of a server no longer configured or declared (retain)', async () => {
+    const retainedFile = join(scratch, 'retained-pids');
+    const spec = (marker: string) =>
+      fromConfigured('kept', {
+        transport: 'stdio',
+        ...stdioFixtureCommand(),
+        env: { FIXTURE_PID_FILE: retainedFile, MARKER: marker },
+        headers: {},
+        approve: [],
+        enabled: true,
+      });
+    const own = createMcpPool({ reconnectMs: 300, cwd: scratch });
+    try {
+      const old = own.server(spec('a'));
+      await old.connected(10_000);
+      const oldPid = old.pid()!;
+      // An edit changed the server (its env): only the new one is kept.
+      const edited = own.server(spec('b'));
+      await edited.connected(10_000);
+      await own.retain([spec('b')]);
+      await eventually(async () => (isRunning(oldPid) ? undefined : true), 'the old server to end');
+      expect(isRunning(edited.pid()!)).toBe(true);
+      expect(own.list()).toEqual([edited]);
+      expect(old.status()).toBe('failed');
+      expect(old.lastError()).toBe('no longer configured or declared');
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('closes a server still in its handshake, so its process does not outlive the pool', async () => {
+    // Writes its pid, then never answers initialize: connecting until the pool closes.
+    const silentFile = join(scratch, 'silent-pids');
+    const own = createMcpPool({ reconnectMs: 300, cwd: scratch });
+    const silent = own.server(
+      fromConfigured('silent', {
+        transport: 'stdio',
+        command: 'sh',
+        args: ['-c', `echo $$ >> ${silentFile}; exec sleep 60`],
+        env: {},
+        headers: {},
+        approve: [],
+        enabled: true,
+      }),
+    );
+    const [pid] = await eventually(
+      async () => (readPids(silentFile).length > 0 ? readPids(silentFile) : undefined),
+      'the silent server to start',
+    );
+    expect(silent.status()).toBe('connecting');
+    await own.close();
+    expect(silent.status()).toBe('failed');
+    expect(silent.lastError()).toBe('the pool was closed');
+    await eventually(async () => (isRunning(pid!) ? undefined : true), 'the silent server to end');
+  });
+});
