@@ -33,12 +33,7 @@ export interface ActivityDependencies {
   mcp?: McpGatewayDeps;
 }
 
-export function createActivities({
-  config: settings,
-  agents,
-  secrets,
-  mcp,
-}: ActivityDependencies) {
+export function createActivities({ config: settings, agents, secrets, mcp }: ActivityDependencies) {
   const live = liveConfigOf(settings);
   const blobs = new BlobStore(join(live.current().dataDir, 'blobs'));
   const masker = secrets ?? liveSecretMasker(live);
