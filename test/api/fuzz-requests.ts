@@ -342,7 +342,9 @@ export async function checkAnswer(request: FuzzRequest, response: Response): Pro
     expect(body.error, `${where} -> ${text.slice(0, 200)}`).toMatch(/^[a-z_]+$/);
   }
   for (const token of Object.values(TOKENS)) expect(text, where).not.toContain(token);
-  if (!request.path.startsWith('/openapi.json')) {
+  // A refusal never echoes what was sent whole. (A success may be long: the delegation list of a
+  // dev server shared by the whole suite grows with every suite that runs before this one.)
+  if (response.status >= 400) {
     expect(text.length, `${where}: answer too long`).toBeLessThan(16 * 1024);
   }
   return response.status;
