@@ -1,5 +1,5 @@
 /**
- * A create or update body turned into what the registry writes (API-3). Three things happen
+ * A create or update body turned into what the registry writes (API-3). Four things happen
  * here and nowhere else:
  *
  * - `mcpServers` in qwen-code's record form becomes deputy's list;
@@ -7,7 +7,8 @@
  *   disagreement would be a silent no-op: it is refused);
  * - every `__redacted__` placeholder is put back from the stored agent (edit) or the workspace
  *   settings (create). One that cannot be restored refuses the save: the placeholder is never
- *   written, and a secret is never lost by a GET -> edit -> POST round trip.
+ *   written, and a secret is never lost by a GET -> edit -> POST round trip;
+ * - an update's field equal to what the detail shows is no change (editors send whole forms).
  */
 import type { ConfiguredMcpServer } from '../config.js';
 import type { InlineMcpServer, LoadedDefinition } from '../definitions/definition.js';
