@@ -5,6 +5,7 @@
  * delegation fails on it.
  */
 import type { DeputyConfig } from '../config.js';
+import { builtinCatalogEntry, builtinModelHandle } from '../models/builtin-models.js';
 
 export type ModelSettings = Pick<DeputyConfig['models'], 'default' | 'catalog' | 'aliases'>;
 
@@ -15,15 +16,19 @@ const SCRIPTED = 'scripted:';
  * one, or `default` when `models.default` is one of those. Script files are checked when the
  * delegation starts (their path depends on the definition's level).
  */
-export function modelProblem(model: string, models: ModelSettings): string | null {
+export function modelProblem(
+  model: string,
+  models: ModelSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
   const handle = model.trim();
   if (handle === 'default') {
     const target = models.default;
-    return runnable(target, models)
+    return runnable(target, models, env)
       ? null
       : `'default' means models.default, which is '${target}': not a scripted model and not in the model catalog (${catalogList(models)}); no model is configured to run this agent`;
   }
-  if (runnable(handle, models)) return null;
+  if (runnable(handle, models, env)) return null;
   if (Object.hasOwn(models.aliases, handle)) {
     return `'${handle}' is an alias of '${models.aliases[handle] ?? ''}', which is not in the model catalog (${catalogList(models)})`;
   }
@@ -31,13 +36,17 @@ export function modelProblem(model: string, models: ModelSettings): string | nul
   return `'${handle}' is not in the model catalog; use 'default'${handles.length === 0 ? ' (the catalog is empty)' : ` or one of: ${handles.join(', ')}`}`;
 }
 
-function runnable(handle: string, models: ModelSettings): boolean {
-  if (handle.startsWith(SCRIPTED)) return true;
-  if (Object.hasOwn(models.catalog, handle)) return true;
-  const target = Object.hasOwn(models.aliases, handle) ? models.aliases[handle] : undefined;
-  return (
-    target !== undefined && (target.startsWith(SCRIPTED) || Object.hasOwn(models.catalog, target))
-  );
+/** The same order as the runtime (src/models/select-model.ts): aliases, then built-ins. */
+function runnable(handle: string, models: ModelSettings, env: NodeJS.ProcessEnv): boolean {
+  const direct = (target: string): boolean =>
+    target.startsWith(SCRIPTED) ||
+    Object.hasOwn(models.catalog, target) ||
+    builtinCatalogEntry(target, models.catalog, env) !== undefined;
+  if (direct(handle)) return true;
+  const target = Object.hasOwn(models.aliases, handle)
+    ? models.aliases[handle]
+    : builtinModelHandle(handle, models.catalog, env);
+  return target !== undefined && direct(target);
 }
 
 function catalogList(models: ModelSettings): string {

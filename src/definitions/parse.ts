@@ -21,6 +21,8 @@ export interface ParseOptions {
   level: DefinitionLevel;
   /** Model aliases (`sonnet`, `opus`, `haiku`) -> catalog handle. Default: none. */
   aliases?: Record<string, string>;
+  /** Built-in model names (`sonnet` -> an Anthropic handle) when a key is configured. Default: none. */
+  builtinModel?: (name: string) => string | undefined;
   /** Size cap in bytes. Default MAX_DEFINITION_BYTES. */
   maxBytes?: number;
 }
@@ -115,6 +117,7 @@ function parseUnguarded(
   readFields(values, definition, {
     level: options.level,
     aliases: options.aliases ?? {},
+    ...(options.builtinModel === undefined ? {} : { builtinModel: options.builtinModel }),
     diagnostics,
   });
   return { definition, diagnostics };

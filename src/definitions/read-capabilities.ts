@@ -7,6 +7,7 @@ import type { KnowledgeSourceRef, MemoryMode } from '../shared/capability-snapsh
 import type { HookCommand, InlineMcpServer } from './definition.js';
 import {
   CLAUDE_MEMORY_SCOPES,
+  claudeMemoryScope,
   isClaudeHookEntry,
   mapClaudeMcpServer,
   mapClaudeToolName,
@@ -179,14 +180,7 @@ export function readKnowledge(value: unknown, ctx: ReadContext): KnowledgeSource
 
 export function readMemory(value: unknown, ctx: ReadContext): MemoryMode | undefined {
   if (typeof value === 'string' && CLAUDE_MEMORY_SCOPES.has(value)) {
-    report(
-      ctx,
-      ctx.level === 'ecosystem' ? 'warning' : 'error',
-      'memory',
-      'memory.unsupported-scope',
-      `memory '${value}' is a Claude Code scope, not a deputy mode (none, private, shared); memory stays 'none'`,
-    );
-    return undefined;
+    return claudeMemoryScope(value, ctx);
   }
   return readEnum('memory', value, MEMORY_MODES, ctx);
 }

@@ -10,6 +10,11 @@ import { formatPath } from './issue-path.js';
 export interface ReadContext {
   level: DefinitionLevel;
   aliases: Record<string, string>;
+  /**
+   * The built-in handle of a Claude Code model name (`sonnet`, `claude-opus-4-6`) when an
+   * Anthropic key is configured (src/models/builtin-models.ts); undefined: none.
+   */
+  builtinModel?: (name: string) => string | undefined;
   diagnostics: Diagnostic[];
 }
 

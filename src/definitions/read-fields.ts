@@ -5,7 +5,7 @@
  */
 import { APPROVAL_MODES } from '../shared/policy-contract.js';
 import type { AgentDefinition } from './definition.js';
-import { UNSUPPORTED_FIELDS } from './ecosystem.js';
+import { UNSUPPORTED_FIELDS, ecosystemNotes } from './ecosystem.js';
 import {
   readHooks,
   readKnowledge,
@@ -132,6 +132,7 @@ export function readFields(values: Values, definition: AgentDefinition, ctx: Rea
     );
   }
   resolveTurns(turns, definition, ctx);
+  ecosystemNotes(values, ctx);
   if (definition.knowledge.length > 0 && toolsLackRead(definition.tools)) {
     report(
       ctx,

@@ -49,7 +49,10 @@ export function readPositiveInteger(
   return undefined;
 }
 
-/** A catalog handle (provider/model), or an alias the map resolves; anything else is 'default'. */
+/**
+ * A catalog handle (provider/model), or an alias: the operator's `models.aliases` first, then a
+ * built-in Anthropic default when an Anthropic key is configured; anything else is 'default'.
+ */
 export function readModel(value: unknown, ctx: ReadContext): string {
   if (typeof value !== 'string' || value.trim() === '') {
     mustBe(ctx, 'model', 'a string', value, 'the default model is used');
@@ -62,7 +65,7 @@ export function readModel(value: unknown, ctx: ReadContext): string {
       'info',
       'model',
       'model.inherit',
-      "model 'inherit' runs on the parent's model: deputy uses 'default'",
+      "model 'inherit' (Claude Code: the parent's model) is read as 'default': deputy delegations have no parent model to inherit yet, so models.default runs the agent",
     );
     return 'default';
   }
@@ -72,12 +75,23 @@ export function readModel(value: unknown, ctx: ReadContext): string {
     report(ctx, 'info', 'model', 'model.alias', `model alias '${model}' resolves to '${handle}'`);
     return handle;
   }
+  const builtin = ctx.builtinModel?.(model);
+  if (builtin !== undefined) {
+    report(
+      ctx,
+      'info',
+      'model',
+      'model.alias-builtin',
+      `model '${model}' runs on Anthropic's '${builtin}' (deputy's built-in default, since an Anthropic key is configured); map it in models.aliases to choose another`,
+    );
+    return builtin;
+  }
   report(
     ctx,
     'warning',
     'model',
     'model.alias-unmapped',
-    `model '${model}' is not a handle (provider/model) and the alias map (models.aliases) has no entry for it; the default model is used`,
+    `model '${model}' is not a handle (provider/model) and the alias map (models.aliases) has no entry for it; the default model is used. To run it, set ANTHROPIC_API_KEY (sonnet, opus, haiku and claude-* ids then run on Anthropic's models) or map it, e.g. models.aliases: {${model}: openai/gpt-4o-mini} with that handle in models.catalog`,
   );
   return 'default';
 }

@@ -13,6 +13,7 @@ import type { LoadedDefinition } from './definition.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { WRITABLE_LEVELS, levelSources, writableDirectory } from './levels.js';
 import type { WritableLevel } from './levels.js';
+import { builtinModelHandle } from '../models/builtin-models.js';
 import { modelProblem, type ModelSettings } from './model-check.js';
 import { buildIndex, compareForList } from './precedence.js';
 import type { RegistryIndex } from './precedence.js';
@@ -38,6 +39,11 @@ export interface RegistryOptions {
   };
   /** Model alias map (`sonnet` -> handle). Default: `config.models.aliases`. */
   aliases?: Record<string, string>;
+  /**
+   * Where an Anthropic key is looked for: with one (or an `anthropic` catalog entry), `sonnet`,
+   * `opus`, `haiku` and `claude-*` ids run on built-in Anthropic handles. Default `process.env`.
+   */
+  env?: NodeJS.ProcessEnv;
   /**
    * The model settings saves and load diagnostics check handles against, read at each use so a
    * watched configuration's catalog edit applies. Default: `config.models`; none: no check.
@@ -119,6 +125,9 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
   const { config } = options;
   const aliases = options.aliases ?? config.models?.aliases ?? {};
   const models = options.models ?? (() => config.models);
+  const env = options.env ?? process.env;
+  const builtinModel = (name: string): string | undefined =>
+    builtinModelHandle(name, models()?.catalog ?? {}, env);
   const sources = levelSources(config);
   const revisionStore = createRevisionStore(config.dataDir, options.now);
   let index: RegistryIndex = { all: [], byName: new Map() };
@@ -136,13 +145,16 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
 
   async function reload(): Promise<void> {
     const generation = ++startedGeneration;
-    const levels = await Promise.all(sources.map((source) => scanLevel(source, aliases)));
+    const levels = await Promise.all(
+      sources.map((source) => scanLevel(source, aliases, builtinModel)),
+    );
     // A slower, older scan never overwrites a newer one.
     if (generation < committedGeneration) return;
     committedGeneration = generation;
     const loaded = levels.flat();
     const settings = models();
-    if (settings !== undefined) for (const entry of loaded) addModelDiagnostic(entry, settings);
+    if (settings !== undefined)
+      for (const entry of loaded) addModelDiagnostic(entry, settings, env);
     index = buildIndex(loaded);
   }
 
@@ -200,7 +212,7 @@ export function createRegistry(options: RegistryOptions): DefinitionRegistry {
   function checkModel(model: unknown): ValidationIssue[] {
     const settings = models();
     if (settings === undefined) return [];
-    const problem = modelProblem(typeof model === 'string' ? model : 'default', settings);
+    const problem = modelProblem(typeof model === 'string' ? model : 'default', settings, env);
     return problem === null ? [] : [{ path: 'model', message: problem }];
   }
 
@@ -427,8 +439,12 @@ function mergedFrontmatter(
 }
 
 /** A loaded file whose model cannot run says so (MOD), before any delegation fails on it. */
-function addModelDiagnostic(entry: LoadedDefinition, settings: ModelSettings): void {
-  const problem = modelProblem(entry.definition.model, settings);
+function addModelDiagnostic(
+  entry: LoadedDefinition,
+  settings: ModelSettings,
+  env: NodeJS.ProcessEnv,
+): void {
+  const problem = modelProblem(entry.definition.model, settings, env);
   if (problem === null) return;
   entry.diagnostics.push({
     severity: 'warning',

@@ -15,6 +15,7 @@ const READ_CONCURRENCY = 32;
 export async function scanLevel(
   source: LevelSource,
   aliases: Record<string, string>,
+  builtinModel?: (name: string) => string | undefined,
 ): Promise<LoadedDefinition[]> {
   const files = await fg(source.recursive ? '**/*.md' : '*.md', {
     cwd: source.directory,
@@ -34,7 +35,7 @@ export async function scanLevel(
   const worker = async (): Promise<void> => {
     while (next < paths.length) {
       const index = next++;
-      loaded[index] = await loadFile(paths[index]!, source, aliases);
+      loaded[index] = await loadFile(paths[index]!, source, aliases, builtinModel);
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, paths.length) }, worker));
@@ -45,6 +46,7 @@ export async function loadFile(
   filePath: string,
   source: Pick<LevelSource, 'level' | 'readOnly'>,
   aliases: Record<string, string>,
+  builtinModel?: (name: string) => string | undefined,
 ): Promise<LoadedDefinition | undefined> {
   let bytes: Buffer;
   // An unreadable file still loads, as an empty stub named after the file carrying this error.
@@ -66,6 +68,7 @@ export async function loadFile(
     fileName: filePath,
     level: source.level,
     aliases,
+    ...(builtinModel === undefined ? {} : { builtinModel }),
   });
   return {
     definition,

@@ -3,9 +3,11 @@
  *
  * 1. the operator override `models.overrides[agentName]` wins over the definition's own handle;
  * 2. `default` (or no handle) becomes `models.default`;
- * 3. an alias (`models.aliases`, e.g. `sonnet`) becomes its target handle;
+ * 3. an alias (`models.aliases`, e.g. `sonnet`) becomes its target handle; without an entry
+ *    there, Claude Code's names (`sonnet`, `opus`, `haiku`, `claude-*` ids) become built-in
+ *    Anthropic handles when an Anthropic key is configured (src/models/builtin-models.ts);
  * 4. `scripted:<relative path>` is a scripted model; `provider/model` must be a key of
- *    `models.catalog`; anything else is a `ModelConfigError`.
+ *    `models.catalog` (or be a built-in Anthropic handle); anything else is a `ModelConfigError`.
  *
  * Creating an adapter does no network I/O and reads no API key (only a scripted model's file), so
  * the definition registry can call `createModelAdapter` to refuse an unknown handle on save. Keys
@@ -19,6 +21,7 @@ import { isInsideReal } from '../paths/containment.js';
 import { isInside } from '../shared/path-containment.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';
 import { createAnthropicModel } from './anthropic.js';
+import { builtinCatalogEntry, builtinModelHandle } from './builtin-models.js';
 import { ModelConfigError } from './model-adapter.js';
 import type { ModelAdapter } from './model-adapter.js';
 import { createOpenAiCompatibleModel } from './openai-compatible.js';
@@ -64,6 +67,7 @@ export function resolveModelHandle(
   handle: string | undefined,
   agentName: string,
   config: Pick<DeputyConfig, 'models'>,
+  env: NodeJS.ProcessEnv = process.env,
 ): ResolvedHandle {
   const trail: string[] = [];
   let source: HandleSource = 'definition';
@@ -84,12 +88,14 @@ export function resolveModelHandle(
     }
   }
   // One level of aliasing only: an alias naming another alias is a configuration loop risk.
-  if (Object.hasOwn(config.models.aliases, current)) {
-    const target = config.models.aliases[current];
-    if (target !== undefined) {
-      trail.push(current);
-      current = target;
-    }
+  const target = Object.hasOwn(config.models.aliases, current)
+    ? config.models.aliases[current]
+    : Object.hasOwn(config.models.catalog, current)
+      ? undefined
+      : builtinModelHandle(current, config.models.catalog, env);
+  if (target !== undefined) {
+    trail.push(current);
+    current = target;
   }
   trail.push(current);
   return { handle: current, source, trail };
@@ -98,7 +104,8 @@ export function resolveModelHandle(
 /** Turns a definition's model handle into an adapter. Throws `ModelConfigError`. */
 export function createModelAdapter(options: CreateModelAdapterOptions): ModelAdapter {
   const { agentName, level, config } = options;
-  const resolved = resolveModelHandle(options.handle, agentName, config);
+  const env = options.env ?? process.env;
+  const resolved = resolveModelHandle(options.handle, agentName, config, env);
   const { handle } = resolved;
   const where = `agent '${agentName}' (${level})`;
   const via = resolved.trail.length > 1 ? ` (resolved ${resolved.trail.join(' -> ')})` : '';
@@ -121,15 +128,24 @@ export function createModelAdapter(options: CreateModelAdapterOptions): ModelAda
     );
   }
 
-  const entry = Object.hasOwn(config.models.catalog, handle)
-    ? config.models.catalog[handle]
-    : undefined;
+  const entry = catalogEntry(handle, config, env);
   if (entry === undefined) {
     throw new ModelConfigError(
       `${where}: model '${handle}'${via} is not configured. ${configured(config)}`,
     );
   }
-  return createCatalogAdapter(handle, entry, options.env ?? process.env);
+  return createCatalogAdapter(handle, entry, env);
+}
+
+/** The operator's catalog entry, else a built-in Anthropic one (only with an Anthropic key). */
+function catalogEntry(
+  handle: string,
+  config: Pick<DeputyConfig, 'models'>,
+  env: NodeJS.ProcessEnv,
+): ModelEntry | undefined {
+  return Object.hasOwn(config.models.catalog, handle)
+    ? config.models.catalog[handle]
+    : builtinCatalogEntry(handle, config.models.catalog, env);
 }
 
 function createCatalogAdapter(
@@ -224,15 +240,14 @@ export function describeModel(
   handle: string | undefined,
   config: Pick<DeputyConfig, 'models'>,
   agentName?: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): string {
-  const resolved = resolveModelHandle(handle, agentName ?? '', config);
+  const resolved = resolveModelHandle(handle, agentName ?? '', config, env);
   const prefix = resolved.trail.length > 1 ? `${resolved.trail.slice(0, -1).join(' -> ')} -> ` : '';
   if (resolved.handle.startsWith(SCRIPTED_PREFIX)) {
     return prefix + scriptedLabel(resolved.handle.slice(SCRIPTED_PREFIX.length));
   }
-  const entry = Object.hasOwn(config.models.catalog, resolved.handle)
-    ? config.models.catalog[resolved.handle]
-    : undefined;
+  const entry = catalogEntry(resolved.handle, config, env);
   if (entry === undefined) {
     return `${prefix}${resolved.handle} (not configured)`;
   }

@@ -30,7 +30,11 @@ beforeAll(async () => {
   layout = await tempLayout();
   await cp(corpus, layout.dirs.claude, { recursive: true });
   // Only sonnet is mapped, so opus and haiku must be diagnosed.
-  registry = await loadedRegistry(layout, { aliases: { sonnet: 'openai/gpt-4o-mini' } });
+  // No Anthropic key (env: {}), so the built-in Anthropic defaults stay out of it.
+  registry = await loadedRegistry(layout, {
+    aliases: { sonnet: 'openai/gpt-4o-mini' },
+    env: {},
+  });
 });
 
 afterAll(async () => {

@@ -353,11 +353,11 @@ describe('parseDefinition: ecosystem forms', () => {
     const result = parseDefinition(text, ecosystem);
     expect(result.definition.unknownKeys).toEqual({ isolation: 'worktree' });
     expect(result.definition.permissionMode).toBe('acceptEdits');
-    expect(result.definition.memory).toBe('none');
+    expect(result.definition.memory).toBe('private');
     expect(result.diagnostics.map((d) => `${d.severity}:${d.code}:${d.path}`)).toEqual([
       'warning:permission-mode.not-mapped:permissionMode',
       'warning:field.unsupported:isolation',
-      'warning:memory.unsupported-scope:memory',
+      'info:memory.scope-mapped:memory',
     ]);
   });
 
