@@ -77,10 +77,13 @@ export function createAgentResolver(
   };
 }
 
-/** The workspace plus configured extra roots, symlinks resolved (POL-1 compares real paths). */
+/**
+ * Where `auto-in-workspace` writes without a card: the configured roots when config.yaml sets
+ * `writableRoots` (they may be narrower than the workspace: that is what tells it apart from
+ * `auto-edit`, which writes anywhere in the workspace too), else the workspace. Symlinks
+ * resolved (POL-1 compares real paths).
+ */
 function writableRoots(config: DeputyConfig): string[] {
-  const extra = config.writableRoots.map((root) =>
-    realpathLenient(resolve(config.workspace, root)),
-  );
-  return [config.workspace, ...extra];
+  if (config.writableRoots.length === 0) return [config.workspace];
+  return config.writableRoots.map((root) => realpathLenient(resolve(config.workspace, root)));
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { ConfiguredMcpServer, DeputyConfig } from '../config.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
+import { effectivePolicy } from '../definitions/permission-mode.js';
 import type { Caller } from '../shared/caller.js';
 import type {
   CapabilitySnapshot,
@@ -178,12 +179,21 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     knowledge: inEffect.knowledge ? knowledge : [],
     mcpServers: inEffect.mcpServers ? mcpServers : [],
     memory: inEffect.memory ? memory : null,
-    approvalMode: definition.approvalMode,
+    // permissionMode's effect (issue 11), when the file sets it without approvalMode.
+    ...policyOf(definition),
     background: definition.background,
     limits: { maxTurns: definition.maxTurns, toolResultMaxChars: TOOL_RESULT_MAX_CHARS },
     callerRoles: [...new Set(input.caller.roles)],
     diagnostics: dedupe([...input.loaded.diagnostics, ...diagnostics]),
   };
+}
+
+/** The approval mode in effect and, only when there are any, the flags permissionMode adds. */
+function policyOf(
+  definition: LoadedDefinition['definition'],
+): Pick<CapabilitySnapshot, 'approvalMode' | 'policyFlags'> {
+  const { approvalMode, flags } = effectivePolicy(definition);
+  return Object.keys(flags).length === 0 ? { approvalMode } : { approvalMode, policyFlags: flags };
 }
 
 /** DEF-1 agent names; checked again here because the name becomes a directory. */

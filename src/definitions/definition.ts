@@ -43,8 +43,13 @@ export interface AgentDefinition {
   memory: MemoryMode;
   maxTurns: number;
   approvalMode: ApprovalMode;
-  /** Claude Code's `permissionMode`, as written; null when the file has none. Not yet mapped. */
+  /**
+   * Claude Code's `permissionMode`, as written; null when the file has none. Mapped onto the
+   * policy at resolution (src/definitions/permission-mode.ts) unless `approvalMode` is set too.
+   */
   permissionMode: PermissionMode | null;
+  /** True when `permissionMode` decides approvals: the file sets it and no valid approvalMode. */
+  permissionModeApplies?: boolean;
   background: boolean;
   hooks: Record<string, HookCommand[]>;
   color: string;

@@ -29,6 +29,7 @@ import {
   resolveTurns,
   type TurnsCandidate,
 } from './read-turns.js';
+import { PERMISSION_MODE_EFFECTS } from './permission-mode.js';
 import { FRONTMATTER_FIELDS, PERMISSION_MODES, toolsLackRead } from './schema.js';
 
 export { INVALID_TOOLS_SPEC } from './read-capabilities.js';
@@ -94,15 +95,7 @@ export function readFields(values: Values, definition: AgentDefinition, ctx: Rea
         break;
       case 'permissionMode':
         definition.permissionMode = readEnum(key, value, PERMISSION_MODES, ctx) ?? null;
-        if (definition.permissionMode !== null) {
-          report(
-            ctx,
-            'warning',
-            key,
-            'permission-mode.not-mapped',
-            `permissionMode '${definition.permissionMode}' is kept and shown, but does not change approvals yet: deputy decides them by approvalMode`,
-          );
-        }
+        if (definition.permissionMode !== null) readPermissionMode(values, definition, ctx);
         break;
       case 'background':
         definition.background = readBoolean(key, value, ctx) ?? definition.background;
@@ -142,6 +135,38 @@ export function readFields(values: Values, definition: AgentDefinition, ctx: Rea
       'knowledge sources are declared but tools does not include read: the agent can search them but not open the files',
     );
   }
+}
+
+/**
+ * Claude Code's permissionMode maps onto the policy (PERMISSION_MODE_EFFECTS). deputy's own
+ * `approvalMode` wins when the file sets both: it was written for deputy, permissionMode for
+ * Claude Code.
+ */
+function readPermissionMode(values: Values, definition: AgentDefinition, ctx: ReadContext): void {
+  const mode = definition.permissionMode;
+  if (mode === null) return;
+  const effect = PERMISSION_MODE_EFFECTS[mode];
+  const approvalMode = values.approvalMode;
+  const approvalSet = (APPROVAL_MODES as readonly unknown[]).includes(approvalMode);
+  if (approvalSet) {
+    delete definition.permissionModeApplies;
+    report(
+      ctx,
+      'warning',
+      'permissionMode',
+      'permission-mode.overridden',
+      `permissionMode '${mode}' and approvalMode '${String(approvalMode)}' are both set: approvalMode wins, so permissionMode changes nothing (alone it would map to approvalMode ${effect.approvalMode}: ${effect.meaning})`,
+    );
+    return;
+  }
+  definition.permissionModeApplies = true;
+  report(
+    ctx,
+    'info',
+    'permissionMode',
+    'permission-mode.mapped',
+    `permissionMode '${mode}' maps to approvalMode ${effect.approvalMode}: ${effect.meaning}`,
+  );
 }
 
 function keepUnknown(

@@ -14,9 +14,8 @@ export const MAX_SKILLS = 16;
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop'] as const;
 export const MEMORY_MODES = ['none', 'private', 'shared'] as const;
 /**
- * Claude Code's permission modes. Read, kept and served like any field; deputy's approvals are
- * still decided by `approvalMode` (mapping one onto the other is not done yet), and a file that
- * sets it gets a diagnostic saying so.
+ * Claude Code's permission modes. Read, kept and served like any field, and mapped onto the
+ * policy (src/definitions/permission-mode.ts) unless the file sets `approvalMode` too, which wins.
  */
 export const PERMISSION_MODES = [
   'default',
@@ -150,7 +149,7 @@ export const frontmatterShape = {
   approvalMode: z.enum(APPROVAL_MODES),
   permissionMode: z
     .enum(PERMISSION_MODES)
-    .describe("Claude Code's permission mode: stored and shown; approvals follow approvalMode"),
+    .describe("Claude Code's permission mode: mapped onto the policy unless approvalMode is set"),
   background: z.boolean(),
   hooks: HooksSchema,
   color: NonBlank,

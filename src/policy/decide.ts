@@ -37,9 +37,16 @@ const PROTECTED_CHANGES: Record<ProtectedKind, string> = {
 /**
  * POL-1: the one decision function, the same for a main agent and a subagent. POL-3: under
  * `unattended: 'deny'` every `ask` becomes `deny` at once, because no card would be answered.
+ * The PolicyFlags a `permissionMode` adds: `readOnly` (plan) denies every change, `noHuman`
+ * (dontAsk) turns `ask` into `deny` like unattended, `protectInFullAccess` (bypassPermissions)
+ * keeps protected writes asking under `full-access`.
  */
 export function decide(policy: PolicyInput, call: PolicyCall): Verdict {
   if (call.toolName === TASK_TOOL_NAME) return ALLOW;
+  // Plan mode is read-only, memory_write included: before anything that could allow a change.
+  if (policy.readOnly === true && call.toolClass !== 'read' && call.toolClass !== 'mcp') {
+    return { kind: 'deny', reason: planModeText(call.toolName) };
+  }
   // Confined tools (memory_write) cannot reach outside their own directory by construction.
   if (call.confined === true) return ALLOW;
   // Before the mode, so full-access is no way in either. A deny, not a card: a human approving
@@ -47,6 +54,12 @@ export function decide(policy: PolicyInput, call: PolicyCall): Verdict {
   const hidden = hiddenReadVerdict(policy, call);
   if (hidden) return hidden;
   const verdict = decideAttended(policy, call);
+  if (verdict.kind === 'ask' && policy.noHuman === true) {
+    return {
+      kind: 'deny',
+      reason: `${verdict.reason}, but this agent runs with permissionMode dontAsk: no one will answer, so it is denied`,
+    };
+  }
   if (verdict.kind === 'ask' && policy.unattended === 'deny') {
     return {
       kind: 'deny',
@@ -58,7 +71,13 @@ export function decide(policy: PolicyInput, call: PolicyCall): Verdict {
 
 function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
   const mode = policy.approvalMode;
-  if (mode === 'full-access') return ALLOW;
+  if (mode === 'full-access') {
+    // bypassPermissions: full access, but the agent still cannot widen its own authority.
+    if (policy.protectInFullAccess === true && call.toolClass === 'write') {
+      return protectedWriteVerdict(policy, call) ?? ALLOW;
+    }
+    return ALLOW;
+  }
 
   const workspace = policy.workspaceRoot;
   const writable = policy.writableRoots.length > 0 ? policy.writableRoots : [workspace];
@@ -83,6 +102,8 @@ function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
       // Checked before the writable roots: a configured root cannot switch protection off.
       const guarded = protectedWriteVerdict(policy, call);
       if (guarded) return guarded;
+      // auto-in-workspace: only the writable roots (which may be narrower than the workspace);
+      // auto-edit: the whole workspace as well.
       const autoWritable =
         mode === 'confirm' ? [] : mode === 'auto-edit' ? [workspace, ...writable] : writable;
       const outside = paths.filter((p) => !insideAny(autoWritable)(p));
@@ -133,12 +154,22 @@ function protectedWriteVerdict(policy: PolicyInput, call: PolicyCall): Verdict |
       ([kind, paths]) => `${PROTECTED_CHANGES[kind]} (${showPaths(paths, policy.workspaceRoot)})`,
     )
     .join(' and ');
+  const bypass = policy.approvalMode === 'full-access' ? ' (permissionMode bypassPermissions)' : '';
   return {
     kind: 'ask',
     reason:
       `'${call.toolName}' ${changes}; protected paths need approval under approvalMode ` +
-      policy.approvalMode,
+      policy.approvalMode +
+      bypass,
   };
+}
+
+/** What the model reads when plan mode refuses a change. */
+function planModeText(toolName: string): string {
+  return (
+    `the agent is in plan mode (permissionMode plan): it is read-only, so '${toolName}' may ` +
+    'not change files or run commands; read what you need and present the plan in your answer'
+  );
 }
 
 /** Workspace paths relative (`.git/config`), others absolute: for reasons that name a root. */

@@ -1,5 +1,5 @@
 import type { Diagnostic } from './diagnostics.js';
-import type { ApprovalMode } from './policy-contract.js';
+import type { ApprovalMode, PolicyFlags } from './policy-contract.js';
 import type { ToolSchema } from './tool-contract.js';
 
 /** Where a definition came from (DEF-3). `ecosystem` = Claude Code / qwen-code files read as they are. */
@@ -69,7 +69,13 @@ export interface CapabilitySnapshot {
   knowledge: KnowledgeSourceRef[];
   mcpServers: McpServerRef[];
   memory: MemoryRef | null;
+  /** The mode in effect: the definition's `approvalMode`, or what its `permissionMode` maps to. */
   approvalMode: ApprovalMode;
+  /**
+   * What the definition's `permissionMode` adds (plan, dontAsk, bypassPermissions). Absent in
+   * snapshots resolved before the mapping existed, and when there is nothing to add.
+   */
+  policyFlags?: PolicyFlags;
   background: boolean;
   limits: SnapshotLimits;
   /** Hooks by event, as the definition declared them; absent or empty = none run. */

@@ -24,11 +24,28 @@ export interface ProtectedRoot {
   path: string;
 }
 
-export interface PolicyInput {
+/**
+ * What Claude Code's `permissionMode` adds to an approval mode (src/definitions/permission-mode.ts).
+ * All optional: a snapshot resolved before they existed has none and decides as it did.
+ */
+export interface PolicyFlags {
+  /** `plan`: every write, `bash` and configuration call is denied, saying the agent is in plan mode. */
+  readOnly?: boolean;
+  /** `dontAsk`: what would ask is denied at once, telling the model no one will answer. */
+  noHuman?: boolean;
+  /** `bypassPermissions`: `full-access`, but a write into a protected root still asks. */
+  protectInFullAccess?: boolean;
+}
+
+export interface PolicyInput extends PolicyFlags {
   approvalMode: ApprovalMode;
   /** Absolute, already resolved workspace root. */
   workspaceRoot: string;
-  /** Absolute, already resolved roots where writes may be auto-approved. Defaults to the workspace. */
+  /**
+   * Absolute, already resolved roots where `auto-in-workspace` allows writes: the configured
+   * `writableRoots` when there are any (they may be narrower than the workspace), else the
+   * workspace. `auto-edit` allows writes in the whole workspace as well. Empty: the workspace.
+   */
   writableRoots: string[];
   /** Writes inside these ask in every mode but `full-access`. Missing or empty: none. */
   protectedRoots?: ProtectedRoot[];

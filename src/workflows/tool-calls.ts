@@ -43,6 +43,8 @@ export function planCalls(
         ? decide(
             {
               approvalMode: snapshot.approvalMode,
+              // Absent from snapshots resolved before permissionMode was mapped: no flags.
+              ...snapshot.policyFlags,
               workspaceRoot: resolved.workspaceRoot,
               writableRoots: resolved.writableRoots,
               // Absent from a snapshot resolved before protected paths existed: same decisions

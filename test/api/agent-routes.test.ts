@@ -89,7 +89,7 @@ describe('GET /workspace/agents (API-1)', () => {
       hookEvents: ['PreToolUse'],
       filePath: projectFile(workspace, 'reviewer'),
     });
-    // permissionMode is not mapped yet: a warning the count carries.
+    // permissionMode and approvalMode are both set: a warning (approvalMode wins) the count carries.
     expect(mine.diagnosticCount).toEqual({ total: 1, error: 0, warning: 1, info: 0 });
     for (const hidden of ['systemPrompt', 'mcpServers', 'hooks'])
       expect(mine).not.toHaveProperty(hidden);

@@ -355,7 +355,7 @@ describe('parseDefinition: ecosystem forms', () => {
     expect(result.definition.permissionMode).toBe('acceptEdits');
     expect(result.definition.memory).toBe('private');
     expect(result.diagnostics.map((d) => `${d.severity}:${d.code}:${d.path}`)).toEqual([
-      'warning:permission-mode.not-mapped:permissionMode',
+      'info:permission-mode.mapped:permissionMode',
       'warning:field.unsupported:isolation',
       'info:memory.scope-mapped:memory',
     ]);
