@@ -4,6 +4,7 @@ import { ModelCallError, ModelConfigError } from '../models/model-adapter.js';
 import { createModelAdapter } from '../models/select-model.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { pathsOfCalls } from '../tools/call-paths.js';
+import { commandsOfCalls } from '../tools/shell-analysis.js';
 import type { CallModelInput, ModelTurn } from './types.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { BlobMissingError, type BlobStore } from './blob-store.js';
@@ -84,8 +85,13 @@ export async function callModelActivity(
     })),
   };
   // The workflow's decide() is pure: it needs the calls' real paths, which only Node can know.
+  // Likewise what each bash command would run, for Bash(...) patterns: parsing needs Node.
+  const callCommands = input.tools.some((tool) => tool.name === 'bash')
+    ? await commandsOfCalls(answer.toolCalls)
+    : {};
   return {
     ...answer,
     callPaths: pathsOfCalls(config.workspace, input.tools, answer.toolCalls),
+    ...(Object.keys(callCommands).length === 0 ? {} : { callCommands }),
   };
 }

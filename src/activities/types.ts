@@ -69,3 +69,5 @@ export interface StopHooksInput {
   agent: string;
   result: DelegationResult;
 }
+
+export type { PreToolHooksAnswer, PreToolHooksInput } from './claude-hooks.js';

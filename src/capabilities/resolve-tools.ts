@@ -5,7 +5,8 @@ import type { ToolSchema } from '../shared/tool-contract.js';
 import type { ToolProviderInfo } from '../shared/tool-contract.js';
 import { capabilityDimensionOf, isPermitted, type CapabilityDimension } from './providers.js';
 import { mcpDirectToolSchema } from '../shared/capability-tool-schemas.js';
-import { matchToolSpec, type SpecMatch } from './tool-spec.js';
+import { matchToolSpec, splitPatternSpec, type SpecMatch } from './tool-spec.js';
+import { parseCommandPattern, pathPatternProblem } from '../policy/tool-patterns.js';
 
 /** Tool selection of CAP-1, part of `resolveCapabilities`. */
 
@@ -35,8 +36,12 @@ export interface ToolResolution {
 export function resolveTools(r: ToolResolution): {
   tools: ToolSchema[];
   removedServers: Set<string>;
+  /** Tool patterns by granted tool name (`Bash(git:*)` -> bash: ['git:*']); see toolPatterns. */
+  patterns: Record<string, string[]>;
 } {
   const removedServers = new Set<string>();
+  const patterns = Object.create(null) as Record<string, string[]>;
+  const unrestricted = new Set<string>();
   const granted = new Map<string, ToolSchema>();
   const direct = new Map<string, ToolSchema>();
   const available = (provider: ToolProviderInfo): boolean => {
@@ -58,6 +63,26 @@ export function resolveTools(r: ToolResolution): {
   if (explicit) {
     (r.tools ?? []).forEach((spec, index) => {
       const path = `tools[${index}]`;
+      const patterned = splitPatternSpec(spec);
+      if (patterned !== null) {
+        const tool = patternTool(patterned, spec, path, r);
+        if (tool === null) return;
+        const provider = r.providers.find((entry) => entry.tools.includes(tool));
+        if (provider !== undefined && !isPermitted(r.caller, provider, tool)) {
+          r.diagnostics.push({
+            severity: 'warning',
+            path,
+            code: 'tool.hidden-by-role',
+            message: `'${spec}': ${tool.name} hidden by role: the caller${r.caller.id === null ? '' : ` '${r.caller.id}'`} lacks the role it requires (roles: ${list(r.caller.roles)})`,
+          });
+          return;
+        }
+        granted.set(tool.name, tool);
+        (patterns[tool.name] ??= []).push(
+          ...(patternProblem(tool, patterned.argument, spec, path, r) ? [] : [patterned.argument]),
+        );
+        return;
+      }
       const match = matchToolSpec(spec, r.providers, r.mcpServers);
       if (reportUnmatched(match, spec, path, r, 'error')) return;
       if (match.kind === 'mcp-tool') {
@@ -74,7 +99,10 @@ export function resolveTools(r: ToolResolution): {
       for (const { provider, tool } of 'tools' in match ? match.tools : []) {
         if (!isPermitted(r.caller, provider, tool)) hidden.push(tool.name);
         else if (!available(provider)) undeclared.add(capabilityDimensionOf(provider.name) ?? '');
-        else granted.set(tool.name, tool);
+        else {
+          granted.set(tool.name, tool);
+          unrestricted.add(tool.name);
+        }
       }
       if (hidden.length > 0) {
         r.diagnostics.push({
@@ -115,7 +143,81 @@ export function resolveTools(r: ToolResolution): {
   const ordered = r.providers.flatMap((provider) =>
     provider.tools.filter((tool) => granted.get(tool.name) === tool),
   );
-  return { tools: [...ordered, ...direct.values()], removedServers };
+  // A tool granted both plainly and by pattern (`Bash`, `Bash(git:*)`) is unrestricted, as in
+  // Claude Code; a tool disallowed after all keeps no patterns.
+  const kept = Object.create(null) as Record<string, string[]>;
+  for (const [name, list] of Object.entries(patterns)) {
+    if (unrestricted.has(name)) {
+      r.diagnostics.push({
+        severity: 'info',
+        path: 'tools',
+        code: 'tool.pattern-overridden',
+        message: `${name} is also granted without a pattern, so its patterns (${list.join(', ')}) restrict nothing`,
+      });
+    } else if (granted.has(name)) kept[name] = list;
+  }
+  return { tools: [...ordered, ...direct.values()], removedServers, patterns: kept };
+}
+
+/**
+ * The one tool a `Tool(pattern)` spec restricts: bash, or a workspace file tool. `Agent(...)`
+ * and `Task(...)` restrict which agents a main agent starts; a delegate never starts one.
+ */
+function patternTool(
+  patterned: { tool: string; argument: string },
+  spec: string,
+  path: string,
+  r: ToolResolution,
+): ToolSchema | null {
+  const name = patterned.tool.toLowerCase();
+  if (name === 'agent' || name === 'task') {
+    r.diagnostics.push({
+      severity: 'warning',
+      path,
+      code: 'tool.agent-pattern',
+      message: `'${spec}' limits which agents a main agent may start; a deputy delegate never starts agents (it has no Task tool), so this entry grants nothing`,
+    });
+    return null;
+  }
+  const match = matchToolSpec(patterned.tool, r.providers, r.mcpServers);
+  if (reportUnmatched(match, spec, path, r, 'error')) return null;
+  const tools = match.kind === 'tools' ? match.tools.map((entry) => entry.tool) : [];
+  const tool = tools.length === 1 ? tools[0]! : undefined;
+  if (tool === undefined || (tool.name !== 'bash' && (tool.pathArguments ?? []).length === 0)) {
+    r.diagnostics.push({
+      severity: 'error',
+      path,
+      code: 'tool.pattern-unsupported',
+      message: `'${spec}': patterns restrict only bash (Bash(cmd), Bash(prefix:*)) and the file tools (Read(glob), Edit(glob), Write(glob), Glob(glob), Grep(glob)); not granted`,
+    });
+    return null;
+  }
+  return tool;
+}
+
+/** Reports a pattern deputy cannot enforce; true when it did (the pattern then allows nothing). */
+function patternProblem(
+  tool: ToolSchema,
+  argument: string,
+  spec: string,
+  path: string,
+  r: ToolResolution,
+): boolean {
+  const parsed = tool.name === 'bash' ? parseCommandPattern(argument) : null;
+  const problem =
+    tool.name === 'bash'
+      ? typeof parsed === 'string'
+        ? parsed
+        : null
+      : pathPatternProblem(argument);
+  if (problem === null) return false;
+  r.diagnostics.push({
+    severity: 'error',
+    path,
+    code: 'tool.pattern-invalid',
+    message: `'${spec}': ${problem}; this pattern allows nothing`,
+  });
+  return true;
 }
 
 /** Emits the diagnostic for a spec that names nothing usable; true when it did. */

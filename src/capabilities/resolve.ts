@@ -106,7 +106,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     skills: skills.length > 0,
     mcpServers: declaredServers.length > 0,
   };
-  const { tools, removedServers } = resolveTools({
+  const { tools, removedServers, patterns } = resolveTools({
     tools: definition.tools,
     disallowed: definition.disallowedTools,
     providers,
@@ -175,6 +175,8 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     model: input.resolvedModel,
     systemPrompt,
     tools,
+    // Only when a pattern restricts a tool: other snapshots stay as they were (replay).
+    ...(Object.keys(patterns).length === 0 ? {} : { toolPatterns: patterns }),
     skills: inEffect.skills ? skills : [],
     knowledge: inEffect.knowledge ? knowledge : [],
     mcpServers: inEffect.mcpServers ? mcpServers : [],

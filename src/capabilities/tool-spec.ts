@@ -124,3 +124,16 @@ function matchProviderTool(
   }
   return { kind: 'tools', tools: [{ provider, tool }] };
 }
+
+/**
+ * Claude Code's restricted form `Tool(argument)`: `Bash(git:*)`, `Read(docs/**)`,
+ * `Agent(a, b)`. Returns null for every other spec (which matchToolSpec reads).
+ */
+export function splitPatternSpec(rawSpec: string): { tool: string; argument: string } | null {
+  const spec = rawSpec.trim();
+  const open = spec.indexOf('(');
+  if (open <= 0 || !spec.endsWith(')')) return null;
+  const tool = spec.slice(0, open).trim();
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(tool)) return null;
+  return { tool, argument: spec.slice(open + 1, -1).trim() };
+}

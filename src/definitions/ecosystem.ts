@@ -28,11 +28,17 @@ export const UNSUPPORTED_FIELDS: Readonly<Record<string, string>> = Object.freez
 /** Sub-keys of qwen-code's legacy `runConfig` that deputy does not read (it reads `max_turns`). */
 export const RUN_CONFIG_TURNS_KEY = 'max_turns';
 
-/** `mcp__server__tool` (Claude Code's wire name) -> `mcp:server:tool` (deputy's spec, CAP-1). */
+/**
+ * `mcp__server__tool` (Claude Code's wire name) -> `mcp:server:tool` (deputy's spec, CAP-1);
+ * `mcp__server__*` and `mcp__server` (every tool of the server) -> `mcp:server`.
+ */
 export function mapClaudeToolName(spec: string): string | undefined {
   const match = /^mcp__([^_].*?)__(.+)$/.exec(spec);
-  if (match === null) return undefined;
-  return `mcp:${match[1]}:${match[2]}`;
+  if (match === null) {
+    const server = /^mcp__([^_].*)$/.exec(spec);
+    return server === null || server[1]!.includes('__') ? undefined : `mcp:${server[1]}`;
+  }
+  return match[2] === '*' ? `mcp:${match[1]}` : `mcp:${match[1]}:${match[2]}`;
 }
 
 /** Claude Code's memory scopes, which are not deputy's (none | private | shared). */

@@ -21,6 +21,7 @@ import {
   type ReadContext,
 } from './read-context.js';
 import { readEnum } from './read-scalars.js';
+import { isValidClaudeMatcher } from '../shared/claude-hooks.js';
 import {
   HOOK_EVENTS,
   HookCommandSchema,
@@ -198,14 +199,10 @@ export function readHooks(value: unknown, ctx: ReadContext): Record<string, Hook
       mustBe(ctx, path, 'a list of {command, timeoutSeconds?}', entries, 'ignored');
       continue;
     }
-    if (entries.some(isClaudeHookEntry)) {
-      report(
-        ctx,
-        'warning',
-        path,
-        'hooks.ecosystem-format',
-        `${path} uses Claude Code's {matcher, hooks} form, which deputy does not run; write {command, timeoutSeconds?} entries`,
-      );
+    // `{command, matcher, format: claude}` is how deputy shows (and an editor saves) a hook
+    // read from Claude Code's form: that is deputy's own form, not Claude Code's.
+    if (entries.some((entry) => isClaudeHookEntry(entry) && !isNormalizedHook(entry))) {
+      readClaudeHooks(event, entries, ctx, hooks);
       continue;
     }
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
@@ -221,13 +218,132 @@ export function readHooks(value: unknown, ctx: ReadContext): Record<string, Hook
     entries.forEach((entry, index) => {
       const hook = parseOrReport(ctx, `${path}[${index}]`, HookCommandSchema, entry, 'hook');
       if (hook === undefined) return;
-      commands.push(
-        hook.timeoutSeconds === undefined
-          ? { command: hook.command }
-          : { command: hook.command, timeoutSeconds: hook.timeoutSeconds },
-      );
+      commands.push({
+        command: hook.command,
+        ...(hook.timeoutSeconds === undefined ? {} : { timeoutSeconds: hook.timeoutSeconds }),
+        ...(hook.matcher === undefined ? {} : { matcher: hook.matcher }),
+        ...(hook.format === undefined ? {} : { format: hook.format }),
+      });
     });
-    hooks[event] = commands;
+    // Appended: a Claude Code `SubagentStop` list may already have filled `Stop`.
+    hooks[event] = [...(hooks[event] ?? []), ...commands];
   }
   return hooks;
+}
+
+function isNormalizedHook(entry: unknown): boolean {
+  return isMapping(entry) && typeof entry.command === 'string' && !Object.hasOwn(entry, 'hooks');
+}
+
+/** Claude Code's events deputy runs, and the deputy event each one runs at. */
+const CLAUDE_HOOK_EVENTS: Record<string, string> = {
+  PreToolUse: 'PreToolUse',
+  PostToolUse: 'PostToolUse',
+  Stop: 'Stop',
+  SubagentStop: 'Stop',
+};
+
+/**
+ * Claude Code's `{matcher?, hooks: [{type: command, command, timeout?}]}` entries, read into
+ * `{command, timeoutSeconds, matcher, format: 'claude'}` (issue 11). `SubagentStop` (what a
+ * subagent's `Stop` becomes in Claude Code) runs at deputy's Stop.
+ */
+function readClaudeHooks(
+  event: string,
+  entries: unknown[],
+  ctx: ReadContext,
+  hooks: Record<string, HookCommand[]>,
+): void {
+  const path = `hooks.${event}`;
+  const target = Object.hasOwn(CLAUDE_HOOK_EVENTS, event) ? CLAUDE_HOOK_EVENTS[event] : undefined;
+  if (target === undefined) {
+    report(
+      ctx,
+      'warning',
+      path,
+      'hooks.unknown-event',
+      `Claude Code hook event '${event}' has no counterpart in deputy and never fires; deputy runs Claude Code hooks at ${Object.keys(CLAUDE_HOOK_EVENTS).join(', ')}`,
+    );
+    return;
+  }
+  if (target === 'Stop') {
+    report(
+      ctx,
+      'info',
+      path,
+      'hooks.claude-stop',
+      `${path} runs once the delegation has its result; a hook that exits 2 or answers decision: block cannot make the agent continue: its reason is added to the result's notice`,
+    );
+  }
+  const commands = hooks[target] ?? [];
+  entries.forEach((entry, index) => {
+    const at = `${path}[${index}]`;
+    if (!isMapping(entry) || !Array.isArray(entry.hooks)) {
+      mustBe(
+        ctx,
+        at,
+        'a {matcher?, hooks: [{type: command, command, timeout?}]} entry',
+        entry,
+        'ignored',
+      );
+      return;
+    }
+    const matcher = entry.matcher;
+    if (matcher !== undefined && matcher !== null && typeof matcher !== 'string') {
+      mustBe(ctx, `${at}.matcher`, 'a string', matcher, 'the entry is ignored');
+      return;
+    }
+    if (typeof matcher === 'string' && !isValidClaudeMatcher(matcher)) {
+      invalid(
+        ctx,
+        `${at}.matcher`,
+        `matcher '${matcher}' is not a valid regular expression; the entry is ignored`,
+      );
+      return;
+    }
+    entry.hooks.forEach((inner: unknown, innerIndex: number) => {
+      const innerAt = `${at}.hooks[${innerIndex}]`;
+      if (!isMapping(inner)) {
+        mustBe(ctx, innerAt, 'a {type: command, command, timeout?} hook', inner, 'ignored');
+        return;
+      }
+      if ((inner.type ?? 'command') !== 'command') {
+        report(
+          ctx,
+          'warning',
+          `${innerAt}.type`,
+          'hooks.unsupported-type',
+          `hook type '${String(inner.type)}' is not run by deputy, only type: command; this hook is ignored`,
+        );
+        return;
+      }
+      if (typeof inner.command !== 'string' || inner.command.trim() === '') {
+        mustBe(
+          ctx,
+          `${innerAt}.command`,
+          'a non-empty string',
+          inner.command,
+          'the hook is ignored',
+        );
+        return;
+      }
+      const timeout = inner.timeout;
+      if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) {
+        mustBe(
+          ctx,
+          `${innerAt}.timeout`,
+          'a positive number of seconds',
+          timeout,
+          'the default 60 s applies',
+        );
+      }
+      commands.push({
+        command: inner.command,
+        ...(typeof timeout === 'number' && timeout > 0 ? { timeoutSeconds: timeout } : {}),
+        ...(typeof matcher === 'string' && matcher !== '' ? { matcher } : {}),
+        format: 'claude',
+      });
+    });
+  });
+  hooks[target] = commands;
 }

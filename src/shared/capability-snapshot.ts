@@ -40,6 +40,14 @@ export interface HookCommandRef {
   command: string;
   /** Default 60. */
   timeoutSeconds?: number;
+  /**
+   * Written in Claude Code's `{matcher, hooks: [{type: command, command, timeout}]}` form: runs
+   * with Claude Code's input JSON and output contract (src/activities/claude-hooks.ts). Absent
+   * = deputy's own form.
+   */
+  format?: 'claude';
+  /** Claude Code's matcher over its tool names (`Bash|Edit`); absent = every tool. */
+  matcher?: string;
 }
 
 export interface SnapshotLimits {

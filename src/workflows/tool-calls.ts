@@ -6,6 +6,7 @@ import { ActivityFailure, isCancellation, patched } from '@temporalio/workflow';
 import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
 import { decide } from '../policy/decide.js';
 import { mcpScopeVerdict, mcpTarget } from '../policy/mcp-scope.js';
+import { commandPatternRefusal, pathPatternRefusal } from '../policy/tool-patterns.js';
 import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { ApprovalCard } from '../shared/delegation.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
@@ -18,6 +19,8 @@ import { causeOf } from './failure-notice.js';
 
 /** Marks runs that scope MCP calls by declared server and `approve` list (issue 9). */
 export const MCP_GATEWAY_PATCH = 'mcp-gateway';
+/** Marks runs whose snapshot restricts tools by Claude Code patterns (issue 11). */
+export const TOOL_PATTERNS_PATCH = 'tool-patterns';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -62,8 +65,35 @@ export function planCalls(
             },
           )
         : { kind: 'deny', reason: unknownToolText(call.name, snapshot.tools) };
-    return { call, schema, verdict, card: null };
+    // Tool patterns (`Bash(git:*)`, `Read(docs/**)`) deny what they do not cover, whatever
+    // decide() said; what they cover keeps decide()'s verdict (a card, unless the mode allows).
+    const refused = schema === undefined ? null : patternVerdict(schema, call, turn, resolved);
+    return { call, schema, verdict: refused ?? verdict, card: null };
   });
+}
+
+/**
+ * The tool patterns' verdict on a call (src/policy/tool-patterns.ts), or null when they allow
+ * it or the tool has none. Behind a patch; snapshots resolved before patterns carry none.
+ */
+function patternVerdict(
+  schema: ToolSchema,
+  call: ToolCallRequest,
+  turn: ModelTurn,
+  resolved: ResolvedAgent,
+): Verdict | null {
+  const patterns = resolved.snapshot.toolPatterns?.[schema.name];
+  if (patterns === undefined || !patched(TOOL_PATTERNS_PATCH)) return null;
+  const reason =
+    schema.name === 'bash'
+      ? commandPatternRefusal(patterns, turn.callCommands?.[call.id])
+      : pathPatternRefusal(
+          schema.name.charAt(0).toUpperCase() + schema.name.slice(1),
+          patterns,
+          resolved.workspaceRoot,
+          turn.callPaths[call.id] ?? [],
+        );
+  return reason === null ? null : { kind: 'deny', reason };
 }
 
 /**

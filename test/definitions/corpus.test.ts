@@ -75,7 +75,9 @@ describe('ecosystem corpus (claude-agents-voltagent)', () => {
         .map((t) => t.trim())
         .filter((t) => t !== '')
         // Claude Code's MCP wire names become deputy specs (CAP-1).
-        .map((t) => t.replace(/^mcp__(.+?)__(.+)$/, 'mcp:$1:$2'));
+        .map((t) => t.replace(/^mcp__(.+?)__(.+)$/, 'mcp:$1:$2'))
+        // `mcp__server` (and `mcp__server__*`): every tool of the server (issue 11).
+        .map((t) => t.replace(/^mcp__([^_].*?)(__\*)?$/, 'mcp:$1'));
       expect(entry.definition.tools).toEqual(expected);
     }
   });
