@@ -2,6 +2,7 @@
  * Inputs and outputs of deputy's activities. The workflow imports this file for types only,
  * so it may name Node-side types but must not be imported as a value from the sandbox.
  */
+import type { CommandAnalysis } from '../shared/command-analysis.js';
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import type { Caller } from '../shared/caller.js';
 import type { DelegationResult } from '../shared/delegation.js';
@@ -34,6 +35,11 @@ export interface ModelTurn extends ModelResponse {
    * Node side, so the workflow's policy decision stays a pure function of recorded inputs.
    */
   callPaths: Record<string, string[]>;
+  /**
+   * What each `bash` call's command would run (src/tools/shell-analysis.ts), by call id, for
+   * `Bash(...)` tool patterns. Absent in turns recorded before patterns existed.
+   */
+  callCommands?: Record<string, CommandAnalysis>;
 }
 
 export interface RunToolInput {

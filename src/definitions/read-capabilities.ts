@@ -47,8 +47,7 @@ export function readToolList(
 ): string[] | null {
   let items: unknown[];
   if (typeof value === 'string') {
-    items = value
-      .split(',')
+    items = splitSpecList(value)
       .map((part) => part.trim())
       .filter((part) => part !== '');
     if (items.length === 0) return isAllowlist ? null : [];
@@ -87,6 +86,26 @@ export function readToolList(
     return [INVALID_TOOLS_SPEC];
   }
   return specs;
+}
+
+/**
+ * Splits `Read, Bash(git:*), Agent(a, b)` on the commas outside parentheses: a pattern's own
+ * commas (`Agent(a, b)`) belong to it.
+ */
+export function splitSpecList(value: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of value) {
+    if (char === '(') depth += 1;
+    else if (char === ')' && depth > 0) depth -= 1;
+    if (char === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  parts.push(current);
+  return parts;
 }
 
 export function readSkills(value: unknown, ctx: ReadContext): string[] {
