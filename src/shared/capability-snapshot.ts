@@ -73,6 +73,12 @@ export interface CapabilitySnapshot {
   /** Framing -> capability catalog -> body (CAP-6). */
   systemPrompt: string;
   tools: ToolSchema[];
+  /**
+   * Claude Code tool patterns (`Bash(git:*)`, `Read(docs/**)`), by tool name: that tool runs
+   * only calls the patterns cover (src/policy/tool-patterns.ts). Absent in snapshots resolved
+   * before patterns existed, and for tools granted without a pattern.
+   */
+  toolPatterns?: Record<string, string[]>;
   skills: SkillRef[];
   knowledge: KnowledgeSourceRef[];
   mcpServers: McpServerRef[];
