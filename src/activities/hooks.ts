@@ -10,7 +10,7 @@ export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'Stop';
 
 const DEFAULT_TIMEOUT_SECONDS = 60;
 /** Stderr kept for the reason; a hook is no place for a novel. */
-const REASON_CHARS = 2_000;
+export const REASON_CHARS = 2_000;
 
 export interface HookFailure {
   command: string;
@@ -24,19 +24,54 @@ export async function runHooks(
   payload: Record<string, unknown>,
   options: { cwd: string; signal: AbortSignal },
 ): Promise<HookFailure | null> {
-  for (const hook of hooks?.[event] ?? []) {
+  // Hooks in Claude Code's form have their own contract (src/activities/claude-hooks.ts).
+  for (const hook of (hooks?.[event] ?? []).filter((entry) => entry.format !== 'claude')) {
     const failure = await runHook(hook, JSON.stringify({ event, ...payload }), event, options);
     if (failure) return { command: hook.command, reason: failure };
   }
   return null;
 }
 
-function runHook(
+async function runHook(
   hook: HookCommandRef,
   input: string,
   event: HookEvent,
-  { cwd, signal }: { cwd: string; signal: AbortSignal },
+  options: { cwd: string; signal: AbortSignal },
 ): Promise<string | null> {
+  const run = await spawnHook(hook, input, { DEPUTY_HOOK_EVENT: event }, options);
+  const detail = run.stderr.trim().slice(0, REASON_CHARS);
+  if (run.startError !== null) return `hook could not start: ${run.startError}`;
+  if (run.stoppedBy) return `hook ${run.stoppedBy}${detail ? `: ${detail}` : ''}`;
+  if (run.code !== 0) return detail || `hook exited with code ${run.code ?? 'unknown'}`;
+  return null;
+}
+
+export interface HookRun {
+  /** Exit code; null when killed or never started. */
+  code: number | null;
+  /** At most `STDOUT_CHARS` of it; `stdoutCut` says more was written. */
+  stdout: string;
+  stdoutCut: boolean;
+  /** At most `REASON_CHARS` of it. */
+  stderr: string;
+  /** `timed out after N s` or `cancelled`, when deputy killed it. */
+  stoppedBy: string | null;
+  startError: string | null;
+}
+
+/** Stdout kept for a hook's JSON answer; the rest is read and dropped. */
+export const STDOUT_CHARS = 64_000;
+
+/**
+ * Runs one hook command: `bash -c`, the input on stdin, a minimal environment, killed (with its
+ * process group) at its timeout or when the activity is cancelled. Output is bounded.
+ */
+export function spawnHook(
+  hook: HookCommandRef,
+  input: string,
+  extraEnv: Record<string, string>,
+  { cwd, signal }: { cwd: string; signal: AbortSignal },
+): Promise<HookRun> {
   const timeoutSeconds = hook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   return new Promise((resolve) => {
     // Like the bash tool: a minimal environment, so deputy's own secrets never reach a hook.
@@ -46,11 +81,13 @@ function runHook(
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: process.env.HOME ?? cwd,
         LANG: process.env.LANG ?? 'C.UTF-8',
-        DEPUTY_HOOK_EVENT: event,
+        ...extraEnv,
       },
       detached: true,
-      stdio: ['pipe', 'ignore', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    let stdout = '';
+    let stdoutCut = false;
     let stderr = '';
     let stoppedBy: string | null = null;
     const kill = (why: string): void => {
@@ -67,23 +104,35 @@ function runHook(
     );
     const onAbort = (): void => kill('cancelled');
     signal.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stdout.length < STDOUT_CHARS) stdout += chunk.toString('utf8');
+      if (stdout.length > STDOUT_CHARS) {
+        stdout = stdout.slice(0, STDOUT_CHARS);
+        stdoutCut = true;
+      }
+    });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < REASON_CHARS) stderr += chunk.toString('utf8');
     });
     // A hook that ignores its stdin closes the pipe early; that is not an error.
     child.stdin.on('error', () => {});
     child.stdin.end(input);
-    const finish = (reason: string | null): void => {
+    let settled = false;
+    const finish = (code: number | null, startError: string | null): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      resolve(reason);
+      resolve({
+        code,
+        stdout,
+        stdoutCut,
+        stderr: stderr.slice(0, REASON_CHARS),
+        stoppedBy,
+        startError,
+      });
     };
-    child.once('error', (error) => finish(`hook could not start: ${error.message}`));
-    child.once('close', (code) => {
-      const detail = stderr.trim().slice(0, REASON_CHARS);
-      if (stoppedBy) finish(`hook ${stoppedBy}${detail ? `: ${detail}` : ''}`);
-      else if (code !== 0) finish(detail || `hook exited with code ${code ?? 'unknown'}`);
-      else finish(null);
-    });
+    child.once('error', (error) => finish(null, error.message));
+    child.once('close', (code) => finish(code, null));
   });
 }

@@ -15,6 +15,7 @@ import { resolveAgentActivity } from './resolve-agent.js';
 import { runToolActivity } from './run-tool.js';
 import type { CallModelInput, ResolveAgentInput, RunToolInput, StopHooksInput } from './types.js';
 import { runStopHooksActivity } from './stop-hooks.js';
+import { runPreToolHooksActivity, type PreToolHooksInput } from './claude-hooks.js';
 
 export interface ActivityDependencies {
   /**
@@ -61,6 +62,10 @@ export function createActivities({ config: settings, agents, secrets, mcp }: Act
     runTool: masked((input: RunToolInput) =>
       runToolActivity(live.current(), blobs, input, masker, mcp),
     ),
+    runPreToolHooks: masked(async (input: PreToolHooksInput) => {
+      const answer = await runPreToolHooksActivity(live.current(), input);
+      return masker.value(answer);
+    }),
     runStopHooks: masked(async (input: StopHooksInput) => {
       const failure = await runStopHooksActivity(live.current(), input);
       return failure === null ? null : masker.text(failure);

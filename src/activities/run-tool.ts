@@ -1,5 +1,9 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
 import type { DeputyConfig } from '../config.js';
+import { mcpTarget } from '../policy/mcp-scope.js';
+import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
+import { claudeHooksFor, claudeToolName } from '../shared/claude-hooks.js';
+import type { ToolCallRequest } from '../shared/model-contract.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { toolFailureText } from '../shared/tool-contract.js';
 import { limitText } from '../tools/output-limit.js';
@@ -9,6 +13,7 @@ import { ToolError } from '../tools/tool.js';
 import { buildToolbox } from '../tools/toolbox.js';
 import { offloadLongResult, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
+import { runPostToolHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
 import type { RunToolInput, ToolOutcome } from './types.js';
 
@@ -78,9 +83,17 @@ async function runTool(
       { tool: call.name, arguments: call.arguments, result: content },
       hookOptions,
     );
+    // Claude Code's form: matched by its tool name, told the result as `tool_response`.
+    const claudeName = claudeToolName(call.name, mcpTargetOf(snapshot, call));
+    const claudeHooks = claudeHooksFor(snapshot.hooks, 'PostToolUse', claudeName);
+    const claudeNotes =
+      claudeHooks.length === 0
+        ? ''
+        : await runPostToolHooks(claudeHooks, claudeName, call, content, hookOptions);
     const bounded =
       limitText(content, snapshot.limits.toolResultMaxChars) +
-      (afterHook ? `\n[PostToolUse hook failed: ${afterHook.reason}]` : '');
+      (afterHook ? `\n[PostToolUse hook failed: ${afterHook.reason}]` : '') +
+      (claudeNotes ? `\n${claudeNotes}` : '');
     return { ...(await offloadLongResult(blobs, bounded)), isError: false };
   } catch (error) {
     if (context.cancellationSignal.aborted) {
@@ -90,4 +103,10 @@ async function runTool(
     const name = error instanceof ToolError && error.tool !== undefined ? error.tool : call.name;
     return { content: toolFailureText(name, cause), isError: true };
   }
+}
+
+/** The MCP server and tool a call reaches, or null for a built-in tool. */
+function mcpTargetOf(snapshot: CapabilitySnapshot, call: ToolCallRequest) {
+  const schema = snapshot.tools.find((tool) => tool.name === call.name);
+  return schema === undefined ? null : mcpTarget(schema, call.arguments);
 }

@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { DeputyConfig } from '../config.js';
+import { runClaudeStopHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
 import type { StopHooksInput } from './types.js';
 
@@ -8,11 +9,14 @@ export async function runStopHooksActivity(
   config: DeputyConfig,
   { hooks, agent, result }: StopHooksInput,
 ): Promise<string | null> {
+  const options = { cwd: config.workspace, signal: Context.current().cancellationSignal };
   const failure = await runHooks(
     hooks,
     'Stop',
     { agent, status: result.status, text: result.text },
-    { cwd: config.workspace, signal: Context.current().cancellationSignal },
+    options,
   );
-  return failure ? `${failure.command}: ${failure.reason}` : null;
+  if (failure) return `${failure.command}: ${failure.reason}`;
+  const claude = (hooks?.Stop ?? []).filter((hook) => hook.format === 'claude');
+  return claude.length === 0 ? null : runClaudeStopHooks(claude, options);
 }

@@ -165,7 +165,14 @@ export const AgentDetailSchema = AgentSummarySchema.extend({
   mcpServers: z.record(z.string(), z.record(z.string(), z.unknown())),
   hooks: z.record(
     z.string(),
-    z.array(z.object({ command: z.string(), timeoutSeconds: z.number().optional() })),
+    z.array(
+      z.object({
+        command: z.string(),
+        timeoutSeconds: z.number().optional(),
+        format: z.literal('claude').optional(),
+        matcher: z.string().optional(),
+      }),
+    ),
   ),
   diagnostics: z.array(DiagnosticSchema),
   revisions: z.array(RevisionSchema),

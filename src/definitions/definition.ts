@@ -10,6 +10,9 @@ import type { PermissionMode } from './schema.js';
 export interface HookCommand {
   command: string;
   timeoutSeconds?: number;
+  /** Read from Claude Code's `{matcher, hooks}` form (see HookCommandRef). */
+  format?: 'claude';
+  matcher?: string;
 }
 
 /** An MCP server written inline in a definition (CAP-3). */

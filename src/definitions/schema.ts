@@ -117,6 +117,9 @@ export const McpServerEntrySchema = z.union([NonBlank, InlineMcpServerSchema]);
 export const HookCommandSchema = z.strictObject({
   command: NonBlank,
   timeoutSeconds: z.number().positive().optional(),
+  // A hook read from Claude Code's form, as the API shows it (definition.ts HookCommand).
+  format: z.literal('claude').optional(),
+  matcher: z.string().optional(),
 });
 
 export const HooksSchema = z.partialRecord(z.enum(HOOK_EVENTS), z.array(HookCommandSchema));

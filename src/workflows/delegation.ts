@@ -21,6 +21,7 @@ import { FAILURE_TYPES } from '../shared/failures.js';
 import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
 import { activitiesWith, MODEL_CALL, RESOLVE_AGENT, STOP_HOOKS } from './activity-options.js';
 import { HISTORY_BYTES_LIMIT, HISTORY_EVENTS_LIMIT, type CarriedState } from './carried-state.js';
+import { applyClaudePreToolHooks } from './claude-hooks.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { planCalls, settleCall } from './tool-calls.js';
@@ -111,6 +112,7 @@ export async function delegation(
       if (run.outOfTurns()) return finish(run.cutAtMaxTurns(turn));
 
       const planned = planCalls(turn, resolved, input.options.unattended);
+      await applyClaudePreToolHooks(planned, turn, resolved, input.options.unattended);
       for (const item of planned) {
         if (item.verdict.kind === 'ask') item.card = run.openCard(item.call, item.verdict.reason);
       }

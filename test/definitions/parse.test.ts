@@ -361,7 +361,7 @@ describe('parseDefinition: ecosystem forms', () => {
     ]);
   });
 
-  it('maps Claude Code inline MCP servers and diagnoses its hook form', () => {
+  it('maps Claude Code inline MCP servers and reads its hook form', () => {
     const text = `---
 mcpServers:
   - github
@@ -377,10 +377,10 @@ hooks:
       'github',
       { name: 'local', transport: 'stdio', command: 'npx', args: ['srv'] },
     ]);
-    expect(definition.hooks).toEqual({});
-    expect(diagnostics.find((d) => d.code === 'hooks.ecosystem-format')?.path).toBe(
-      'hooks.PreToolUse',
-    );
+    expect(definition.hooks).toEqual({
+      PreToolUse: [{ command: './x.sh', matcher: 'Bash', format: 'claude' }],
+    });
+    expect(diagnostics.filter((d) => d.path.startsWith('hooks'))).toEqual([]);
   });
 
   it('recovers the unquoted "Triggers on: ..." descriptions common in the wild', () => {
