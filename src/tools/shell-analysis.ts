@@ -48,7 +48,7 @@ export async function analyzeCommand(command: string): Promise<CommandAnalysis> 
   if (tree === null) return { commands: [], refused: ['the command could not be parsed'] };
   try {
     const root = tree.rootNode;
-    if (root.hasError || root.startIndex !== 0 || root.endIndex > command.length) {
+    if (root.hasError || root.endIndex > command.length) {
       return { commands: [], refused: ['the command could not be parsed as shell syntax'] };
     }
     const walk = new Walk(command);
