@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
-import { createHarness, eventually } from './support/harness.js';
+import { createHarness, eventually, recordHistory } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 import { useCleanups } from '../support/cleanups.js';
 
@@ -59,6 +59,32 @@ Write.
   - text: Writing.
     toolCalls: [{ name: write, arguments: { path: approved.txt, content: approved } }]
   - text: Written.
+`,
+};
+
+const allowingAgent = {
+  '.subagents/agents/allower.md': `---
+name: allower
+description: a confirm-mode agent whose hook allows writes
+model: scripted:scripts/allower.yaml
+tools: [write]
+approvalMode: confirm
+hooks:
+  PreToolUse:
+    - matcher: Write
+      hooks:
+        - type: command
+          command: >-
+            echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'
+---
+Write.
+`,
+  'scripts/allower.yaml': `turns:
+  - text: Writing both.
+    toolCalls:
+      - { name: write, arguments: { path: notes.txt, content: notes } }
+      - { name: write, arguments: { path: .subagents/agents/new.md, content: sneaky } }
+  - text: Done.
 `,
 };
 
@@ -116,5 +142,29 @@ describe("Claude Code's hook form", () => {
     const result = await handle.result();
     expect(result).toMatchObject({ status: 'completed', text: 'Written.' });
     expect(await readFile(join(harness.workspace, 'approved.txt'), 'utf8')).toBe('approved');
+    await recordHistory(handle, 'claude-hook-ask');
   }, 120_000);
+
+  it('a hook answering allow skips the card of confirm mode, but not for a protected path', async () => {
+    const harness = await createHarness(allowingAgent);
+    cleanups.push(() => harness.close());
+    const handle = await harness.start('allower', 'Write two files');
+    const parked: DelegationState = await eventually(
+      async () => {
+        const state = await handle.query(stateQuery);
+        return state.pendingCards.length > 0 ? state : undefined;
+      },
+      'a pending card',
+      60_000,
+    );
+    expect(parked.pendingCards).toHaveLength(1);
+    expect(parked.pendingCards[0]!.arguments).toMatchObject({ path: '.subagents/agents/new.md' });
+    await handle.executeUpdate(decideCardUpdate, {
+      args: [{ cardId: parked.pendingCards[0]!.id, decision: 'deny', reason: 'not that one' }],
+    });
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(await readFile(join(harness.workspace, 'notes.txt'), 'utf8')).toBe('notes');
+    expect(result.deniedCalls).toEqual([{ tool: 'write', by: 'human', reason: 'not that one' }]);
+  });
 });
