@@ -61,7 +61,8 @@ export async function applyClaudePreToolHooks(
       touchesProtected: (turn.callPaths[item.call.id] ?? []).some((path) =>
         (resolved.protectedRoots ?? []).some((root) => isInside(root.path, path)),
       ),
-      unattended: unattended ?? 'ask',
+      // dontAsk (permissionMode) answers `ask` as unattended does: no one would see the card.
+      unattended: snapshot.policyFlags?.noHuman === true ? 'deny' : (unattended ?? 'ask'),
     });
   }
 }
@@ -82,7 +83,7 @@ export function verdictAfterHooks(
       return context.unattended === 'deny'
         ? {
             kind: 'deny',
-            reason: `a PreToolUse hook asks for approval${because}, and no one will answer: this delegation runs unattended`,
+            reason: `a PreToolUse hook asks for approval${because}, but no one will answer (the delegation runs unattended, or with permissionMode dontAsk), so it is denied`,
           }
         : { kind: 'ask', reason: `a PreToolUse hook asks for approval${because}` };
     case 'allow':
