@@ -88,7 +88,55 @@ Write.
 `,
 };
 
+const afterAgent = {
+  '.subagents/agents/after.md': `---
+name: after
+description: Claude Code's PostToolUse and SubagentStop hooks
+model: scripted:scripts/after.yaml
+tools: [write]
+approvalMode: full-access
+hooks:
+  PostToolUse:
+    - matcher: Write
+      hooks:
+        - type: command
+          command: 'cat > post-input.json; echo "lint: missing newline" >&2; exit 2'
+    - matcher: Bash
+      hooks: [{ type: command, command: 'touch bash-hook-ran' }]
+  SubagentStop:
+    - hooks: [{ type: command, command: 'cat > stop-input.json; echo "not done" >&2; exit 2' }]
+---
+Write.
+`,
+  'scripts/after.yaml': `turns:
+  - text: Writing.
+    toolCalls: [{ name: write, arguments: { path: out.txt, content: hello } }]
+  - text: "Result: \${lastToolResult}"
+`,
+};
+
 describe("Claude Code's hook form", () => {
+  it('PostToolUse sees tool_response and the model reads its stderr; SubagentStop runs at the end', async () => {
+    const harness = await createHarness(afterAgent);
+    cleanups.push(() => harness.close());
+    const handle = await harness.start('after', 'Write out.txt');
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(result.text).toContain('[PostToolUse hook: lint: missing newline]');
+    expect(result.notice).toContain('Stop hook failed');
+    expect(result.notice).toContain('not done');
+    expect(await readFile(join(harness.workspace, 'out.txt'), 'utf8')).toBe('hello');
+    await expect(readFile(join(harness.workspace, 'bash-hook-ran'))).rejects.toThrow();
+    const post = JSON.parse(await readFile(join(harness.workspace, 'post-input.json'), 'utf8'));
+    expect(post).toMatchObject({
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_response: { success: true },
+    });
+    const stop = JSON.parse(await readFile(join(harness.workspace, 'stop-input.json'), 'utf8'));
+    expect(stop).toMatchObject({ hook_event_name: 'SubagentStop', stop_hook_active: false });
+  });
+
   it('a PreToolUse hook exiting 2 blocks the write, and the model reads its stderr', async () => {
     const harness = await createHarness(blockingAgent);
     cleanups.push(() => harness.close());
