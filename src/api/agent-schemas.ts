@@ -128,6 +128,15 @@ export const AgentSummarySchema = z.object({
   model: z.string(),
   approvalMode: z.enum(APPROVAL_MODES),
   permissionMode: z.enum(PERMISSION_MODES).nullable(),
+  /** What the agent runs with: `approvalMode`, or what `permissionMode` maps to when it applies. */
+  effectivePolicy: z.object({
+    approvalMode: z.enum(APPROVAL_MODES),
+    flags: z.object({
+      readOnly: z.boolean().optional(),
+      noHuman: z.boolean().optional(),
+      protectInFullAccess: z.boolean().optional(),
+    }),
+  }),
   maxTurns: z.number().int(),
   runConfig: z.record(z.string(), z.unknown()).optional(),
   background: z.boolean(),

@@ -5,6 +5,7 @@
  * `__redacted__`. The routes pass both through the configured-secret masker as well.
  */
 import type { InlineMcpServer, LoadedDefinition } from '../definitions/definition.js';
+import { effectivePolicy } from '../definitions/permission-mode.js';
 import { HOOK_EVENTS } from '../definitions/schema.js';
 import type { RevisionInfo } from '../definitions/revisions.js';
 import { REDACTED } from '../shared/redact.js';
@@ -39,6 +40,7 @@ export function agentSummary(loaded: LoadedDefinition, effective: boolean): Agen
     model: definition.model,
     approvalMode: definition.approvalMode,
     permissionMode: definition.permissionMode,
+    effectivePolicy: effectivePolicy(definition),
     maxTurns: definition.maxTurns,
     ...(isRecord(runConfig) ? { runConfig } : {}),
     background: definition.background,

@@ -81,6 +81,8 @@ describe('GET /workspace/agents (API-1)', () => {
       model: 'default',
       approvalMode: 'confirm',
       permissionMode: 'plan',
+      // approvalMode was sent too, and wins (a permission-mode.overridden warning says so).
+      effectivePolicy: { approvalMode: 'confirm', flags: {} },
       maxTurns: 8,
       runConfig: { max_turns: 8 },
       background: false,
@@ -93,6 +95,25 @@ describe('GET /workspace/agents (API-1)', () => {
     expect(mine.diagnosticCount).toEqual({ total: 1, error: 0, warning: 1, info: 0 });
     for (const hidden of ['systemPrompt', 'mcpServers', 'hooks'])
       expect(mine).not.toHaveProperty(hidden);
+  });
+});
+
+describe('the effective policy (issue 11)', () => {
+  it('shows what a permissionMode maps to when the file sets no approvalMode', async () => {
+    const { app } = await makeApp();
+    const withoutMode: Record<string, unknown> = { ...reviewer };
+    delete withoutMode.approvalMode;
+    const created = await json(
+      await app.request(
+        '/workspace/agents',
+        send('POST', { ...withoutMode, permissionMode: 'bypassPermissions' }),
+      ),
+    );
+    expect(created.agent).toMatchObject({
+      approvalMode: 'confirm',
+      permissionMode: 'bypassPermissions',
+      effectivePolicy: { approvalMode: 'full-access', flags: { protectInFullAccess: true } },
+    });
   });
 });
 
