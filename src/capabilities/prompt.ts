@@ -6,12 +6,18 @@ import type {
   SkillRef,
 } from '../shared/capability-snapshot.js';
 import type { ResidentMemoryFile } from '../shared/resident-memory.js';
+import type { PolicyFlags } from '../shared/policy-contract.js';
+import { parseCommandPattern } from '../policy/tool-patterns.js';
 
 /**
- * Prompt assembly (CAP-6): framing -> capability catalog (skills -> knowledge -> MCP -> memory)
- * -> definition body. A dimension that is not declared contributes no byte at all, so a
- * definition declaring none assembles to exactly `framing + body`: provider-side prompt caches
- * depend on that, and a golden test guards it.
+ * Prompt assembly (CAP-6): framing -> policy notes (permission mode, then tool patterns) ->
+ * capability catalog (skills -> knowledge -> MCP -> memory) -> definition body. A dimension that
+ * is not declared contributes no byte at all, and neither do the policy notes when there are no
+ * policy flags and no tool patterns, so a definition declaring none assembles to exactly
+ * `framing + body`: provider-side prompt caches depend on that, and a golden test guards it. The
+ * policy notes tell the model up front what it would otherwise learn only from a refusal; they
+ * come right after the framing because they change only with the definition (the catalog may
+ * carry live MCP state and memory), which keeps the cached prefix long.
  */
 
 /**
@@ -42,17 +48,76 @@ export interface PromptParts {
   mcpLive?: ReadonlyMap<string, McpServerLive>;
   /** null = memory not declared. */
   memory: PromptMemory | null;
+  /** The snapshot's `toolPatterns` (issue 11); absent or empty: no section. */
+  toolPatterns?: Readonly<Record<string, readonly string[]>>;
+  /** The snapshot's `policyFlags` (permissionMode); absent, or neither plan nor dontAsk: none. */
+  policyFlags?: PolicyFlags;
   body: string;
 }
 
 export function assembleSystemPrompt(parts: PromptParts): string {
   const sections = [
+    permissionSection(parts.policyFlags ?? {}),
+    toolPatternsSection(parts.toolPatterns ?? {}),
     skillsSection(parts.skills),
     knowledgeSection(parts.knowledge),
     mcpSection(parts.mcpServers, parts.mcpLive ?? new Map()),
     memorySection(parts.memory),
   ];
   return parts.framing + sections.join('') + parts.body;
+}
+
+/** One sentence per flag that changes what the model may try: plan (readOnly), dontAsk (noHuman). */
+function permissionSection(flags: PolicyFlags): string {
+  const lines: string[] = [];
+  if (flags.readOnly === true) {
+    lines.push(
+      'You are in plan mode: you are read-only, so every call that would change files or run ' +
+        'commands is denied; read what you need and present the plan in your answer.',
+    );
+  }
+  if (flags.noHuman === true) {
+    lines.push(
+      'No one answers approval requests for you: a call that would need approval is denied at ' +
+        'once instead of waiting, so work with the calls that are allowed without one.',
+    );
+  }
+  if (lines.length === 0) return '';
+  return '# Permissions\n\n' + lines.join('\n\n') + '\n\n';
+}
+
+/** Per restricted tool, what its patterns allow (src/policy/tool-patterns.ts is the judge). */
+function toolPatternsSection(patterns: Readonly<Record<string, readonly string[]>>): string {
+  const names = Object.keys(patterns).sort((a, b) =>
+    a === 'bash' ? -1 : b === 'bash' ? 1 : a.localeCompare(b),
+  );
+  if (names.length === 0) return '';
+  const lines = names.map((name) => {
+    const list = patterns[name] ?? [];
+    if (list.length === 0) return `- ${name}: nothing (none of its patterns could be used)`;
+    if (name === 'bash') {
+      const shown = list.map((pattern) => {
+        const parsed = parseCommandPattern(pattern);
+        if (typeof parsed === 'string') return `\`${pattern}\``;
+        const words = parsed.words.join(' ');
+        return parsed.prefix ? `\`${words}\` with any arguments` : `\`${words}\` exactly`;
+      });
+      return (
+        `- bash: only ${shown.join(', ')}. Every command of a call must match one; anything else ` +
+        'is refused, including chaining (;, &&, ||, |), command or process substitution, ' +
+        'variables, redirection to or from files, subshells and control structures'
+      );
+    }
+    const globs = list.map((glob) => `\`${glob}\``).join(', ');
+    return `- ${name}: only paths matching ${globs} (relative to the workspace); a call that names another path, or none, is refused`;
+  });
+  return (
+    '# Restricted tools\n\n' +
+    'These tools are limited to the commands or paths below; a call outside them is refused ' +
+    'without running.\n\n' +
+    lines.join('\n') +
+    '\n\n'
+  );
 }
 
 function skillsSection(skills: SkillRef[]): string {

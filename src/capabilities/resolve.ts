@@ -154,8 +154,12 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
   }
 
   const resident = input.residentMemory ?? { files: [], notes: [] };
+  const policy = policyOf(definition);
   const systemPrompt = assembleSystemPrompt({
     framing: SUBAGENT_FRAMING,
+    // What the policy will refuse, said up front (absent flags and patterns add no byte).
+    toolPatterns: patterns,
+    ...(policy.policyFlags === undefined ? {} : { policyFlags: policy.policyFlags }),
     skills: inEffect.skills ? skills : [],
     knowledge: inEffect.knowledge ? knowledge : [],
     mcpServers: inEffect.mcpServers ? mcpServers : [],
@@ -182,7 +186,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     mcpServers: inEffect.mcpServers ? mcpServers : [],
     memory: inEffect.memory ? memory : null,
     // permissionMode's effect (issue 11), when the file sets it without approvalMode.
-    ...policyOf(definition),
+    ...policy,
     background: definition.background,
     limits: { maxTurns: definition.maxTurns, toolResultMaxChars: TOOL_RESULT_MAX_CHARS },
     callerRoles: [...new Set(input.caller.roles)],

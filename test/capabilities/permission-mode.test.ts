@@ -3,6 +3,7 @@
  * to, or that approvalMode wins; resolution records the mode and flags decide() honours.
  */
 import { describe, expect, it } from 'vitest';
+import { SUBAGENT_FRAMING } from '../../src/capabilities/prompt.js';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
 import { parseDefinition } from '../../src/definitions/parse.js';
 import type { LoadedDefinition } from '../../src/definitions/definition.js';
@@ -98,6 +99,23 @@ describe('permissionMode in the snapshot', () => {
     const neither = snapshotOf('approvalMode: auto-in-workspace');
     expect(neither.approvalMode).toBe('auto-in-workspace');
     expect(neither).not.toHaveProperty('policyFlags');
+  });
+
+  it('plan and dontAsk say so in the prompt; the other modes, and approvalMode winning, add nothing', () => {
+    expect(snapshotOf('permissionMode: plan').systemPrompt).toContain(
+      '# Permissions\n\nYou are in plan mode: you are read-only,',
+    );
+    expect(snapshotOf('permissionMode: dontAsk').systemPrompt).toContain(
+      '# Permissions\n\nNo one answers approval requests for you:',
+    );
+    for (const frontmatter of [
+      'permissionMode: default',
+      'permissionMode: acceptEdits',
+      'permissionMode: bypassPermissions',
+      'permissionMode: plan\napprovalMode: auto-edit',
+    ]) {
+      expect(snapshotOf(frontmatter).systemPrompt, frontmatter).toBe(`${SUBAGENT_FRAMING}Body.\n`);
+    }
   });
 
   it('bypassPermissions still gives only the tools the caller may have (POL-4)', () => {

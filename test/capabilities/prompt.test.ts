@@ -110,4 +110,68 @@ describe('assembleSystemPrompt (CAP-6)', () => {
     expect(prompt).toContain('shared with the main agent');
     expect(prompt).toContain('Your resident memory is empty.');
   });
+
+  it('no tool patterns and no plan/dontAsk flag add no byte (empty records included)', () => {
+    for (const extra of [
+      { toolPatterns: {} },
+      { policyFlags: {} },
+      { policyFlags: { protectInFullAccess: true } },
+      { toolPatterns: {}, policyFlags: { readOnly: false, noHuman: false } },
+    ]) {
+      expect(assembleSystemPrompt({ ...none, ...extra })).toBe(SUBAGENT_FRAMING + BODY);
+    }
+  });
+
+  it('tool patterns: a section right after the framing lists each restricted tool', () => {
+    const prompt = assembleSystemPrompt({
+      ...all,
+      toolPatterns: { read: ['docs/**', 'src/*.ts'], bash: ['git status', 'npm run test:*'] },
+    });
+    expect(prompt.startsWith(SUBAGENT_FRAMING + '# Restricted tools\n\n')).toBe(true);
+    expect(prompt).toContain(
+      '- bash: only `git status` exactly, `npm run test` with any arguments. Every command of a ' +
+        'call must match one; anything else is refused, including chaining (;, &&, ||, |), ' +
+        'command or process substitution, variables, redirection to or from files, subshells ' +
+        'and control structures\n',
+    );
+    expect(prompt).toContain(
+      '- read: only paths matching `docs/**`, `src/*.ts` (relative to the workspace); a call ' +
+        'that names another path, or none, is refused\n',
+    );
+    // bash first, then the file tools by name; the catalog follows unchanged.
+    expect(prompt.indexOf('- bash:')).toBeLessThan(prompt.indexOf('- read:'));
+    expect(prompt.indexOf('- read:')).toBeLessThan(prompt.indexOf('# Skills'));
+    expect(prompt.endsWith(assembleSystemPrompt(all).slice(SUBAGENT_FRAMING.length))).toBe(true);
+  });
+
+  it('a restricted tool whose patterns were all unusable is listed as allowing nothing', () => {
+    const prompt = assembleSystemPrompt({ ...none, toolPatterns: { bash: [] } });
+    expect(prompt).toContain('- bash: nothing (none of its patterns could be used)\n');
+  });
+
+  it('plan mode and dontAsk each add one sentence under # Permissions', () => {
+    const plan = assembleSystemPrompt({ ...none, policyFlags: { readOnly: true } });
+    expect(plan).toBe(
+      SUBAGENT_FRAMING +
+        '# Permissions\n\nYou are in plan mode: you are read-only, so every call that would ' +
+        'change files or run commands is denied; read what you need and ' +
+        'present the plan in your answer.\n\n' +
+        BODY,
+    );
+    const dontAsk = assembleSystemPrompt({ ...none, policyFlags: { noHuman: true } });
+    expect(dontAsk).toBe(
+      SUBAGENT_FRAMING +
+        '# Permissions\n\nNo one answers approval requests for you: a call that would need ' +
+        'approval is denied at once instead of waiting, so work with the calls that are ' +
+        'allowed without one.\n\n' +
+        BODY,
+    );
+    const both = assembleSystemPrompt({
+      ...none,
+      policyFlags: { readOnly: true, noHuman: true },
+      toolPatterns: { bash: ['git:*'] },
+    });
+    expect(both.indexOf('plan mode')).toBeLessThan(both.indexOf('No one answers'));
+    expect(both.indexOf('No one answers')).toBeLessThan(both.indexOf('# Restricted tools'));
+  });
 });

@@ -4,6 +4,7 @@
  * `Agent(...)`/`Task(...)` are a diagnostic on a delegate; `mcp__server__*` is `mcp:server`.
  */
 import { describe, expect, it } from 'vitest';
+import { SUBAGENT_FRAMING } from '../../src/capabilities/prompt.js';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
 import { parseDefinition } from '../../src/definitions/parse.js';
 import type { LoadedDefinition } from '../../src/definitions/definition.js';
@@ -58,6 +59,17 @@ describe('tool patterns in resolution', () => {
 
   it('snapshots without patterns carry no toolPatterns field (old snapshots decide as before)', () => {
     expect('toolPatterns' in snapshotOf('tools: Read, Bash')).toBe(false);
+  });
+
+  it('the prompt lists the patterns; without any, it stays framing + body', () => {
+    const restricted = snapshotOf('tools: ["Bash(git status)", "Bash(npm run test:*)", Read]');
+    expect(restricted.systemPrompt).toContain('# Restricted tools');
+    expect(restricted.systemPrompt).toContain(
+      '- bash: only `git status` exactly, `npm run test` with any arguments.',
+    );
+    expect(restricted.systemPrompt).not.toContain('- read:');
+    const plain = snapshotOf('tools: Read, Bash');
+    expect(plain.systemPrompt).toBe(`${SUBAGENT_FRAMING}Body.\n`);
   });
 
   it('an unusable pattern is an error and allows nothing, never everything', () => {
