@@ -61,11 +61,14 @@ export function resolveTools(r: ToolResolution): {
   }
 
   if (explicit) {
+    // tool.claude-only is a warning, unless nothing in the list grants a tool (then an error).
+    const claudeOnly: Diagnostic[] = [];
+    let listGrants = false;
     (r.tools ?? []).forEach((spec, index) => {
       const path = `tools[${index}]`;
       const patterned = splitPatternSpec(spec);
       if (patterned !== null) {
-        const tool = patternTool(patterned, spec, path, r);
+        const tool = patternTool(patterned, spec, path, r, claudeOnly);
         if (tool === null) return;
         const provider = r.providers.find((entry) => entry.tools.includes(tool));
         if (provider !== undefined && !isPermitted(r.caller, provider, tool)) {
@@ -78,14 +81,20 @@ export function resolveTools(r: ToolResolution): {
           return;
         }
         granted.set(tool.name, tool);
+        listGrants = true;
         (patterns[tool.name] ??= []).push(
           ...(patternProblem(tool, patterned.argument, spec, path, r) ? [] : [patterned.argument]),
         );
         return;
       }
       const match = matchToolSpec(spec, r.providers, r.mcpServers);
+      if (match.kind === 'claude-only') {
+        claudeOnly.push(reportClaudeOnly(match, spec, path, r, 'warning'));
+        return;
+      }
       if (reportUnmatched(match, spec, path, r, 'error')) return;
       if (match.kind === 'mcp-tool') {
+        listGrants = true;
         const schema = mcpDirectToolSchema(
           match.server,
           match.tool,
@@ -102,6 +111,7 @@ export function resolveTools(r: ToolResolution): {
         else {
           granted.set(tool.name, tool);
           unrestricted.add(tool.name);
+          listGrants = true;
         }
       }
       if (hidden.length > 0) {
@@ -121,10 +131,16 @@ export function resolveTools(r: ToolResolution): {
         });
       }
     });
+    for (const diagnostic of claudeOnly) if (!listGrants) diagnostic.severity = 'error';
   }
 
   r.disallowed.forEach((spec, index) => {
     const match = matchToolSpec(spec, r.providers, r.mcpServers);
+    if (match.kind === 'claude-only') {
+      // Nothing to take away: the agent never has it. Said, quietly.
+      reportClaudeOnly(match, spec, `disallowedTools[${index}]`, r, 'info');
+      return;
+    }
     if (reportUnmatched(match, spec, `disallowedTools[${index}]`, r, 'warning')) return;
     if (match.kind === 'tools') {
       for (const { tool } of match.tools) granted.delete(tool.name);
@@ -168,6 +184,7 @@ function patternTool(
   spec: string,
   path: string,
   r: ToolResolution,
+  claudeOnly: Diagnostic[],
 ): ToolSchema | null {
   const name = patterned.tool.toLowerCase();
   if (name === 'agent' || name === 'task') {
@@ -180,6 +197,10 @@ function patternTool(
     return null;
   }
   const match = matchToolSpec(patterned.tool, r.providers, r.mcpServers);
+  if (match.kind === 'claude-only') {
+    claudeOnly.push(reportClaudeOnly(match, spec, path, r, 'warning'));
+    return null;
+  }
   if (reportUnmatched(match, spec, path, r, 'error')) return null;
   const tools = match.kind === 'tools' ? match.tools.map((entry) => entry.tool) : [];
   const tool = tools.length === 1 ? tools[0]! : undefined;
@@ -218,6 +239,24 @@ function patternProblem(
     message: `'${spec}': ${problem}; this pattern allows nothing`,
   });
   return true;
+}
+
+/** `tool.claude-only`: a Claude Code tool deputy has no equivalent for; returns what it pushed. */
+function reportClaudeOnly(
+  match: Extract<SpecMatch, { kind: 'claude-only' }>,
+  spec: string,
+  path: string,
+  r: ToolResolution,
+  severity: Diagnostic['severity'],
+): Diagnostic {
+  const diagnostic: Diagnostic = {
+    severity,
+    path,
+    code: 'tool.claude-only',
+    message: `'${spec}': ${match.tool} is a Claude Code tool with no deputy equivalent, so ${path.startsWith('disallowed') ? 'there is nothing to remove' : 'nothing is granted'}; ${match.instead}`,
+  };
+  r.diagnostics.push(diagnostic);
+  return diagnostic;
 }
 
 /** Emits the diagnostic for a spec that names nothing usable; true when it did. */

@@ -17,9 +17,35 @@ export type SpecMatch =
     }
   | { kind: 'mcp-tool'; server: string; tool: string }
   | { kind: 'mcp-not-declared'; server: string }
+  /** A Claude Code tool deputy has no equivalent for (`WebFetch`, `TodoWrite`...). */
+  | { kind: 'claude-only'; tool: string; instead: string }
   | { kind: 'unknown'; reason: string };
 
 const MCP_PROVIDER = 'Mcp';
+
+/**
+ * Claude Code's own tools that no deputy provider stands for, by lower-cased name: their
+ * canonical spelling and what to do instead. `Task` is refused apart (DELEGATION_TOOLS): a
+ * delegate cannot delegate. Checked only when no registered tool has the name.
+ */
+const CLAUDE_ONLY_TOOLS: ReadonlyMap<string, { tool: string; instead: string }> = new Map(
+  (
+    [
+      ['WebFetch', 'to fetch web pages, declare an MCP server that fetches in mcpServers'],
+      ['WebSearch', 'to search the web, declare an MCP server that searches in mcpServers'],
+      ['NotebookEdit', 'edit the notebook file with edit or write'],
+      ['NotebookRead', 'read the notebook file with read'],
+      ['TodoWrite', 'a delegate keeps no todo list; it plans in its own turns'],
+      ['TodoRead', 'a delegate keeps no todo list; it plans in its own turns'],
+      ['BashOutput', 'a bash call runs to completion and returns its output'],
+      ['KillShell', 'a bash call runs to completion; there is no background shell to stop'],
+      ['KillBash', 'a bash call runs to completion; there is no background shell to stop'],
+      ['ExitPlanMode', 'under permissionMode plan the agent presents its plan in its answer'],
+      ['AskUserQuestion', 'a delegate answers its parent; it does not ask the user'],
+      ['SlashCommand', 'a delegate runs no slash commands'],
+    ] as const
+  ).map(([tool, instead]) => [tool.toLowerCase(), { tool, instead }]),
+);
 const DELEGATION_TOOLS = new Set(['task', 'taskoutput', 'taskstop']);
 /** What model APIs accept as a tool name (OpenAI's rule is the strictest in use). */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -89,6 +115,8 @@ export function matchToolSpec(
     }
   }
   if (matches.length === 0) {
+    const claudeOnly = CLAUDE_ONLY_TOOLS.get(lower);
+    if (claudeOnly !== undefined) return { kind: 'claude-only', ...claudeOnly };
     return {
       kind: 'unknown',
       reason: `known providers: ${providers.map((provider) => provider.name).join(', ')}; known tools: ${providers

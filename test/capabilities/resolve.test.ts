@@ -44,14 +44,55 @@ describe('resolveCapabilities: tools (CAP-1)', () => {
   });
 
   it('declared entries that all fail give zero tools, with one tool.unknown per spec', () => {
-    const specs = ['webfetch', 'FileSystem:nothing', 'Nope:read', '', 'a:b:c'];
+    const specs = ['webgrab', 'FileSystem:nothing', 'Nope:read', '', 'a:b:c'];
     const snapshot = resolveCapabilities(input({ tools: specs }));
     expect(snapshot.tools).toEqual([]);
     const unknown = diagnostic(snapshot, 'tool.unknown');
     expect(unknown.map((entry) => entry.path)).toEqual([0, 1, 2, 3, 4].map((i) => `tools[${i}]`));
-    expect(unknown[0]?.message).toContain("'webfetch'");
+    expect(unknown[0]?.message).toContain("'webgrab'");
     expect(unknown[1]?.message).toContain('provider FileSystem has no tool');
     expect(unknown[2]?.message).toContain("no provider 'Nope'");
+  });
+
+  it("Claude Code's own tools are tool.claude-only: a warning beside granted tools, saying what to do instead", () => {
+    const snapshot = resolveCapabilities(
+      input({ tools: ['read', 'WebFetch', 'websearch', 'NotebookEdit', 'TodoWrite'] }),
+    );
+    expect(names(snapshot)).toEqual(['read']);
+    expect(diagnostic(snapshot, 'tool.unknown')).toEqual([]);
+    const claudeOnly = diagnostic(snapshot, 'tool.claude-only');
+    expect(claudeOnly.map((entry) => `${entry.severity} ${entry.path}`)).toEqual([
+      'warning tools[1]',
+      'warning tools[2]',
+      'warning tools[3]',
+      'warning tools[4]',
+    ]);
+    expect(claudeOnly[0]?.message).toBe(
+      "'WebFetch': WebFetch is a Claude Code tool with no deputy equivalent, so nothing is granted; to fetch web pages, declare an MCP server that fetches in mcpServers",
+    );
+    expect(claudeOnly[1]?.message).toContain('WebSearch is a Claude Code tool');
+    expect(claudeOnly[1]?.message).toContain('an MCP server that searches in mcpServers');
+  });
+
+  it('tool.claude-only is an error when nothing in the list grants a tool; info in disallowedTools', () => {
+    const only = resolveCapabilities(input({ tools: ['WebFetch', 'WebSearch(query)', 'nope'] }));
+    expect(only.tools).toEqual([]);
+    expect(
+      only.diagnostics
+        .filter((entry) => entry.code.startsWith('tool.'))
+        .map((entry) => `${entry.severity} ${entry.code} ${entry.path}`),
+    ).toEqual([
+      'error tool.claude-only tools[0]',
+      'error tool.claude-only tools[1]',
+      'error tool.unknown tools[2]',
+    ]);
+    const removed = resolveCapabilities(input({ tools: null, disallowedTools: ['WebFetch'] }));
+    expect(diagnostic(removed, 'tool.claude-only').map((entry) => entry.severity)).toEqual([
+      'info',
+    ]);
+    expect(diagnostic(removed, 'tool.claude-only')[0]?.message).toContain(
+      'there is nothing to remove',
+    );
   });
 
   it('Task is never granted to a delegate (RUN-7), with a reason', () => {

@@ -88,7 +88,7 @@ describe('tool patterns in resolution', () => {
     const snapshot = snapshotOf('tools: ["WebFetch(domain:example.com)", "Nope(x)"]');
     expect(snapshot.tools).toEqual([]);
     expect(codes(snapshot)).toEqual(
-      expect.arrayContaining(['error:tool.unknown:tools[0]', 'error:tool.unknown:tools[1]']),
+      expect.arrayContaining(['error:tool.claude-only:tools[0]', 'error:tool.unknown:tools[1]']),
     );
   });
 

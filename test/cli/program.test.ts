@@ -154,7 +154,7 @@ describe('deputy agents', () => {
     expect(anonymous.stdout).toContain('resolves to (caller: no identity (auth disabled)):');
     expect(anonymous.stdout).toContain('  tools: read, write\n');
     expect(anonymous.stdout).toMatch(
-      /error: tools\[2\]: 'WebFetch' names no tool .*\[tool\.unknown\]/,
+      /warning: tools\[2\]: 'WebFetch': WebFetch is a Claude Code tool with no deputy equivalent.*\[tool\.claude-only\]/,
     );
 
     const reader = captureIo();
@@ -167,7 +167,7 @@ describe('deputy agents', () => {
     expect(resolution.tools).toEqual(['read']);
     expect(resolution.diagnostics.map((d) => `${d.path} ${d.code}`)).toEqual([
       'tools[1] tool.hidden-by-role',
-      'tools[2] tool.unknown',
+      'tools[2] tool.claude-only',
     ]);
   });
 });
