@@ -6,9 +6,14 @@
  * are the definition schema's own (src/definitions/schema.ts): one rule for files and the API.
  */
 import { z } from 'zod';
-import { frontmatterShape, NameSchema, PERMISSION_MODES } from '../definitions/schema.js';
-import { HOOK_EVENTS } from '../definitions/schema.js';
+import {
+  frontmatterShape,
+  HOOK_EVENTS,
+  NameSchema,
+  PERMISSION_MODES,
+} from '../definitions/schema.js';
 import { APPROVAL_MODES } from '../shared/policy-contract.js';
+import { utf8Text } from './schemas.js';
 
 /** Largest system prompt accepted, in UTF-8 bytes: 256 KiB, as qwen-code's daemon. */
 export const MAX_SYSTEM_PROMPT_BYTES = 256 * 1024;
@@ -18,19 +23,9 @@ export const SCOPE_LEVELS = { workspace: 'project', global: 'user' } as const;
 export const ScopeSchema = z.enum(['workspace', 'global']);
 export const WritableLevelSchema = z.enum(['project', 'user']);
 
-const SystemPromptSchema = z
-  .string()
-  .check((ctx) => {
-    const bytes = Buffer.byteLength(ctx.value, 'utf8');
-    if (bytes > MAX_SYSTEM_PROMPT_BYTES) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        message: `the system prompt is ${bytes} bytes; the limit is ${MAX_SYSTEM_PROMPT_BYTES}`,
-      });
-    }
-  })
-  .describe(`The Markdown body, kept byte for byte; at most ${MAX_SYSTEM_PROMPT_BYTES} bytes`);
+const SystemPromptSchema = utf8Text('system prompt', MAX_SYSTEM_PROMPT_BYTES).describe(
+  `The Markdown body, kept byte for byte; at most ${MAX_SYSTEM_PROMPT_BYTES} bytes`,
+);
 
 /**
  * qwen-code's legacy turn limit. Only `max_turns` is read (maxTurns wins when both are set);

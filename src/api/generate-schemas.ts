@@ -5,6 +5,7 @@
  * client written for qwen-code's daemon reads deputy's stream as it is.
  */
 import { z } from 'zod';
+import { utf8Text } from './schemas.js';
 
 /**
  * Largest prompt, in UTF-8 bytes: 16 KiB. A prompt says what an agent should be; anything
@@ -12,18 +13,7 @@ import { z } from 'zod';
  */
 export const MAX_PROMPT_BYTES = 16 * 1024;
 
-export const PromptSchema = z
-  .string()
-  .check((ctx) => {
-    const bytes = Buffer.byteLength(ctx.value, 'utf8');
-    if (bytes > MAX_PROMPT_BYTES) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        message: `the prompt is ${bytes} bytes; the limit is ${MAX_PROMPT_BYTES} bytes (UTF-8)`,
-      });
-    }
-  })
+export const PromptSchema = utf8Text('prompt', MAX_PROMPT_BYTES)
   .trim()
   .min(1, 'the prompt is empty')
   .describe(`not blank; at most ${MAX_PROMPT_BYTES} bytes (UTF-8)`);

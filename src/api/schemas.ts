@@ -21,18 +21,24 @@ const AgentNameSchema = z
   .max(MAX_NAME_LENGTH, `at most ${MAX_NAME_LENGTH} characters`)
   .regex(AGENT_NAME_PATTERN, 'an agent name: lowercase letters, digits, -');
 
-const TaskSchema = z
-  .string()
-  .check((ctx) => {
+/**
+ * A string of at most `limit` UTF-8 bytes (what travels in history and payloads is bytes, not
+ * characters); the issue says how long it was. The one length rule for tasks, prompts and bodies.
+ */
+export function utf8Text(label: string, limit: number): z.ZodString {
+  return z.string().check((ctx) => {
     const bytes = Buffer.byteLength(ctx.value, 'utf8');
-    if (bytes > MAX_TASK_BYTES) {
+    if (bytes > limit) {
       ctx.issues.push({
         code: 'custom',
         input: ctx.value,
-        message: `the task is ${bytes} bytes; the limit is ${MAX_TASK_BYTES} bytes (UTF-8)`,
+        message: `the ${label} is ${bytes} bytes; the limit is ${limit} bytes (UTF-8)`,
       });
     }
-  })
+  });
+}
+
+const TaskSchema = utf8Text('task', MAX_TASK_BYTES)
   .trim()
   .min(1, 'the task is empty')
   .describe(`not blank; at most ${MAX_TASK_BYTES} bytes (UTF-8)`);
