@@ -14,6 +14,7 @@ import type {
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
+import { readEventStream } from '../support/event-stream.js';
 
 let harness: Harness;
 let server: ApiServer;
@@ -61,28 +62,6 @@ async function startDemo(s: string, extra: Record<string, unknown> = {}): Promis
 async function pendingCards(s: string): Promise<ApprovalCard[]> {
   const { body } = await call('GET', `/sessions/${s}/cards`);
   return body.cards as ApprovalCard[];
-}
-
-/** Reads an SSE response into events, calling `onEvent` as each one arrives. */
-async function readEvents(
-  response: Response,
-  onEvent: (event: DelegationEvent & { replayed?: boolean }, name: string) => Promise<void> | void,
-): Promise<void> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const name = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (name && data) await onEvent(JSON.parse(data) as DelegationEvent, name);
-    }
-  }
 }
 
 describe('delegations over HTTP', () => {
@@ -151,15 +130,18 @@ describe('delegations over HTTP', () => {
     const response = await fetch(`${server.url}/delegations/${id}/events`);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const seen: DelegationEvent[] = [];
-    await readEvents(response, async (event, name) => {
-      expect(name).toBe(event.type);
-      seen.push(event);
-      if (event.type === 'card-opened') {
-        expect(
-          (await call('POST', `/cards/${event.card.id}`, { decision: 'approve' })).status,
-        ).toBe(200);
-      }
-    });
+    await readEventStream<DelegationEvent & { replayed?: boolean }>(
+      response,
+      async (event, name) => {
+        expect(name).toBe(event.type);
+        seen.push(event);
+        if (event.type === 'card-opened') {
+          expect(
+            (await call('POST', `/cards/${event.card.id}`, { decision: 'approve' })).status,
+          ).toBe(200);
+        }
+      },
+    );
     expect(seen.map((event) => event.type)).toEqual([
       'started',
       'model-turn',
@@ -183,7 +165,7 @@ describe('delegations over HTTP', () => {
       headers: { 'Last-Event-ID': '5' },
     });
     const seen: Array<DelegationEvent & { replayed?: boolean }> = [];
-    await readEvents(response, async (event) => {
+    await readEventStream<DelegationEvent & { replayed?: boolean }>(response, async (event) => {
       seen.push(event);
       if (event.type === 'card-opened') {
         expect(event.replayed).toBe(true);

@@ -27,6 +27,7 @@ import type {
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker.js';
 import { eventually, workflowBundle, writeFiles } from './support/harness.js';
+import { readEventStream } from '../support/event-stream.js';
 
 /** Reads input.txt, asks to write copy-<version>.txt with what it read, then says it is done. */
 const copierScript = (version: string) => `turns:
@@ -103,30 +104,6 @@ async function call(method: string, path: string, body?: unknown) {
   return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as Json };
 }
 
-/** Reads an SSE response block by block, calling `onEvent` as each event arrives. */
-async function readEvents(
-  response: Response,
-  onEvent: (event: DelegationEvent, name: string) => Promise<void> | void,
-): Promise<void> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const name = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (name !== undefined && data !== undefined) {
-        await onEvent(JSON.parse(data) as DelegationEvent, name);
-      }
-    }
-  }
-}
-
 const agentFile = () => join(workspace, '.subagents', 'agents', 'copier.md');
 const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');
 
@@ -177,7 +154,7 @@ describe('authoring an agent over HTTP and running it (issue 8, end to end)', ()
     expect(events.headers.get('content-type')).toContain('text/event-stream');
     const seen: DelegationEvent[] = [];
     let decided: Json | undefined;
-    await readEvents(events, async (event, name) => {
+    await readEventStream<DelegationEvent>(events, async (event, name) => {
       expect(name).toBe(event.type);
       seen.push(event);
       if (event.type !== 'card-opened') return;

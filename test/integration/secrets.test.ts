@@ -18,6 +18,7 @@ import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
+import { readEventStream } from '../support/event-stream.js';
 
 /** Random, and shaped like no known token format: only the configured-value masker can catch them. */
 const secret = (label: string): string => `${label}-${randomBytes(9).toString('hex')}`;
@@ -180,20 +181,7 @@ async function follow(id: string, onEvent: (event: DelegationEvent) => Promise<v
     headers: { authorization: `Bearer ${SECRETS.authToken}` },
   });
   expect(response.status).toBe(200);
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    answers.push(value);
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const data = /^data: (.*)$/m.exec(buffer.slice(0, end))?.[1];
-      buffer = buffer.slice(end + 2);
-      if (data) await onEvent(JSON.parse(data) as DelegationEvent);
-    }
-  }
+  answers.push(await readEventStream<DelegationEvent>(response, onEvent));
 }
 
 /**

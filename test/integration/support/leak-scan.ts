@@ -5,7 +5,6 @@
  * in its plain form and in base64 (whatever its alignment inside a longer encoded payload).
  */
 import type { Client } from '@temporalio/client';
-import type { DelegationEvent } from '../../../src/shared/delegation.js';
 
 /**
  * The stretches of base64 that encode `secret` at each of the three byte alignments: a secret
@@ -67,32 +66,7 @@ export async function historyText(client: Client, workflowId: string): Promise<s
   return parts.join('\n');
 }
 
-/**
- * Reads an SSE answer to its end, calling `onEvent` with each event's parsed `data` (and its
- * `event:` name) as it arrives. Returns the raw text, for the scan.
- */
-export async function readEventStream(
-  response: Response,
-  onEvent: (data: unknown, type: string) => Promise<void> = async () => {},
-): Promise<string> {
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let raw = '';
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return raw;
-    raw += value;
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      const type = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-      if (data) await onEvent(JSON.parse(data) as DelegationEvent, type);
-    }
-  }
-}
+export { readEventStream } from '../../support/event-stream.js';
 
 /** The `resolveAgent` activity's result in a history: the capability snapshot the run used. */
 export async function resolvedSnapshot(
