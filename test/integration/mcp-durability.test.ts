@@ -5,12 +5,11 @@
  * The model is told what happened (never a hang, never a retry), the pool reconnects on its
  * backoff (`mcpReconnectSeconds: 1`), and the pid files say which server process answered.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { useCleanups } from '../support/cleanups.js';
 import { isRunning } from '../support/processes.js';
@@ -24,6 +23,7 @@ import {
   turnTexts,
   whoamiIn,
 } from './support/mcp-delegations.js';
+import { spawnWorker } from './support/worker-process.js';
 
 const fixture = stdioFixtureCommand();
 const cleanups = useCleanups();
@@ -185,41 +185,13 @@ describe('a card on an MCP call across a worker restart', () => {
   });
 
   /** A worker process with MCP clients; resolves once it polls and its server is connected. */
-  function spawnMcpWorker(harness: Harness): Promise<ChildProcess> {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(PROJECT_ROOT, 'test/fixtures/mcp-worker-process.ts')],
-      {
-        cwd: PROJECT_ROOT,
-        env: {
-          ...process.env,
-          TEMPORAL_ADDRESS: harness.address,
-          DEPUTY_WORKSPACE: harness.workspace,
-          DEPUTY_USER_DIR: join(harness.workspace, '.user-config'),
-          TASK_QUEUE: harness.taskQueue,
-          WORKFLOW_BUNDLE: bundleFile,
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    cleanups.push(async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGKILL');
-        await exited;
-      }
+  const spawnMcpWorker = (harness: Harness): Promise<ChildProcess> =>
+    spawnWorker(harness, cleanups, {
+      script: 'test/fixtures/mcp-worker-process.ts',
+      env: { WORKFLOW_BUNDLE: bundleFile },
+      ready: (output) =>
+        output.includes('worker ready') && output.includes("MCP server 'vault' connected"),
     });
-    return new Promise((resolve, reject) => {
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('worker ready') && output.includes("MCP server 'vault' connected")) {
-          resolve(child);
-        }
-      });
-      child.once('exit', (code) => reject(new Error(`worker exited early (${code}): ${output}`)));
-    });
-  }
 
   it('keeps the card through a SIGKILLed worker; approved, the call runs on the new pool', async () => {
     const pidFile = join(scratch, 'vault.pids');

@@ -7,14 +7,24 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../src/config.js';
 import type { Harness } from './harness.js';
 
-/** Resolves once the worker polls the harness's task queue; `cleanups` gets its SIGKILL. */
+export interface WorkerProcessOptions {
+  /** The worker's entry, relative to the project root. Default test/fixtures/worker-process.ts. */
+  script?: string;
+  /** More environment for it (a bundle file, ...). */
+  env?: Record<string, string>;
+  /** When its output says it is ready. Default: it printed `worker ready`. */
+  ready?: (output: string) => boolean;
+}
+
+/** Resolves once the worker is ready; `cleanups` gets its SIGKILL (and waits for its exit). */
 export function spawnWorker(
   harness: Harness,
   cleanups: Array<() => Promise<void>>,
+  options: WorkerProcessOptions = {},
 ): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(PROJECT_ROOT, 'test/fixtures/worker-process.ts')],
+    ['--import', 'tsx', join(PROJECT_ROOT, options.script ?? 'test/fixtures/worker-process.ts')],
     {
       cwd: PROJECT_ROOT,
       env: {
@@ -23,18 +33,24 @@ export function spawnWorker(
         DEPUTY_WORKSPACE: harness.workspace,
         DEPUTY_USER_DIR: join(harness.workspace, '.user-config'),
         TASK_QUEUE: harness.taskQueue,
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
   cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) await killWorker(child);
   });
+  const ready = options.ready ?? ((output: string) => output.includes('worker ready'));
   return new Promise((resolve, reject) => {
+    let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('worker ready')) resolve(child);
+      output += chunk.toString();
+      if (ready(output)) resolve(child);
     });
-    child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
+    child.once('exit', (code) =>
+      reject(new Error(`worker process exited early (${code}): ${output}`)),
+    );
   });
 }
 
