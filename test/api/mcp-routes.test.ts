@@ -6,7 +6,6 @@
  * URL; no answer may carry any of them.
  */
 import { readFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +23,7 @@ import { eventually } from '../support/eventually.js';
 import { isRunning } from '../support/processes.js';
 import { AUTH_CONFIG, bearer, TOKENS } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';
+import { freePort } from '../../src/temporal/dev-server.js';
 
 const SECRETS = {
   MCP_ROUTES_ENV_SECRET: 'env-secret-value-9d41c2',
@@ -42,20 +42,6 @@ const root = mkdtempSync(join(tmpdir(), 'deputy-mcp-routes-'));
 const workspace = join(root, 'workspace');
 const silentPids = join(root, 'silent.pids');
 const fixture = stdioFixtureCommand();
-
-/** A port nobody listens on: taken and released at once. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(),
-      );
-    });
-  });
-}
 
 /** A stdio "server" that reads and never answers: its client stays `connecting`. */
 const SILENT_SCRIPT =
@@ -87,7 +73,8 @@ const entry = (answer: McpServerList, name: string, source?: string) =>
 
 beforeAll(async () => {
   for (const [key, value] of Object.entries(SECRETS)) process.env[key] = value;
-  port = await closedPort();
+  // A port nobody listens on: taken and released at once, for a server that never answers.
+  port = await freePort();
   mkdirSync(join(workspace, '.subagents', 'agents'), { recursive: true });
   const inline = {
     name: 'inline-fx',

@@ -4,7 +4,6 @@
  * process left behind once the command has exited. No Temporal is involved.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { McpServerListSchema, McpServerToolsSchema } from '../../src/api/mcp-sch
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { isRunning } from '../support/processes.js';
 import { runDeputy, type Outcome } from './run-deputy.js';
+import { freePort } from '../../src/temporal/dev-server.js';
 
 const SECRET = 'mcp-cli-env-secret-3e9a71';
 const HEADER_SECRET = 'mcp-cli-header-secret-0d2b84';
@@ -21,19 +21,6 @@ const workspace = join(root, 'workspace');
 const pidFile = join(root, 'fixture.pids');
 const fixture = stdioFixtureCommand();
 let port: number;
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(),
-      );
-    });
-  });
-}
 
 function deputy(args: string[]): Promise<Outcome> {
   const env: NodeJS.ProcessEnv = {
@@ -62,7 +49,8 @@ async function deputyLeavingNothing(args: string[]): Promise<Outcome & { started
 }
 
 beforeAll(async () => {
-  port = await closedPort();
+  // A port nobody listens on: taken and released at once, for a server that never answers.
+  port = await freePort();
   const agents = join(workspace, '.subagents', 'agents');
   mkdirSync(agents, { recursive: true });
   const stdio = (extra: Record<string, unknown> = {}) => ({
