@@ -85,3 +85,17 @@ async function readBody(request: IncomingMessage): Promise<string> {
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/** Config text for a default model that is an OpenAI-compatible endpoint at `baseUrl`. */
+export function providerConfig(baseUrl: string, extra = ''): string {
+  return [
+    'models:',
+    '  default: fake/model',
+    '  catalog:',
+    '    fake/model:',
+    '      provider: openai',
+    '      model: fake-model',
+    `      baseUrl: ${baseUrl}`,
+    extra,
+  ].join('\n');
+}

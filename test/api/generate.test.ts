@@ -20,7 +20,12 @@ import { loadConfig } from '../../src/config.js';
 import { startApiServer } from '../../src/server.js';
 import { eventually } from '../support/eventually.js';
 import { useCleanups } from '../support/cleanups.js';
-import { completion, startFakeChatProvider, type ChatRequestBody } from './fake-chat-provider.js';
+import {
+  completion,
+  providerConfig,
+  startFakeChatProvider,
+  type ChatRequestBody,
+} from './fake-chat-provider.js';
 import { jsonPost } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';
 
@@ -43,20 +48,6 @@ function workspace(configYaml: string, script = SCRIPT): string {
 }
 
 const SCRIPTED = 'models:\n  default: scripted:scripts/gen.yaml\n';
-
-/** Config text for a default model that is an OpenAI-compatible endpoint at `baseUrl`. */
-function providerConfig(baseUrl: string, extra = ''): string {
-  return [
-    'models:',
-    '  default: fake/model',
-    '  catalog:',
-    '    fake/model:',
-    '      provider: openai',
-    '      model: fake-model',
-    `      baseUrl: ${baseUrl}`,
-    extra,
-  ].join('\n');
-}
 
 const TOKENS = {
   GEN_ADMIN_TOKEN: 'tok-gen-admin-8d7c6b',

@@ -28,7 +28,7 @@ import { startApiServer } from '../../src/server.js';
 import { useCleanups } from '../support/cleanups.js';
 import { eventually } from '../support/eventually.js';
 import { AUTH_CONFIG, TOKENS } from './make-app.js';
-import { startFakeChatProvider } from './fake-chat-provider.js';
+import { providerConfig, startFakeChatProvider } from './fake-chat-provider.js';
 import { stubDelegations } from './stub-delegations.js';
 
 const cleanups = useCleanups();
@@ -520,16 +520,7 @@ describe("qwen-code's DaemonClient against deputy: generation", () => {
     }));
     cleanups.push(() => provider.close());
     const daemon = await startDaemon({
-      configYaml: [
-        'models:',
-        '  default: fake/model',
-        '  catalog:',
-        '    fake/model:',
-        '      provider: openai',
-        '      model: fake-model',
-        `      baseUrl: ${provider.baseUrl}`,
-        '',
-      ].join('\n'),
+      configYaml: providerConfig(provider.baseUrl),
     });
     const client = daemon.client();
     const events: DaemonWorkspaceGenerationEvent[] = [];
