@@ -14,7 +14,7 @@ import type { Logger } from '../../src/api/errors.js';
 import { loadConfig, type DeputyConfig } from '../../src/config.js';
 import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
 import { fixedConfig } from '../../src/live-config.js';
-import { AUTH_CONFIG, TOKENS } from './make-app.js';
+import { AUTH_CONFIG, TOKEN_ENV } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';
 
 export interface AuthoringApp {
@@ -36,11 +36,41 @@ export interface AuthoringAppOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const TOKEN_ENV = {
-  DOOR_ADMIN_TOKEN: TOKENS.admin,
-  DOOR_OWNER_TOKEN: TOKENS.owner,
-  DOOR_READER_TOKEN: TOKENS.reader,
-};
+export interface AuthoringLayout {
+  root: string;
+  workspace: string;
+  userDir: string;
+  dataDir: string;
+  /** The tokens (TOKEN_ENV) and `options.env`. */
+  env: NodeJS.ProcessEnv;
+  config: DeputyConfig;
+}
+
+/**
+ * A workspace (with `configYaml` as `.subagents/config.yaml`), a user level and a data directory
+ * under a fresh temp dir, and the configuration loaded over them (with AUTH_CONFIG for `auth`).
+ * The caller removes `root`.
+ */
+export function authoringLayout(
+  prefix: string,
+  options: AuthoringAppOptions = {},
+): AuthoringLayout {
+  const root = mkdtempSync(join(tmpdir(), prefix));
+  const workspace = join(root, 'workspace');
+  const userDir = join(root, 'user');
+  const dataDir = join(root, 'data');
+  mkdirSync(join(workspace, '.subagents'), { recursive: true });
+  if (options.configYaml !== undefined) {
+    writeFileSync(join(workspace, '.subagents', 'config.yaml'), options.configYaml);
+  }
+  const env = { ...TOKEN_ENV, ...options.env };
+  const loaded = loadConfig(
+    { workspace, dataDir },
+    { DEPUTY_USER_DIR: userDir, DEPUTY_DATA_DIR: dataDir, ...env },
+  );
+  const config: DeputyConfig = options.auth === true ? { ...loaded, auth: AUTH_CONFIG } : loaded;
+  return { root, workspace: config.workspace, userDir, dataDir, env, config };
+}
 
 /** A fresh app per call; everything it made is removed after the test. */
 export function useAuthoringApps(): (options?: AuthoringAppOptions) => Promise<AuthoringApp> {
@@ -52,20 +82,7 @@ export function useAuthoringApps(): (options?: AuthoringAppOptions) => Promise<A
     }
   });
   return async (options = {}) => {
-    const root = mkdtempSync(join(tmpdir(), 'deputy-authoring-'));
-    const workspace = join(root, 'workspace');
-    const userDir = join(root, 'user');
-    const dataDir = join(root, 'data');
-    mkdirSync(join(workspace, '.subagents'), { recursive: true });
-    if (options.configYaml !== undefined) {
-      writeFileSync(join(workspace, '.subagents', 'config.yaml'), options.configYaml);
-    }
-    const env = { ...TOKEN_ENV, ...options.env };
-    const loaded = loadConfig(
-      { workspace, dataDir },
-      { DEPUTY_USER_DIR: userDir, DEPUTY_DATA_DIR: dataDir, ...env },
-    );
-    const config: DeputyConfig = options.auth === true ? { ...loaded, auth: AUTH_CONFIG } : loaded;
+    const { root, userDir, dataDir, env, config } = authoringLayout('deputy-authoring-', options);
     const registry = createRegistry({ config });
     await registry.load();
     made.push({ root, registry });

@@ -17,7 +17,7 @@ import { loadConfig, type DeputyConfig } from '../../src/config.js';
 import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
 import { fixedConfig } from '../../src/live-config.js';
 import { captureTrees, restoreTrees } from '../support/disk-snapshot.js';
-import { AUTH_CONFIG, TOKENS } from './make-app.js';
+import { AUTH_CONFIG, TOKEN_ENV } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';
 
 /** Random and shaped like no known token format: only structure or the configured masker hides them. */
@@ -132,12 +132,6 @@ export interface FuzzWorld {
   reset(): Promise<void>;
   close(): Promise<void>;
 }
-
-const TOKEN_ENV = {
-  DOOR_ADMIN_TOKEN: TOKENS.admin,
-  DOOR_OWNER_TOKEN: TOKENS.owner,
-  DOOR_READER_TOKEN: TOKENS.reader,
-};
 
 export async function createFuzzWorld(options: { auth: boolean }): Promise<FuzzWorld> {
   const root = mkdtempSync(join(tmpdir(), 'deputy-authoring-fuzz-'));

@@ -32,7 +32,8 @@ export const AUTH_CONFIG: NonNullable<DeputyConfig['auth']> = {
   },
 };
 
-const TOKEN_ENV = {
+/** The environment that holds the tokens under the names AUTH_CONFIG gives them. */
+export const TOKEN_ENV = {
   DOOR_ADMIN_TOKEN: TOKENS.admin,
   DOOR_OWNER_TOKEN: TOKENS.owner,
   DOOR_READER_TOKEN: TOKENS.reader,

@@ -21,7 +21,7 @@ import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js'
 import { stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import { isRunning } from '../support/processes.js';
-import { AUTH_CONFIG, bearer, TOKENS } from './make-app.js';
+import { AUTH_CONFIG, bearer, TOKEN_ENV } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';
 import { freePort } from '../../src/temporal/dev-server.js';
 
@@ -32,12 +32,6 @@ const SECRETS = {
 };
 const LITERAL_HEADER = 'literal-header-secret-c0ffee';
 const URL_PASSWORD = 'url-password-secret-b4d5e6';
-const TOKEN_ENV = {
-  DOOR_ADMIN_TOKEN: TOKENS.admin,
-  DOOR_OWNER_TOKEN: TOKENS.owner,
-  DOOR_READER_TOKEN: TOKENS.reader,
-};
-
 const root = mkdtempSync(join(tmpdir(), 'deputy-mcp-routes-'));
 const workspace = join(root, 'workspace');
 const silentPids = join(root, 'silent.pids');

@@ -5,8 +5,7 @@
  * `@qwen-code/sdk/daemon`, exactly as a UI built on that SDK would. What the SDK returns, what it
  * throws, and what lands on disk are the assertions; a shape the SDK cannot read is a finding.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DaemonClient,
@@ -21,13 +20,14 @@ import {
 import { describe, expect, it } from 'vitest';
 import { createAuth } from '../../src/api/auth.js';
 import type { Logger } from '../../src/api/errors.js';
-import { loadConfig, type DeputyConfig } from '../../src/config.js';
+import type { DeputyConfig } from '../../src/config.js';
 import { createRegistry } from '../../src/definitions/registry.js';
 import { fixedConfig } from '../../src/live-config.js';
 import { startApiServer } from '../../src/server.js';
 import { useCleanups } from '../support/cleanups.js';
 import { eventually } from '../support/eventually.js';
-import { AUTH_CONFIG, TOKENS } from './make-app.js';
+import { authoringLayout } from './authoring-app.js';
+import { TOKENS } from './make-app.js';
 import { providerConfig, startFakeChatProvider } from './fake-chat-provider.js';
 import { stubDelegations } from './stub-delegations.js';
 
@@ -50,33 +50,15 @@ interface Daemon {
   client(token?: string): DaemonClient;
 }
 
-const TOKEN_ENV = {
-  DOOR_ADMIN_TOKEN: TOKENS.admin,
-  DOOR_OWNER_TOKEN: TOKENS.owner,
-  DOOR_READER_TOKEN: TOKENS.reader,
-};
-
 /**
  * A workspace (with `configYaml` as `.subagents/config.yaml`), a user level and a data directory
  * under a fresh temp dir; the registry as `deputy api` builds it; the API on 127.0.0.1:<free>.
  */
 async function startDaemon(options: { configYaml?: string; auth?: boolean } = {}): Promise<Daemon> {
-  const root = mkdtempSync(join(tmpdir(), 'deputy-qwen-sdk-'));
-  cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
-  const workspace = join(root, 'workspace');
-  const userDir = join(root, 'user');
-  const dataDir = join(root, 'data');
-  mkdirSync(join(workspace, '.subagents'), { recursive: true });
-  if (options.configYaml !== undefined) {
-    writeFileSync(join(workspace, '.subagents', 'config.yaml'), options.configYaml);
-  }
-  const env = { DEPUTY_USER_DIR: userDir, DEPUTY_DATA_DIR: dataDir, ...TOKEN_ENV };
-  const loaded = loadConfig({ workspace, dataDir }, env);
-  const config: DeputyConfig = {
-    ...loaded,
-    ...(options.auth === true ? { auth: AUTH_CONFIG } : {}),
-    api: { host: '127.0.0.1', port: 0 },
-  };
+  const layout = authoringLayout('deputy-qwen-sdk-', options);
+  cleanups.push(async () => rmSync(layout.root, { recursive: true, force: true }));
+  const { userDir, env } = layout;
+  const config: DeputyConfig = { ...layout.config, api: { host: '127.0.0.1', port: 0 } };
   // As src/cli/server-commands.ts builds it: saves check model handles against the catalog,
   // and hand-made files are picked up by the watcher.
   const registry = createRegistry({ config, models: () => config.models });

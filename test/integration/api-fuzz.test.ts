@@ -17,7 +17,7 @@ import type { Logger } from '../../src/api/errors.js';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { createDelegations, type Delegations } from '../../src/temporal/delegations/facade.js';
 import { checkAnswer, requestArbitrary, toRequest, withinBound } from '../api/fuzz-requests.js';
-import { AUTH_CONFIG, config, TOKENS } from '../api/make-app.js';
+import { AUTH_CONFIG, config, TOKEN_ENV } from '../api/make-app.js';
 
 const RUNS = 300;
 /** Generous: an unknown id takes up to ~1 s (visibility retries); only a hang trips this. */
@@ -72,14 +72,15 @@ describe('API fuzz on the real dev server', () => {
       warn: () => {},
       info: () => {},
     };
-    const env = {
-      DOOR_ADMIN_TOKEN: TOKENS.admin,
-      DOOR_OWNER_TOKEN: TOKENS.owner,
-      DOOR_READER_TOKEN: TOKENS.reader,
-    };
+
     const apps = {
       off: createApp({ delegations, config, auth: createAuth({}), logger }),
-      on: createApp({ delegations, config, auth: createAuth({ auth: AUTH_CONFIG }, env), logger }),
+      on: createApp({
+        delegations,
+        config,
+        auth: createAuth({ auth: AUTH_CONFIG }, TOKEN_ENV),
+        logger,
+      }),
     };
     const statuses = new Map<number, number>();
     const began = Date.now();
