@@ -14,7 +14,13 @@ import type { LoadedDefinition } from './definitions/definition.js';
 import { readResidentMemory } from './tools/memory.js';
 import { realpathLenient } from './paths/realpath-lenient.js';
 import { deputyRoots } from './paths/deputy-roots.js';
-import type { AgentResolver } from './activities/resolve-agent.js';
+import {
+  UnknownModelError,
+  type AgentResolver,
+  type ResolveOptions,
+} from './activities/resolve-agent.js';
+import type { DelegateTarget } from './shared/delegation-tools.js';
+import { modelProblem } from './definitions/model-check.js';
 
 /** The registry surface resolution needs (src/definitions/registry.ts provides it). */
 export interface DefinitionSource {
@@ -40,13 +46,14 @@ export function createAgentResolver(
   const live = liveConfigOf(settings);
   return {
     names: () => definitions.list().map((loaded) => loaded.definition.name),
-    async resolve(agent, caller) {
+    async resolve(agent, caller, options = {}) {
       // The file as it is now: an agent saved a moment ago through the API is not missed.
       const loaded = await (definitions.current?.(agent) ?? definitions.get(agent));
       if (!loaded) return null;
       const { definition } = loaded;
       // One configuration for the whole resolution, even if an edit lands halfway through.
       const config = live.current();
+      const model = modelFor(definition, options, config);
       const directory = memoryDirectory(config.dataDir, definition.name, definition.memory);
       const skills = discoverSkills(config, skillOptions);
       // The prompt lists the servers' live tools: give a server that is connecting a moment.
@@ -62,9 +69,10 @@ export function createAgentResolver(
         caller,
         skillIndex: skills.index,
         skillProblems: skills.diagnostics,
-        resolvedModel: definition.model,
+        resolvedModel: model,
         residentMemory: directory === null ? null : await readResidentMemory(directory),
         ...(mcp === undefined ? {} : { mcpLive: (name) => mcp.live(definition.name, name) }),
+        ...(options.asSession === true ? { session: { agents: delegateTargets(definitions) } } : {}),
       });
       return {
         snapshot: { ...snapshot, hooks: definition.hooks },
@@ -75,6 +83,37 @@ export function createAgentResolver(
       };
     },
   };
+}
+
+/**
+ * The model one resolution runs: `Task`'s `model` when given (it must be runnable, or the child
+ * fails saying so), the session's for `model: inherit`, else the definition's own.
+ */
+function modelFor(
+  definition: LoadedDefinition['definition'],
+  options: ResolveOptions,
+  config: DeputyConfig,
+): string {
+  if (options.model !== undefined) {
+    const problem = modelProblem(options.model, config.models);
+    if (problem !== null) {
+      throw new UnknownModelError(`Task model for '${definition.name}': ${problem}`);
+    }
+    return options.model;
+  }
+  if (definition.inheritsModel === true && options.parentModel !== undefined) {
+    return options.parentModel;
+  }
+  return definition.model;
+}
+
+/** Every agent a main agent could hand work to, as its `Task` tool lists them. */
+function delegateTargets(definitions: DefinitionSource): DelegateTarget[] {
+  return definitions.list().map(({ definition }) => ({
+    name: definition.name,
+    description: definition.description,
+    background: definition.background,
+  }));
 }
 
 /**

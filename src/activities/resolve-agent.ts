@@ -1,12 +1,15 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Caller } from '../shared/caller.js';
 import type { ResolveAgentInput, ResolvedAgent } from './types.js';
+
+/** How one resolution differs from a plain delegation's (ResolveAgentInput's optional fields). */
+export type ResolveOptions = Omit<ResolveAgentInput, 'agent' | 'caller'>;
 import { FAILURE_TYPES } from '../shared/failures.js';
 
 /** Turns an agent name and a caller into a snapshot; the worker builds it from the registry. */
 export interface AgentResolver {
   /** The resolved agent, or null when no definition has that name. */
-  resolve(agent: string, caller: Caller): Promise<ResolvedAgent | null>;
+  resolve(agent: string, caller: Caller, options?: ResolveOptions): Promise<ResolvedAgent | null>;
   names(): string[];
 }
 
@@ -16,9 +19,17 @@ export interface AgentResolver {
  */
 export async function resolveAgentActivity(
   agents: AgentResolver,
-  { agent, caller }: ResolveAgentInput,
+  { agent, caller, ...options }: ResolveAgentInput,
 ): Promise<ResolvedAgent> {
-  const resolved = await agents.resolve(agent, caller);
+  let resolved: ResolvedAgent | null;
+  try {
+    resolved = await agents.resolve(agent, caller, options);
+  } catch (error) {
+    if (error instanceof UnknownModelError) {
+      throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.modelConfig);
+    }
+    throw error;
+  }
   if (!resolved) {
     const known = agents.names().join(', ') || 'none';
     throw ApplicationFailure.nonRetryable(
@@ -27,4 +38,9 @@ export async function resolveAgentActivity(
     );
   }
   return resolved;
+}
+
+/** A model asked for at resolution (`Task`'s `model`) that the catalog cannot run. */
+export class UnknownModelError extends Error {
+  override name = 'UnknownModelError';
 }

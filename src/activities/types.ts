@@ -17,6 +17,12 @@ import type { ProtectedRoot } from '../shared/policy-contract.js';
 export interface ResolveAgentInput {
   agent: string;
   caller: Caller;
+  /** Resolve as a session's main agent, with the delegation tools (RUN-7). */
+  asSession?: boolean;
+  /** A model to run instead of the definition's (`Task`'s `model`); refused when unknown. */
+  model?: string;
+  /** The session's model, for a definition that says `model: inherit`. */
+  parentModel?: string;
 }
 
 export interface CallModelInput {

@@ -66,6 +66,7 @@ export const StartDelegationQuerySchema = z.object({
 export const DelegationStatusSchema = z.enum([
   'running',
   'parked',
+  'idle',
   'completed',
   'failed',
   'stopped',

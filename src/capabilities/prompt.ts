@@ -31,6 +31,13 @@ export const SUBAGENT_FRAMING =
   'gets "you don\'t have that". Work on the task, then answer with your result as plain text: ' +
   'your final answer is what the parent receives.\n\n';
 
+/** A session's main agent: it talks with a person and hands work to subagents (RUN-7). */
+export const MAIN_AGENT_FRAMING =
+  'You are the main agent of a session: you talk with the user and may hand tasks to subagents ' +
+  'with the Task tool (each works with its own tools and answers you with its result). You can ' +
+  'use only the tools listed in this request; asking for anything else gets "you don\'t have ' +
+  'that". Answer the user as plain text.\n\n';
+
 export interface PromptMemory {
   mode: Exclude<MemoryMode, 'none'>;
   /** Root `*.md` files within budget (see `readResidentMemory`). */

@@ -7,6 +7,7 @@ import { capabilityDimensionOf, isPermitted, type CapabilityDimension } from './
 import { mcpDirectToolSchema } from '../shared/capability-tool-schemas.js';
 import { matchToolSpec, splitPatternSpec, type SpecMatch } from './tool-spec.js';
 import { parseCommandPattern, pathPatternProblem } from '../policy/tool-patterns.js';
+import type { DelegationSpecs } from './delegation-targets.js';
 
 /** Tool selection of CAP-1, part of `resolveCapabilities`. */
 
@@ -23,6 +24,11 @@ export interface ToolResolution {
     server: string,
     tool: string,
   ) => { description: string; inputSchema: Record<string, unknown> } | undefined;
+  /**
+   * A main agent's delegation specs (`Task`, `Task(a, b)`), consumed before matching: they grant
+   * the session's own delegation tools, not catalog tools. Absent for a delegate.
+   */
+  delegation?: DelegationSpecs;
   diagnostics: Diagnostic[];
 }
 
@@ -66,6 +72,10 @@ export function resolveTools(r: ToolResolution): {
     let listGrants = false;
     (r.tools ?? []).forEach((spec, index) => {
       const path = `tools[${index}]`;
+      if (r.delegation?.consume(spec, path, 'tools') === true) {
+        listGrants = true;
+        return;
+      }
       const patterned = splitPatternSpec(spec);
       if (patterned !== null) {
         const tool = patternTool(patterned, spec, path, r, claudeOnly);
@@ -135,6 +145,7 @@ export function resolveTools(r: ToolResolution): {
   }
 
   r.disallowed.forEach((spec, index) => {
+    if (r.delegation?.consume(spec, `disallowedTools[${index}]`, 'disallowed') === true) return;
     const match = matchToolSpec(spec, r.providers, r.mcpServers);
     if (match.kind === 'claude-only') {
       // Nothing to take away: the agent never has it. Said, quietly.

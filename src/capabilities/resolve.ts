@@ -14,7 +14,9 @@ import type {
 import type { Diagnostic } from '../shared/diagnostics.js';
 import type { ToolProviderInfo } from '../shared/tool-contract.js';
 import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
-import { assembleSystemPrompt, SUBAGENT_FRAMING } from './prompt.js';
+import { assembleSystemPrompt, MAIN_AGENT_FRAMING, SUBAGENT_FRAMING } from './prompt.js';
+import { delegationSpecs } from './delegation-targets.js';
+import { delegationToolSchemas, type DelegateTarget } from '../shared/delegation-tools.js';
 import type { ResidentMemory } from '../shared/resident-memory.js';
 import { TOOL_PROVIDERS } from './providers.js';
 import { resolveTools } from './resolve-tools.js';
@@ -65,6 +67,12 @@ export interface ResolveInput {
   providers?: readonly ToolProviderInfo[];
   /** The declared MCP servers as the worker's pool sees them now; omitted = unknown. */
   mcpLive?: McpLiveLookup;
+  /**
+   * Resolve as a session's main agent (RUN-7): with the delegation tools, whose `Task` lists
+   * these agents (every definition; the agent itself is left out). Absent = a delegate, which
+   * never has them.
+   */
+  session?: { agents: readonly DelegateTarget[] };
 }
 
 /** The memory directory of CAP-5: private per agent, or the main agent's shared one. */
@@ -106,6 +114,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     skills: skills.length > 0,
     mcpServers: declaredServers.length > 0,
   };
+  const delegation = input.session === undefined ? undefined : delegationSpecs();
   const { tools, removedServers, patterns } = resolveTools({
     tools: definition.tools,
     disallowed: definition.disallowedTools,
@@ -114,6 +123,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     declared,
     mcpServers: declaredServers,
     mcpTool: (server, tool) => live.get(server)?.tools.find((entry) => entry.name === tool),
+    ...(delegation === undefined ? {} : { delegation }),
     diagnostics,
   });
   const mcpServers = declaredServers.filter((server) => !removedServers.has(server.name));
@@ -124,6 +134,13 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     }
   }
   const toolNames = new Set(tools.map((tool) => tool.name));
+  // Appended after the agent's own tools: scoping has run, roles cannot take delegating away
+  // (it grants nothing the children would not resolve under the same roles, POL-4).
+  const targets =
+    input.session === undefined || delegation === undefined
+      ? null
+      : delegation.targets(input.session.agents, definition.name, diagnostics);
+  if (targets !== null) tools.push(...delegationToolSchemas(targets));
 
   // A dimension is in effect only while one of its tools survived `disallowedTools`/roles:
   // otherwise its catalog section would advertise something the agent cannot use.
@@ -156,7 +173,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
   const resident = input.residentMemory ?? { files: [], notes: [] };
   const policy = policyOf(definition);
   const systemPrompt = assembleSystemPrompt({
-    framing: SUBAGENT_FRAMING,
+    framing: input.session === undefined ? SUBAGENT_FRAMING : MAIN_AGENT_FRAMING,
     // What the policy will refuse, said up front (absent flags and patterns add no byte).
     toolPatterns: patterns,
     ...(policy.policyFlags === undefined ? {} : { policyFlags: policy.policyFlags }),
@@ -188,6 +205,8 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     // permissionMode's effect (issue 11), when the file sets it without approvalMode.
     ...policy,
     background: definition.background,
+    // Only on a session's snapshot: delegates' snapshots stay as they were (replay).
+    ...(targets === null ? {} : { delegation: { targets } }),
     limits: { maxTurns: definition.maxTurns, toolResultMaxChars: TOOL_RESULT_MAX_CHARS },
     callerRoles: [...new Set(input.caller.roles)],
     diagnostics: dedupe([...input.loaded.diagnostics, ...diagnostics]),

@@ -53,6 +53,18 @@ export function eventLines(event: DelegationEvent): string[] {
     }
     case 'finished':
       return [`finished: ${event.result.status}`];
+    case 'message':
+      return [`> ${oneLine(event.text, 200)}`];
+    case 'reply':
+      return [event.text];
+    case 'task-started':
+      return [
+        `task ${event.task.taskId} started: ${event.task.agent} (${oneLine(event.task.description, 80)})${event.task.background ? ' in the background' : ''}`,
+      ];
+    case 'task-finished':
+      return [
+        `task ${event.task.taskId} ${event.task.result?.status ?? event.task.status}: ${event.task.agent} ${oneLine(event.task.lastText, 120)}`,
+      ];
   }
 }
 

@@ -37,6 +37,11 @@ export interface AgentDefinition {
   description: string;
   /** `default`, a catalog handle `provider/model`, or `scripted:<workspace-relative path>`. */
   model: string;
+  /**
+   * `model: inherit` (Claude Code): started by a session's Task, the agent runs on the session's
+   * model; started directly, on `model` (`default`). Absent otherwise.
+   */
+  inheritsModel?: true;
   /** `null` = omitted: every role-permitted tool. `[]` behaves the same (DEF-1). */
   tools: string[] | null;
   disallowedTools: string[];

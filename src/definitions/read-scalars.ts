@@ -65,7 +65,7 @@ export function readModel(value: unknown, ctx: ReadContext): string {
       'info',
       'model',
       'model.inherit',
-      "model 'inherit' (Claude Code: the parent's model) is read as 'default': deputy delegations have no parent model to inherit yet, so models.default runs the agent",
+      "model 'inherit' (Claude Code: the parent's model): started by a session's Task the agent runs on the session's model; started directly (deputy delegate, POST /delegations) it runs on models.default",
     );
     return 'default';
   }

@@ -17,8 +17,9 @@
  *
  * Each turn is one assistant answer: `text` (default empty) and `toolCalls` (default none); a turn
  * must have at least one of them. In `text` and in string values inside `arguments`, `${task}` is
- * replaced by the first user message and `${lastToolResult}` by the content of the most recent
- * tool result (empty when there is none).
+ * replaced by the first user message, `${lastToolResult}` by the content of the most recent
+ * tool result (empty when there is none), and `${lastTaskId}` by the most recent `task_id` a
+ * tool result named (a session's Task answers with one), so a script can follow its own tasks.
  *
  * The model is stateless on purpose: the model-call activity may run on another worker after a
  * crash, so the turn to replay is derived from the request alone (the number of assistant
@@ -145,9 +146,14 @@ function replayTurn(script: Script, transcript: TranscriptEntry[], label: string
   if (turn === undefined) {
     return { text: exhaustedText(script.turns.length), toolCalls: [], modelLabel: label };
   }
-  const variables = {
+  const toolResults = transcript.filter((entry) => entry.role === 'tool').reverse();
+  const variables: Variables = {
     task: transcript.find((entry) => entry.role === 'user')?.content ?? '',
-    lastToolResult: [...transcript].reverse().find((entry) => entry.role === 'tool')?.content ?? '',
+    lastToolResult: toolResults[0]?.content ?? '',
+    lastTaskId:
+      toolResults
+        .map((entry) => TASK_ID_MENTION.exec(entry.content)?.[1])
+        .find((id) => id !== undefined) ?? '',
   };
   const toolCalls: ToolCallRequest[] = turn.toolCalls.map((call, index) => ({
     id: `call_${turnIndex}_${index}`,
@@ -157,13 +163,18 @@ function replayTurn(script: Script, transcript: TranscriptEntry[], label: string
   return { text: substitute(turn.text, variables) as string, toolCalls, modelLabel: label };
 }
 
-/** Replaces `${task}` / `${lastToolResult}` in strings, recursively through arrays and objects. */
-function substitute(value: unknown, variables: { task: string; lastToolResult: string }): unknown {
+type Variables = Record<'task' | 'lastToolResult' | 'lastTaskId', string>;
+
+/** How a Task result names its task (`task_id d-...`, src/workflows/task-tools.ts). */
+const TASK_ID_MENTION = /task_id "?(d-[a-z0-9]+)/;
+
+/** Replaces the `${...}` variables in strings, recursively through arrays and objects. */
+function substitute(value: unknown, variables: Variables): unknown {
   if (typeof value === 'string') {
     // A replacer function, so `$&` and friends inside the task are not interpreted.
     return value.replace(
-      /\$\{(task|lastToolResult)\}/g,
-      (_match, name: 'task' | 'lastToolResult') => variables[name],
+      /\$\{(task|lastToolResult|lastTaskId)\}/g,
+      (_match, name: keyof Variables) => variables[name],
     );
   }
   if (Array.isArray(value)) {

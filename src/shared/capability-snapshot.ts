@@ -1,3 +1,4 @@
+import type { DelegateTarget } from './delegation-tools.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { ApprovalMode, PolicyFlags } from './policy-contract.js';
 import type { ToolSchema } from './tool-contract.js';
@@ -91,6 +92,11 @@ export interface CapabilitySnapshot {
    */
   policyFlags?: PolicyFlags;
   background: boolean;
+  /**
+   * A session's main agent only (RUN-7): the agents its `Task` may start. Absent on every
+   * delegate, which has no delegation tools.
+   */
+  delegation?: { targets: DelegateTarget[] };
   limits: SnapshotLimits;
   /** Hooks by event, as the definition declared them; absent or empty = none run. */
   hooks?: Record<string, HookCommandRef[]>;

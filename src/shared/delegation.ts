@@ -1,10 +1,12 @@
 import type { Caller } from './caller.js';
 import type { UnattendedVerdict } from './policy-contract.js';
+import type { ParentSession, SessionTask } from './session.js';
 
 /** Task queue every deputy worker polls; any number of workers may share it. */
 export const TASK_QUEUE = 'deputy-delegations';
 
-export type DelegationStatus = 'running' | 'parked' | 'completed' | 'failed' | 'stopped';
+/** `idle`: a session waiting for its next user message (delegations never are). */
+export type DelegationStatus = 'running' | 'parked' | 'idle' | 'completed' | 'failed' | 'stopped';
 export type FinishedStatus = Extract<DelegationStatus, 'completed' | 'failed' | 'stopped'>;
 
 export interface DelegationOptions {
@@ -21,11 +23,23 @@ export interface DelegationInput {
   session: string;
   caller: Caller;
   options: DelegationOptions;
+  /** Set when a session started it with `Task` (RUN-7): it reports its progress there. */
+  parent?: ParentSession;
+  /** `Task`'s `model`: run on it instead of the definition's (a handle or alias, checked). */
+  model?: string;
+  /** The session's model, which a definition saying `model: inherit` runs on. */
+  parentModel?: string;
 }
 
 /** Workflow id of a delegation (RUN-1). */
 export function delegationWorkflowId(session: string, delegationId: string): string {
   return `delegation/${session}/${delegationId}`;
+}
+
+/** A task's first line, at most 200 characters: the memo ops see in the Temporal UI (RUN-8). */
+export function firstLine(task: string): string {
+  const line = task.trim().split('\n', 1)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
 export type CardDecisionKind = 'approve' | 'deny';
@@ -105,7 +119,12 @@ export type DelegationEvent =
   | { seq: number; at: string; type: 'tool-call'; tool: string; verdict: string; summary: string }
   | { seq: number; at: string; type: 'card-opened'; card: ApprovalCard }
   | { seq: number; at: string; type: 'card-decided'; card: ApprovalCard }
-  | { seq: number; at: string; type: 'finished'; result: DelegationResult };
+  | { seq: number; at: string; type: 'finished'; result: DelegationResult }
+  // Sessions only (RUN-7): a user message taken up, the answer to it, a child's start and end.
+  | { seq: number; at: string; type: 'message'; text: string; from: string | null }
+  | { seq: number; at: string; type: 'reply'; text: string; roundsUsed: number }
+  | { seq: number; at: string; type: 'task-started'; task: SessionTask }
+  | { seq: number; at: string; type: 'task-finished'; task: SessionTask };
 
 /** What the `state` query answers (RUN-4). */
 export interface DelegationState {

@@ -4,6 +4,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ApprovalCard, CardDecision, DelegationEvent, DelegationState } from './delegation.js';
+import type { ChildReport, SessionMessage } from './session.js';
 
 export const decideCardSignal = defineSignal<[CardDecision]>('decideCard');
 
@@ -14,3 +15,9 @@ export const stateQuery = defineQuery<DelegationState>('state');
 
 /** Events with `seq` greater than the argument, for live streams that resume. */
 export const eventsQuery = defineQuery<DelegationEvent[], [number]>('events');
+
+/** A user message for a session (RUN-7). A signal: stored durably even while no worker runs. */
+export const sessionMessageSignal = defineSignal<[SessionMessage]>('sessionMessage');
+
+/** A child delegation's progress, cards and end, sent to its session. */
+export const childReportSignal = defineSignal<[ChildReport]>('childReport');

@@ -15,6 +15,8 @@ export const AGENT_ATTRIBUTE = keyword('DeputyAgent');
 export const SESSION_ATTRIBUTE = keyword('DeputySession');
 export const STATUS_ATTRIBUTE = keyword('DeputyStatus');
 export const DELEGATION_ID_ATTRIBUTE = keyword('DeputyDelegationId');
+/** On a delegation a session started with `Task`: the session's id (RUN-7). */
+export const PARENT_ATTRIBUTE = keyword('DeputyParent');
 export const PENDING_CARDS_ATTRIBUTE = defineSearchAttributeKey(
   'DeputyPendingCards',
   SearchAttributeType.INT,
@@ -26,6 +28,7 @@ export const CUSTOM_SEARCH_ATTRIBUTES = [
   STATUS_ATTRIBUTE,
   DELEGATION_ID_ATTRIBUTE,
   PENDING_CARDS_ATTRIBUTE,
+  PARENT_ATTRIBUTE,
 ] as const;
 
 /**
@@ -36,6 +39,8 @@ export function initialSearchAttributes(start: {
   agent: string;
   session: string;
   delegationId: string;
+  /** The session that started it with `Task`, for a child. */
+  parent?: string;
 }): SearchAttributePair[] {
   return [
     { key: AGENT_ATTRIBUTE, value: start.agent },
@@ -43,5 +48,6 @@ export function initialSearchAttributes(start: {
     { key: STATUS_ATTRIBUTE, value: 'running' },
     { key: DELEGATION_ID_ATTRIBUTE, value: start.delegationId },
     { key: PENDING_CARDS_ATTRIBUTE, value: 0 },
+    ...(start.parent === undefined ? [] : [{ key: PARENT_ATTRIBUTE, value: start.parent }]),
   ];
 }

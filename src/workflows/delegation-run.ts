@@ -17,6 +17,7 @@ import type {
 import { cardIdFor } from '../shared/delegation.js';
 import type { ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
 import { redactSecrets } from '../shared/redact.js';
+import type { SessionMessage, SessionTask } from '../shared/session.js';
 import { CardBook, type CardRejection } from './card-book.js';
 import {
   CARRIED_DECIDED_CARDS,
@@ -49,12 +50,14 @@ export class DelegationRun {
     private readonly input: DelegationInput,
     private readonly workflowId: string,
     carried?: CarriedState,
+    /** What the transcript starts with: the task; a session starts empty (messages follow). */
+    opening: TranscriptEntry[] = [{ role: 'user', content: input.task }],
   ) {
     this.firstRun = !carried;
     this.cards.restore(carried?.decidedCards ?? []);
     this.events = carried?.events ?? [];
     this.denied = carried?.deniedCalls ?? [];
-    this.transcript = carried?.transcript ?? [{ role: 'user', content: input.task }];
+    this.transcript = carried?.transcript ?? opening;
     this.rounds = carried?.roundsUsed ?? 0;
     this.resolvedAgent = carried?.resolved ?? null;
     this.maxTurns = carried?.resolved.snapshot.limits.maxTurns ?? 0;
@@ -126,8 +129,9 @@ export class DelegationRun {
     });
   }
 
-  outOfTurns(): boolean {
-    return this.rounds >= this.maxTurns;
+  /** True once `maxTurns` rounds ran since round `since` (a session counts per message). */
+  outOfTurns(since = 0): boolean {
+    return this.rounds - since >= this.maxTurns;
   }
 
   /** Opens the approval card of a call policy answered with `ask`. */
@@ -174,6 +178,33 @@ export class DelegationRun {
     this.currentStatus = 'parked';
   }
 
+  /** A session between messages: nothing to do until the next one arrives. */
+  rest(): void {
+    this.currentStatus = 'idle';
+  }
+
+  /** A session takes up a user message: it joins the transcript and the stream. */
+  recordMessage(message: SessionMessage): void {
+    this.currentStatus = 'running';
+    this.transcript.push({ role: 'user', content: message.text });
+    this.emit({ type: 'message', text: message.text, from: message.from });
+  }
+
+  /** A session's answer to the message it worked on. */
+  recordReply(text: string): void {
+    this.emit({ type: 'reply', text, roundsUsed: this.rounds });
+  }
+
+  /** A session's child started or finished (RUN-7). */
+  recordTask(type: 'task-started' | 'task-finished', task: SessionTask): void {
+    this.emit({ type, task: { ...task } });
+  }
+
+  /** A child's card, on the session's stream: the card names the child and its agent. */
+  recordChildCard(type: 'card-opened' | 'card-decided', card: ApprovalCard): void {
+    this.emit({ type, card });
+  }
+
   resume(): void {
     this.currentStatus = 'running';
   }
@@ -213,7 +244,7 @@ export class DelegationRun {
 
   /** A result that ends the run before the model's final answer: its last answer so far. */
   endedEarly(status: DelegationResult['status'], notice: string): DelegationResult {
-    return { status, text: this.lastAnswer(), notice, ...this.tally() };
+    return { status, text: this.latestText(), notice, ...this.tally() };
   }
 
   finish(result: DelegationResult): void {
@@ -247,7 +278,8 @@ export class DelegationRun {
     return this.resolvedAgent;
   }
 
-  private lastAnswer(): string {
+  /** The latest answer text so far (what a session's TaskOutput shows of a running child). */
+  latestText(): string {
     for (let index = this.transcript.length - 1; index >= 0; index--) {
       const entry = this.transcript[index]!;
       if (entry.role === 'assistant' && entry.content.trim()) return entry.content;

@@ -1,2 +1,3 @@
 /** The workflow bundle's single entry: every workflow the worker registers. */
 export { delegation } from './delegation.js';
+export { session } from './session.js';

@@ -9,6 +9,7 @@ import { mcpScopeVerdict, mcpTarget } from '../policy/mcp-scope.js';
 import { commandPatternRefusal, pathPatternRefusal } from '../policy/tool-patterns.js';
 import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { ApprovalCard } from '../shared/delegation.js';
+import { isDelegationTool } from '../shared/delegation-tools.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
 import type { UnattendedVerdict, Verdict } from '../shared/policy-contract.js';
 import { redactSecrets } from '../shared/redact.js';
@@ -39,6 +40,11 @@ export function planCalls(
   const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
   return turn.toolCalls.map((call): PlannedCall => {
     const schema = toolsByName.get(call.name);
+    // Delegating writes nothing: Task, TaskOutput and TaskStop are never an approval item
+    // (POL-1). Only a session's snapshot has them; the child's own calls meet policy there.
+    if (schema !== undefined && snapshot.delegation !== undefined && isDelegationTool(call.name)) {
+      return { call, schema, verdict: { kind: 'allow' }, card: null };
+    }
     const scoped = schema === undefined ? null : mcpScope(schema, call, snapshot.mcpServers);
     const verdict: Verdict = scoped?.verdict
       ? scoped.verdict

@@ -73,6 +73,9 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         throw new DeputyError('invalid', `agent name '${request.agent.slice(0, 80)}' is not valid`);
       }
       if (request.task.trim() === '') throw new DeputyError('invalid', 'task is empty');
+      if (request.delegationId !== undefined && (await lookup.taken(delegationId))) {
+        throw new DeputyError('conflict', `id ${delegationId} is already taken by a delegation or session`);
+      }
       const workflowId = delegationWorkflowId(request.session, delegationId);
       try {
         await rpc(client, () =>
@@ -113,6 +116,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       return { delegationId, workflowId, session: request.session, agent: request.agent };
     },
 
+    lookup,
     find: lookup.find,
     get,
 

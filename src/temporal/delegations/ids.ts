@@ -29,11 +29,20 @@ const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 /** `d-` and 12 random base36 characters (~62 bits). */
 export function newDelegationId(): string {
+  return randomId('d');
+}
+
+/** `s-` and 12 random base36 characters: a session id never looks like a delegation id. */
+export function newSessionId(): string {
+  return randomId('s');
+}
+
+function randomId(prefix: string): string {
   const bytes = randomBytes(12);
   let suffix = '';
   // 256 % 36 leaves a tiny bias; ids need to be unique, not uniform.
   for (const byte of bytes) suffix += BASE36[byte % 36];
-  return `d-${suffix}`;
+  return `${prefix}-${suffix}`;
 }
 
 /** A visibility-query string literal. Inputs are validated first; escaping is the second fence. */

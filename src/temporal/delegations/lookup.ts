@@ -28,6 +28,11 @@ export interface DelegationLookup {
   /** Workflow id of a delegation; `not-found` when no such delegation exists. */
   find(delegationId: string): Promise<string>;
   handleOf(delegationId: string): Promise<WorkflowHandle>;
+  /**
+   * Whether a delegation or session already has this id (one visibility look, no retries): a
+   * caller-chosen id must name one workflow only, or cards and lookups would be ambiguous.
+   */
+  taken(id: string): Promise<boolean>;
   /** Executions matching a visibility query, live runs only, at most LIST_LIMIT of them. */
   visible(query: string): Promise<WorkflowExecutionInfo[]>;
 }
@@ -69,6 +74,14 @@ export function createDelegationLookup(client: Client): DelegationLookup {
     find,
     async handleOf(delegationId) {
       return client.workflow.getHandle(await find(delegationId));
+    },
+    async taken(id) {
+      if (known.has(id)) return true;
+      const query = `${DELEGATION_ID_ATTRIBUTE.name} = ${quote(id)}`;
+      return rpc(client, async () => {
+        for await (const _info of client.workflow.list({ query })) return true;
+        return false;
+      });
     },
     visible(query) {
       // Collected under one deadline: every page of the listing shares the bound.

@@ -7,6 +7,7 @@ import type { DelegationStatus } from '../../shared/delegation.js';
 const DELEGATION_STATUSES: readonly DelegationStatus[] = [
   'running',
   'parked',
+  'idle',
   'completed',
   'failed',
   'stopped',
@@ -23,7 +24,7 @@ export function effectiveStatus(
   const declared = DELEGATION_STATUSES.find((status) => status === attribute);
   switch (executionStatus) {
     case 'RUNNING':
-      return declared === 'parked' ? 'parked' : 'running';
+      return declared === 'parked' || declared === 'idle' ? declared : 'running';
     case 'COMPLETED':
       // A completed workflow may itself report `failed` or `stopped` (its result status).
       return declared === 'failed' || declared === 'stopped' ? declared : 'completed';

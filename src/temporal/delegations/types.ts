@@ -14,6 +14,7 @@ import type {
   DelegationState,
   DelegationStatus,
 } from '../../shared/delegation.js';
+import type { DelegationLookup } from './lookup.js';
 
 /** Workflow type name of a delegation (src/workflows/index.ts exports `delegation`). */
 export const DELEGATION_WORKFLOW_TYPE = 'delegation';
@@ -96,6 +97,12 @@ export type Settled =
 /** What the API and the CLI need from delegations. The Temporal implementation is in delegations.ts. */
 export interface Delegations {
   start(request: StartDelegationRequest): Promise<StartedDelegation>;
+  /**
+   * Finding workflows by id (src/temporal/delegations/lookup.ts), shared with the Sessions facade:
+   * a session is found by its id like a delegation, and a GET right after a start never races
+   * visibility.
+   */
+  lookup: DelegationLookup;
   /** Workflow id of a delegation; `not-found` when no such delegation exists. */
   find(delegationId: string): Promise<string>;
   /**

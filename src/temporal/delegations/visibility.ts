@@ -56,7 +56,4 @@ export function memoStartedBy(memo: Record<string, unknown> | undefined): string
   return typeof startedBy === 'string' ? startedBy : null;
 }
 
-export function firstLine(task: string): string {
-  const line = task.trim().split('\n', 1)[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
-}
+export { firstLine } from '../../shared/delegation.js';

@@ -26,7 +26,8 @@ import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
 import type { DelegationOptions } from '../../../src/shared/delegation.js';
 import { fixedConfig } from '../../../src/live-config.js';
 import { createMcpRuntime, type McpRuntime } from '../../../src/mcp/mcp-runtime.js';
-import { createDelegations } from '../../../src/temporal/delegations/facade.js';
+import { createDelegations, type Delegations } from '../../../src/temporal/delegations/facade.js';
+import { createSessions, type Sessions } from '../../../src/temporal/sessions/facade.js';
 import { ensureTemporalCli } from '../../../src/temporal/temporal-cli.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
 import type { delegation } from '../../../src/workflows/index.js';
@@ -70,6 +71,9 @@ export interface Harness {
   client: Client;
   address: string;
   taskQueue: string;
+  /** The facades the API and CLI use, on this harness's task queue. */
+  delegations: Delegations;
+  sessions: Sessions;
   /** The running worker's MCP clients (option `mcp`); null without them or while stopped. */
   mcp: McpRuntime | null;
   /** Starts a delegation on this harness's task queue. */
@@ -121,6 +125,7 @@ export async function createHarness(
   const client = new Client({ connection });
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const delegations = createDelegations(client, { namespace: 'default', taskQueue });
+  const sessions = createSessions(client, delegations, { taskQueue });
   const nativeConnection = await NativeConnection.connect({ address });
   let worker: Worker | null = null;
   let running: Promise<void> | null = null;
@@ -133,6 +138,8 @@ export async function createHarness(
     client,
     address,
     taskQueue,
+    delegations,
+    sessions,
     mcp: null,
     async start(agent, task, options = {}) {
       // Through the same facade the API and CLI use: search attributes and memo included.

@@ -1,0 +1,82 @@
+/**
+ * Sessions (RUN-7): a main agent as a long-lived workflow that takes user messages and hands
+ * work to delegates as child workflows. Sandbox-safe contracts only.
+ */
+import type { Caller } from './caller.js';
+import type {
+  ApprovalCard,
+  DelegationResult,
+  DelegationState,
+  DelegationStatus,
+} from './delegation.js';
+import type { UnattendedVerdict } from './policy-contract.js';
+
+/** The built-in main agent a session runs when none is named (agents/main.md). */
+export const MAIN_AGENT = 'main';
+
+/** Workflow id of a session. */
+export function sessionWorkflowId(sessionId: string): string {
+  return `session/${sessionId}`;
+}
+
+export interface SessionOptions {
+  /** `deny`: no human will answer; every `ask` of the session and its children is denied (POL-3). */
+  unattended?: UnattendedVerdict;
+}
+
+export interface SessionInput {
+  sessionId: string;
+  agent: string;
+  caller: Caller;
+  options: SessionOptions;
+  /** The first user message, if the session starts with one. */
+  message?: string;
+}
+
+/** A user message sent to a running session. */
+export interface SessionMessage {
+  text: string;
+  /** User id of the sender (null with auth off). */
+  from: string | null;
+}
+
+/** A delegation the session started with `Task`: what `TaskOutput` and the state report. */
+export interface SessionTask {
+  /** The child's delegation id; `Task` returns it as `task_id`. */
+  taskId: string;
+  workflowId: string;
+  agent: string;
+  description: string;
+  background: boolean;
+  status: DelegationStatus;
+  roundsUsed: number;
+  pendingCards: number;
+  /** The child's latest answer text so far (clipped); its final text once finished. */
+  lastText: string;
+  result: DelegationResult | null;
+  startedAt: string;
+}
+
+/**
+ * What a child delegation tells its session (a signal to `session/<id>`): its progress, its
+ * cards and its end. The session records each as an event on its own stream.
+ */
+export type ChildReport =
+  | { kind: 'progress'; taskId: string; status: DelegationStatus; roundsUsed: number; text: string }
+  | { kind: 'card-opened'; taskId: string; card: ApprovalCard }
+  | { kind: 'card-decided'; taskId: string; card: ApprovalCard }
+  | { kind: 'finished'; taskId: string; result: DelegationResult };
+
+/** The session a child reports to: set by the session on every child it starts. */
+export interface ParentSession {
+  sessionId: string;
+  workflowId: string;
+}
+
+/** What the session's `state` query answers: a delegation's state, plus its tasks and inbox. */
+export interface SessionState extends DelegationState {
+  kind: 'session';
+  tasks: SessionTask[];
+  /** User messages received and not yet worked on. */
+  queuedMessages: number;
+}

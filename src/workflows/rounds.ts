@@ -1,0 +1,76 @@
+/**
+ * The loop of RUN-2, shared by a delegation and a session: one model call per round, then policy
+ * on every tool call, cards for those that ask, and the calls themselves. Sandbox code.
+ */
+import { condition } from '@temporalio/workflow';
+import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type { UnattendedVerdict } from '../shared/policy-contract.js';
+import { activitiesWith, MODEL_CALL } from './activity-options.js';
+import { applyClaudePreToolHooks } from './claude-hooks.js';
+import type { DelegationRun } from './delegation-run.js';
+import { planCalls, settleCall, type PlannedCall } from './tool-calls.js';
+import { publish } from './visibility.js';
+
+export interface RoundsOptions {
+  run: DelegationRun;
+  resolved: ResolvedAgent;
+  unattended: UnattendedVerdict | undefined;
+  /** True when the next round would pass this pass's `maxTurns`. */
+  outOfTurns(): boolean;
+  /** Runs between rounds (no card pending, no tool running): may continue-as-new. */
+  betweenRounds(): Promise<void>;
+  /** Calls the workflow runs itself (a session's Task tools); null for every other call. */
+  workflowCall?(item: PlannedCall): Promise<ToolOutcome> | null;
+  /** Told after each model turn and each park or resume (a child reports to its session). */
+  onProgress?(): Promise<void>;
+  /** Told when a round opens cards (a child forwards them to its session). */
+  onCardsOpened?(items: PlannedCall[]): Promise<void>;
+}
+
+/** How a pass of rounds ended: the model answered, or it asked for tools with no turn left. */
+export type RoundsEnd = { kind: 'answered'; turn: ModelTurn } | { kind: 'out-of-turns'; turn: ModelTurn };
+
+export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
+  const { run, resolved, unattended } = options;
+  const { snapshot } = resolved;
+  for (;;) {
+    await options.betweenRounds();
+    const { callModel } = activitiesWith(MODEL_CALL, `model round ${run.roundsUsed + 1}`);
+    const turn: ModelTurn = await callModel({
+      agentName: snapshot.agentName,
+      level: snapshot.level,
+      model: snapshot.model,
+      system: snapshot.systemPrompt,
+      tools: snapshot.tools,
+      transcript: run.transcript,
+    });
+    run.recordModelTurn(turn);
+    await options.onProgress?.();
+    if (turn.toolCalls.length === 0) return { kind: 'answered', turn };
+    if (options.outOfTurns()) return { kind: 'out-of-turns', turn };
+
+    const planned = planCalls(turn, resolved, unattended);
+    await applyClaudePreToolHooks(planned, turn, resolved, unattended);
+    const carded: PlannedCall[] = [];
+    for (const item of planned) {
+      if (item.verdict.kind === 'ask') {
+        item.card = run.openCard(item.call, item.verdict.reason);
+        carded.push(item);
+      }
+    }
+    if (run.hasPendingCards()) {
+      run.park();
+      publish(run);
+      await options.onCardsOpened?.(carded);
+      await condition(() => !run.hasPendingCards());
+      run.resume();
+      publish(run);
+      await options.onProgress?.();
+    }
+
+    for (const item of planned) {
+      const outcome = await (options.workflowCall?.(item) ?? settleCall(item, resolved));
+      run.recordToolResult(item, outcome);
+    }
+  }
+}

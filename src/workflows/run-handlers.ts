@@ -1,0 +1,51 @@
+/**
+ * The handlers every deputy workflow answers (RUN-4): state and events queries, and card
+ * decisions as a signal or a validated update. Registered before the first await, so no
+ * message is ever missed. Sandbox code.
+ */
+import { ApplicationFailure, log, setHandler } from '@temporalio/workflow';
+import type { ApprovalCard, CardDecision, DelegationState } from '../shared/delegation.js';
+import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
+import type { DelegationRun } from './delegation-run.js';
+import { publishDecision } from './visibility.js';
+
+/**
+ * @param state what the `state` query answers (a session adds its tasks to the run's state)
+ * @param onDecided told after a card decision applied (a child forwards it to its session)
+ * @returns the decision function, for settling cards on stop
+ */
+export function registerRunHandlers(
+  run: DelegationRun,
+  state: () => DelegationState,
+  onDecided?: (card: ApprovalCard) => void,
+): (decision: CardDecision) => ApprovalCard | null {
+  const decideCard = (decision: CardDecision) => {
+    const card = run.decideCard(decision);
+    if (card) {
+      publishDecision(run);
+      onDecided?.(card);
+    }
+    return card;
+  };
+  setHandler(stateQuery, state);
+  setHandler(eventsQuery, (afterSeq: number) => run.eventsAfter(afterSeq));
+  setHandler(decideCardSignal, (decision) => {
+    // Signals cannot answer; a bad decision is logged and changes nothing.
+    if (!decideCard(decision)) log.warn('ignored card decision', { ...decision, reason: undefined });
+  });
+  setHandler(
+    decideCardUpdate,
+    (decision) => {
+      const card = decideCard(decision);
+      if (!card) throw ApplicationFailure.nonRetryable(`card ${decision.cardId} cannot be decided`);
+      return card;
+    },
+    {
+      validator: (decision) => {
+        const rejection = run.cardRejection(decision);
+        if (rejection) throw ApplicationFailure.create({ ...rejection, nonRetryable: true });
+      },
+    },
+  );
+  return decideCard;
+}

@@ -1,0 +1,16 @@
+/** What a session carries into its next run when it continues-as-new (RUN-9). */
+import type { SessionMessage, SessionTask } from '../shared/session.js';
+import type { CarriedState } from './carried-state.js';
+
+export interface SessionCarried {
+  run: CarriedState;
+  /** Every running task and the most recent finished ones (task-book.ts). */
+  tasks: SessionTask[];
+  /** Messages received and not yet taken up. */
+  inbox: SessionMessage[];
+  /**
+   * The round the message being worked on started at, when the hand-over came mid-message:
+   * the next run goes on with it instead of waiting for a new one. Null between messages.
+   */
+  messageStartedAtRound: number | null;
+}

@@ -1,0 +1,259 @@
+/**
+ * A session's delegation tools (RUN-7), run by the session workflow itself: `Task` starts a
+ * child delegation workflow, `TaskOutput` reads (or waits for) what its reports said, `TaskStop`
+ * cancels it. No activity: starting, waiting and cancelling are workflow commands, recorded in
+ * the session's history. Sandbox code.
+ */
+import {
+  condition,
+  getExternalWorkflowHandle,
+  isCancellation,
+  startChild,
+  uuid4,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import {
+  TASK_OUTPUT_DEFAULT_WAIT_MS,
+  TASK_OUTPUT_MAX_WAIT_MS,
+  TASK_OUTPUT_TOOL,
+  TASK_STOP_TOOL,
+  TASK_TOOL,
+} from '../shared/delegation-tools.js';
+import {
+  delegationWorkflowId,
+  firstLine,
+  type DelegationInput,
+  type DelegationResult,
+} from '../shared/delegation.js';
+import { initialSearchAttributes } from '../shared/search-attributes.js';
+import type { SessionInput, SessionTask } from '../shared/session.js';
+import { toolFailureText } from '../shared/tool-contract.js';
+import { delegation } from './delegation.js';
+import type { DelegationRun } from './delegation-run.js';
+import { causeOf } from './failure-notice.js';
+import type { TaskBook } from './task-book.js';
+import type { PlannedCall } from './tool-calls.js';
+
+/** How long TaskStop waits for the child to confirm it stopped. */
+const STOP_CONFIRM_WAIT = '1 minute';
+
+export interface TaskToolsContext {
+  input: SessionInput;
+  run: DelegationRun;
+  resolved: ResolvedAgent;
+  tasks: TaskBook;
+  /** Records a task's end on the session's stream, once. */
+  finishTask(task: SessionTask, result: DelegationResult): void;
+}
+
+/** The session's `workflowCall`: runs a delegation tool, or null for any other call. */
+export function taskTools(context: TaskToolsContext) {
+  return (item: PlannedCall): Promise<ToolOutcome> | null => {
+    const args = item.call.arguments;
+    switch (item.call.name) {
+      case TASK_TOOL:
+        return startTask(context, args);
+      case TASK_OUTPUT_TOOL:
+        return taskOutput(context, args);
+      case TASK_STOP_TOOL:
+        return stopTask(context, args);
+      default:
+        return null;
+    }
+  };
+}
+
+async function startTask(
+  context: TaskToolsContext,
+  args: Record<string, unknown>,
+): Promise<ToolOutcome> {
+  const { input, run, resolved, tasks } = context;
+  const prompt = text(args.prompt);
+  const agent = text(args.subagent_type);
+  const description = text(args.description) || firstLine(prompt);
+  const model = text(args.model);
+  const targets = resolved.snapshot.delegation?.targets ?? [];
+  const target = targets.find((candidate) => candidate.name === agent);
+  if (target === undefined) {
+    const names = targets.map((candidate) => candidate.name).join(', ') || 'none';
+    return failed(TASK_TOOL, `no agent named '${agent}' to hand this to; subagent_type is one of: ${names}`);
+  }
+  if (prompt === '') return failed(TASK_TOOL, 'prompt is empty: say what the subagent should do');
+  const background = args.run_in_background === true || target.background;
+  const taskId = `d-${uuid4().replace(/-/g, '').slice(0, 12)}`;
+  const workflowId = delegationWorkflowId(input.sessionId, taskId);
+  const childInput: DelegationInput = {
+    delegationId: taskId,
+    agent,
+    task: prompt,
+    session: input.sessionId,
+    // Roles travel (POL-4): the child resolves under the session's caller, never more.
+    caller: input.caller,
+    options: {
+      ...(input.options.unattended === undefined ? {} : { unattended: input.options.unattended }),
+      background,
+    },
+    parent: { sessionId: input.sessionId, workflowId: workflowInfo().workflowId },
+    ...(model === '' ? {} : { model }),
+    parentModel: resolved.snapshot.model,
+  };
+  const task: SessionTask = {
+    taskId,
+    workflowId,
+    agent,
+    description,
+    background,
+    status: 'running',
+    roundsUsed: 0,
+    pendingCards: 0,
+    lastText: '',
+    result: null,
+    startedAt: new Date().toISOString(),
+  };
+  let handle;
+  try {
+    handle = await startChild(delegation, {
+      workflowId,
+      args: [childInput],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      // A foreground child ends with the session. A background one must outlive the session's
+      // continue-as-new, where a parent close policy would already apply: the session cancels
+      // it itself when it stops (session.ts).
+      parentClosePolicy: background ? 'ABANDON' : 'REQUEST_CANCEL',
+      cancellationType: background ? 'ABANDON' : 'WAIT_CANCELLATION_COMPLETED',
+      typedSearchAttributes: initialSearchAttributes({
+        agent,
+        session: input.sessionId,
+        delegationId: taskId,
+        parent: input.sessionId,
+      }),
+      memo: {
+        task: firstLine(prompt),
+        description,
+        ...(input.caller.id === null ? {} : { startedBy: input.caller.id }),
+      },
+      staticSummary: `${agent}: ${description}`.slice(0, 200),
+    });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    return failed(TASK_TOOL, `the subagent could not be started: ${causeOf(error)}`);
+  }
+  tasks.add(task);
+  run.recordTask('task-started', task);
+  if (background) {
+    return {
+      content:
+        `Started ${agent} in the background as task_id ${taskId}. Follow it with ` +
+        `TaskOutput({"task_id": "${taskId}"}); stop it with TaskStop({"task_id": "${taskId}"}).`,
+      isError: false,
+    };
+  }
+  try {
+    context.finishTask(task, (await handle.result()) as DelegationResult);
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    // A failed child reported its failure before it closed; otherwise say what is known.
+    if (task.result === null) {
+      context.finishTask(task, {
+        status: 'failed',
+        text: task.lastText,
+        notice: `the subagent failed: ${causeOf(error)}`,
+        roundsUsed: task.roundsUsed,
+        deniedCalls: [],
+      });
+    }
+  }
+  return outputOf(task);
+}
+
+async function taskOutput(
+  context: TaskToolsContext,
+  args: Record<string, unknown>,
+): Promise<ToolOutcome> {
+  const task = known(context, TASK_OUTPUT_TOOL, args);
+  if (!('taskId' in task)) return task;
+  const timeout = typeof args.timeout === 'number' && args.timeout >= 0 ? args.timeout : TASK_OUTPUT_DEFAULT_WAIT_MS;
+  if (args.block !== false && task.result === null) {
+    await condition(() => task.result !== null, Math.min(timeout, TASK_OUTPUT_MAX_WAIT_MS));
+  }
+  return outputOf(task);
+}
+
+async function stopTask(
+  context: TaskToolsContext,
+  args: Record<string, unknown>,
+): Promise<ToolOutcome> {
+  const task = known(context, TASK_STOP_TOOL, args);
+  if (!('taskId' in task)) return task;
+  if (task.result !== null) {
+    return { content: `Task ${task.taskId} had already ${task.result.status}; nothing to stop.\n${outputOf(task).content}`, isError: false };
+  }
+  await cancelTask(task, context.finishTask);
+  if (task.result === null) await condition(() => task.result !== null, STOP_CONFIRM_WAIT);
+  if (task.result === null) {
+    return failed(TASK_STOP_TOOL, `task ${task.taskId} was asked to stop but has not confirmed yet; TaskOutput shows when it has`);
+  }
+  return outputOf(task);
+}
+
+/**
+ * Asks a child to stop (RUN-5 in the child: its cards are denied, it closes as `stopped` and
+ * reports so). A child that is already gone without a report is settled here.
+ */
+export async function cancelTask(
+  task: SessionTask,
+  finishTask: TaskToolsContext['finishTask'],
+): Promise<void> {
+  try {
+    await getExternalWorkflowHandle(task.workflowId).cancel();
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    if (task.result === null) {
+      finishTask(task, {
+        status: 'stopped',
+        text: task.lastText,
+        notice: `the subagent had already closed without reporting (${causeOf(error)})`,
+        roundsUsed: task.roundsUsed,
+        deniedCalls: [],
+      });
+    }
+  }
+}
+
+/** What the model reads about a task: its result once finished, else how it stands. */
+function outputOf(task: SessionTask): ToolOutcome {
+  const head = `[task ${task.taskId} (${task.agent})`;
+  if (task.result === null) {
+    const cards = task.pendingCards > 0 ? `, waiting on ${task.pendingCards} approval card(s)` : '';
+    const sofar = task.lastText === '' ? '(no answer yet)' : task.lastText;
+    return { content: `${head} ${task.status}, ${task.roundsUsed} round(s)${cards}]\nSo far: ${sofar}`, isError: false };
+  }
+  const { result } = task;
+  const lines = [`${head} ${result.status} after ${result.roundsUsed} round(s)]`, result.text];
+  if (result.notice) lines.push(`Notice: ${result.notice}`);
+  for (const denied of result.deniedCalls ?? []) {
+    lines.push(`Not done: ${denied.tool} was denied (${denied.by}): ${denied.reason}`);
+  }
+  return { content: lines.join('\n'), isError: result.status !== 'completed' };
+}
+
+function known(
+  context: TaskToolsContext,
+  tool: string,
+  args: Record<string, unknown>,
+): SessionTask | ToolOutcome {
+  const taskId = text(args.task_id);
+  const task = context.tasks.get(taskId);
+  if (task !== undefined) return task;
+  const ids = context.tasks.list().map((entry) => entry.taskId).join(', ') || 'none yet';
+  return failed(tool, `no task with task_id '${taskId}' in this session (tasks: ${ids})`);
+}
+
+function failed(tool: string, cause: string): ToolOutcome {
+  return { content: toolFailureText(tool, cause), isError: true };
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : '';
+}
