@@ -10,6 +10,7 @@ import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { DefinitionRegistry } from '../definitions/registry.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
+import type { Sessions } from '../temporal/sessions/facade.js';
 import { registerAgentRoutes } from './agent-routes.js';
 import type { AppEnv } from './app-env.js';
 import type { Auth } from './auth.js';
@@ -27,10 +28,13 @@ import { hostGuard } from './host-guard.js';
 import { jsonBodiesOnly } from './json-only.js';
 import { liveAuth } from './live-auth.js';
 import { registerMcpRoutes } from './mcp-routes.js';
+import { registerSessionRoutes } from './session-routes.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppDeps {
   delegations: Delegations;
+  /** Sessions (RUN-7) on the same client; without it the session routes answer 503. */
+  sessions?: Sessions;
   config: DeputyConfig;
   /**
    * The watched configuration (src/config-watch.ts): maskers, the default auth and `/health`
@@ -132,6 +136,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ? undefined
       : () => definitions.list().map((loaded) => loaded.definition.name));
   registerDelegationRoutes(app, {
+    ...deps,
+    ...(agentNames === undefined ? {} : { agentNames }),
+    logger,
+    secrets,
+  });
+  registerSessionRoutes(app, {
     ...deps,
     ...(agentNames === undefined ? {} : { agentNames }),
     logger,

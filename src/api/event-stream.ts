@@ -20,13 +20,22 @@ export interface EventStreamOptions {
   secrets?: SecretMasker;
 }
 
+/** What one stream replays and follows, besides the options. */
+export interface StreamSource {
+  /**
+   * The cards pending at attach, replayed first. Default: the workflow's own; a session's
+   * stream adds its children's (sessions.cards), which opened on their own workflows.
+   */
+  pendingCards?: () => Promise<ApprovalCard[]>;
+}
+
 export async function delegationEventStream(
   c: Context,
   delegations: Delegations,
   delegationId: string,
   afterSeq: number,
   logger: Logger,
-  options: EventStreamOptions = {},
+  options: EventStreamOptions & StreamSource = {},
 ): Promise<Response> {
   const pollMs = options.pollMs ?? 300;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
@@ -67,7 +76,8 @@ export async function delegationEventStream(
         batch = [];
       }
       if (first) {
-        await replayPendingCards(stream, mask(initial), batch);
+        const pending = (await options.pendingCards?.()) ?? initial.pendingCards;
+        await replayPendingCards(stream, mask(pending), batch);
         first = false;
       }
       for (const event of batch) {
@@ -93,13 +103,13 @@ export async function delegationEventStream(
  */
 async function replayPendingCards(
   stream: SSEStreamingApi,
-  state: DelegationState,
+  pendingCards: ApprovalCard[],
   batch: DelegationEvent[],
 ): Promise<void> {
   const inBatch = new Set(
     batch.flatMap((event) => (event.type === 'card-opened' ? [event.card.id] : [])),
   );
-  for (const card of state.pendingCards) {
+  for (const card of pendingCards) {
     if (!inBatch.has(card.id)) await send(stream, replayedCard(card));
   }
 }

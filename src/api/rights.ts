@@ -47,16 +47,21 @@ export function requireAdmin(caller: Caller, action: string): void {
   }
 }
 
+/**
+ * Stopping a delegation or session, or sending a session a message (which makes its agent act
+ * with its owner's roles): an admin or the user who started it.
+ */
 export async function assertMayStop(
   delegations: Delegations,
   caller: Caller,
   delegationId: string,
+  action = `stopping delegation ${delegationId}`,
 ): Promise<void> {
   if (unrestricted(caller)) return;
   if ((await delegations.owner(delegationId)) === caller.id) return;
   throw new DeputyError(
     'forbidden',
-    `stopping delegation ${delegationId} needs the '${ADMIN_ROLE}' role or being the user who started it`,
+    `${action} needs the '${ADMIN_ROLE}' role or being the user who started it`,
   );
 }
 

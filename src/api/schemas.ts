@@ -93,3 +93,31 @@ export const DecideCardBodySchema = z
   })
   .strict();
 export type DecideCardBody = z.infer<typeof DecideCardBodySchema>;
+
+/** Largest user message to a session, like a task: it travels in history and every prompt. */
+const MessageSchema = utf8Text('message', MAX_TASK_BYTES)
+  .trim()
+  .min(1, 'the message is empty')
+  .describe(`not blank; at most ${MAX_TASK_BYTES} bytes (UTF-8)`);
+
+export const StartSessionBodySchema = z
+  .object({
+    /** The main agent; the built-in `main` when omitted. */
+    agent: AgentNameSchema.optional(),
+    /** The first user message; without one the session waits for `POST /sessions/:id/messages`. */
+    message: MessageSchema.optional(),
+    /** Chosen by the caller; generated (`s-...`) when omitted. */
+    sessionId: IdSchema.optional(),
+    /** No human will answer: every `ask` of the session and its children becomes `deny`. */
+    unattended: z.boolean().optional(),
+  })
+  .strict();
+
+export const SendMessageBodySchema = z.object({ text: MessageSchema }).strict();
+
+export const ListSessionsQuerySchema = z
+  .object({
+    agent: AgentNameSchema.optional(),
+    status: DelegationStatusSchema.optional(),
+  })
+  .strict();

@@ -5,6 +5,7 @@ import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import { startApiServer, type ApiServer } from '../server.js';
 import { connectTemporal, temporalAddress } from '../temporal/connection.js';
 import { createDelegations } from '../temporal/delegations/facade.js';
+import { createSessions } from '../temporal/sessions/facade.js';
 import type { DevServer } from '../temporal/dev-server.js';
 import { configFor, printConfigWarnings } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -86,6 +87,7 @@ async function startApi(
     const server = await startApiServer(config, {
       settings,
       delegations,
+      sessions: createSessions(temporal.client, delegations),
       definitions: registry,
       mcp: mcp ?? own,
       allowUnauthenticatedBind: process.env.DEPUTY_ALLOW_UNAUTHENTICATED_BIND === '1',

@@ -65,15 +65,12 @@ export async function session(
   };
 
   // Handlers first, before any await, so no message, report or query is ever missed.
-  const decideCard = registerRunHandlers(
-    run,
-    (): SessionState => ({
-      ...run.state(),
-      kind: 'session',
-      tasks: tasks.list(),
-      queuedMessages: inbox.length,
-    }),
-  );
+  const decideCard = registerRunHandlers(run, (): SessionState => ({
+    ...run.state(),
+    kind: 'session',
+    tasks: tasks.list(),
+    queuedMessages: inbox.length,
+  }));
   setHandler(sessionMessageSignal, (message) => {
     inbox.push(message);
   });
@@ -161,9 +158,20 @@ export async function session(
       return await CancellationScope.nonCancellable(async () => {
         const children = await stopChildren();
         for (const card of run.pendingCards()) {
-          decideCard({ cardId: card.id, decision: 'deny', reason: 'stopped', decidedBy: 'TaskStop' });
+          decideCard({
+            cardId: card.id,
+            decision: 'deny',
+            reason: 'stopped',
+            decidedBy: 'TaskStop',
+          });
         }
-        const notice = ['Session stopped; its children were stopped and pending approval cards denied.', children]
+        const unanswered =
+          inbox.length === 0 ? null : `${inbox.length} message(s) were not answered.`;
+        const notice = [
+          'Session stopped; its children were stopped and pending approval cards denied.',
+          children,
+          unanswered,
+        ]
           .filter(Boolean)
           .join(' ');
         return finish(run.endedEarly('stopped', notice));

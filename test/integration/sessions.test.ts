@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentResolver } from '../../src/agent-resolver.js';
 import type { DelegationEvent } from '../../src/shared/delegation.js';
 import { eventually, createHarness, type Harness } from './support/harness.js';
 import {
@@ -18,11 +19,43 @@ import {
 
 let harness: Harness;
 
+/** A main agent named `name` with scripted `turns`. */
+function mainAgent(name: string, turns: string, maxTurns = 20): Record<string, string> {
+  return {
+    [`.subagents/agents/${name}.md`]: `---\nname: ${name}\ndescription: ${name} main agent\nmodel: scripted:scripts/${name}.yaml\ntools: [Task]\nmaxTurns: ${maxTurns}\n---\nLead.\n`,
+    [`scripts/${name}.yaml`]: `turns:\n${turns}`,
+  };
+}
+
+const START_WRITER = `  - text: Starting the writer.
+    toolCalls: [{ name: Task, arguments: { description: write out, prompt: Write out.txt, subagent_type: writer, run_in_background: true } }]
+`;
+
 beforeAll(async () => {
   harness = await createHarness({
     ...readerAgent,
     ...writerAgent,
     ...leadAgent(FOREGROUND_THEN_BACKGROUND),
+    // TaskStop while the writer waits on its card.
+    ...mainAgent(
+      'stopper',
+      `${START_WRITER}  - text: Checking on it.
+    toolCalls: [{ name: TaskOutput, arguments: { task_id: "\${lastTaskId}", timeout: 2000 } }]
+  - text: Stopping it.
+    toolCalls: [{ name: TaskStop, arguments: { task_id: "\${lastTaskId}" } }]
+  - text: "Stopped: \${lastToolResult}"
+`,
+    ),
+    // Starts the writer and answers: the session idles with its child parked.
+    ...mainAgent('starter', `${START_WRITER}  - text: The writer runs in the background.\n`),
+    // A delegate that lists Task, and whose model calls it anyway.
+    '.subagents/agents/sneaky.md':
+      '---\nname: sneaky\ndescription: tries to delegate\nmodel: scripted:scripts/sneaky.yaml\ntools: [read, Task]\n---\nSneak.\n',
+    'scripts/sneaky.yaml': `turns:
+  - text: Delegating further.
+    toolCalls: [{ name: Task, arguments: { description: x, prompt: Write out.txt, subagent_type: writer } }]
+  - text: "Could not: \${lastToolResult}"
+`,
   });
 }, 60_000);
 
@@ -79,4 +112,151 @@ describe('a session', () => {
 
     await harness.sessions.stop(sessionId);
   }, 90_000);
+});
+
+async function startSession(agent: string, message = 'Go.'): Promise<string> {
+  const { sessionId } = await harness.sessions.start({
+    agent,
+    message,
+    caller: { id: null, roles: [] },
+    options: {},
+  });
+  return sessionId;
+}
+
+async function pendingChildCard(sessionId: string) {
+  return eventually(
+    async () => (await harness.sessions.cards(sessionId))[0],
+    'a child card',
+    30_000,
+  );
+}
+
+/** Running workflows in the session, by visibility (the session itself included). */
+async function runningInSession(sessionId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const info of harness.client.workflow.list({
+    query: `DeputySession = '${sessionId}' AND ExecutionStatus = 'Running'`,
+  })) {
+    ids.push(info.workflowId);
+  }
+  return ids;
+}
+
+describe('stopping', () => {
+  it('TaskStop stops a background child parked on a card and denies the card', async () => {
+    const sessionId = await startSession('stopper');
+    const reply = await eventually(
+      async () => {
+        const events = await eventsOf(sessionId);
+        return events.find((event) => event.type === 'reply');
+      },
+      'the reply',
+      60_000,
+    );
+    if (reply.type !== 'reply') throw new Error('unreachable');
+    expect(reply.text).toMatch(/^Stopped: \[task d-[a-z0-9]+ \(writer\) stopped/);
+    const state = await harness.sessions.get(sessionId);
+    const task = state.tasks[0]!;
+    expect(task.status).toBe('stopped');
+    // TaskOutput (its wait timed out) saw it waiting on its card, before the stop.
+    const outputs = (await eventsOf(sessionId)).filter(
+      (event) => event.type === 'tool-call' && event.tool === 'TaskOutput',
+    );
+    expect(outputs).toMatchObject([{ summary: expect.stringContaining('parked') }]);
+    expect(outputs[0]).toMatchObject({
+      summary: expect.stringContaining('waiting on 1 approval card'),
+    });
+    const child = await harness.delegations.get(task.taskId);
+    expect(child.result?.status).toBe('stopped');
+    expect(child.decidedCards.map((card) => card.state)).toMatchObject([
+      { status: 'denied', reason: 'stopped' },
+    ]);
+    await harness.sessions.stop(sessionId);
+  }, 90_000);
+
+  it('stopping the session stops its children, denies all their cards and leaves nothing running', async () => {
+    const sessionId = await startSession('starter');
+    const card = await pendingChildCard(sessionId);
+    await eventually(
+      async () => ((await harness.sessions.get(sessionId)).status === 'idle' ? true : undefined),
+      'the session idle',
+    );
+
+    expect(await harness.sessions.stop(sessionId)).toEqual({ stopped: true });
+    const result = await eventually(
+      async () => (await harness.sessions.get(sessionId)).result ?? undefined,
+      'the session result',
+    );
+    expect(result.status).toBe('stopped');
+    expect(result.notice).toContain('children were stopped');
+    const child = await harness.delegations.get(card.delegationId);
+    expect(child.result?.status).toBe('stopped');
+    expect(child.decidedCards[0]?.state).toMatchObject({ status: 'denied', reason: 'stopped' });
+    expect(
+      await eventually(
+        async () => ((await runningInSession(sessionId)).length === 0 ? [] : undefined),
+        'nothing running',
+      ),
+    ).toEqual([]);
+  }, 90_000);
+});
+
+describe('ops queries', () => {
+  it('lists everything in a session and every parked child of an agent through visibility', async () => {
+    const sessionId = await startSession('starter');
+    const card = await pendingChildCard(sessionId);
+    const inSession = await eventually(async () => {
+      const rows: string[] = [];
+      for await (const info of harness.client.workflow.list({
+        query: `DeputySession = '${sessionId}'`,
+      }))
+        rows.push(info.workflowId);
+      return rows.length === 2 ? rows.sort() : undefined;
+    }, 'the session and its child listed');
+    expect(inSession).toEqual(
+      [`delegation/${sessionId}/${card.delegationId}`, `session/${sessionId}`].sort(),
+    );
+
+    const parked = await eventually(async () => {
+      const rows: string[] = [];
+      for await (const info of harness.client.workflow.list({
+        query: `DeputyAgent = 'writer' AND DeputyStatus = 'parked' AND DeputyParent IS NOT NULL AND ExecutionStatus = 'Running'`,
+      })) {
+        rows.push(info.workflowId);
+      }
+      return rows.includes(`delegation/${sessionId}/${card.delegationId}`) ? rows : undefined;
+    }, 'the parked child listed');
+    expect(parked.every((id) => id.startsWith('delegation/'))).toBe(true);
+
+    const byParent: string[] = [];
+    for await (const info of harness.client.workflow.list({
+      query: `DeputyParent = '${sessionId}'`,
+    }))
+      byParent.push(info.workflowId);
+    expect(byParent).toEqual([`delegation/${sessionId}/${card.delegationId}`]);
+    await harness.sessions.stop(sessionId);
+  }, 60_000);
+});
+
+describe('a delegate', () => {
+  it('never has Task, whatever its definition lists: a diagnostic, and no such tool', async () => {
+    const handle = await harness.start('sneaky', 'Try to delegate.');
+    const result = await handle.result();
+    expect(result.text).toContain("You don't have a tool named 'Task'");
+    expect(result.deniedCalls).toMatchObject([{ tool: 'Task', by: 'policy' }]);
+    const resolved = await createAgentResolver(harness.config, harness.registry).resolve('sneaky', {
+      id: null,
+      roles: [],
+    });
+    expect(resolved!.snapshot.tools.map((tool) => tool.name)).toEqual(['read']);
+    expect(resolved!.snapshot.diagnostics).toContainEqual(
+      expect.objectContaining({
+        path: 'tools[1]',
+        message: expect.stringContaining('never has Task'),
+      }),
+    );
+    const state = await harness.delegations.get(handle.workflowId.split('/').at(-1)!);
+    expect(state.status).toBe('completed');
+  }, 60_000);
 });

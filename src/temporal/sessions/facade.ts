@@ -6,6 +6,7 @@
  */
 import {
   WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
@@ -19,7 +20,13 @@ import {
 } from '../../shared/session.js';
 import { TASK_QUEUE, firstLine } from '../../shared/delegation.js';
 import type { Delegations } from '../delegations/facade.js';
-import { AGENT_NAME_PATTERN, DEFAULT_SESSION, assertValidId, newSessionId, quote } from '../delegations/ids.js';
+import {
+  AGENT_NAME_PATTERN,
+  DEFAULT_SESSION,
+  assertValidId,
+  newSessionId,
+  quote,
+} from '../delegations/ids.js';
 import { describe } from '../delegations/lookup.js';
 import { rpc } from '../delegations/rpc.js';
 import { summaryOf } from '../delegations/visibility.js';
@@ -61,7 +68,10 @@ export function createSessions(
       assertValidId('session', sessionId);
       if (sessionId === DEFAULT_SESSION) {
         // Delegations started without a session share it: a session there would adopt them all.
-        throw new DeputyError('invalid', `session id '${DEFAULT_SESSION}' is reserved for delegations started without a session`);
+        throw new DeputyError(
+          'invalid',
+          `session id '${DEFAULT_SESSION}' is reserved for delegations started without a session`,
+        );
       }
       if (!AGENT_NAME_PATTERN.test(agent)) {
         throw new DeputyError('invalid', `agent name '${agent.slice(0, 80)}' is not valid`);
@@ -70,7 +80,10 @@ export function createSessions(
         throw new DeputyError('invalid', 'message is empty');
       }
       if (request.sessionId !== undefined && (await lookup.taken(sessionId))) {
-        throw new DeputyError('conflict', `id ${sessionId} is already taken by a delegation or session`);
+        throw new DeputyError(
+          'conflict',
+          `id ${sessionId} is already taken by a delegation or session`,
+        );
       }
       const workflowId = sessionWorkflowId(sessionId);
       const input: SessionInput = {
@@ -88,7 +101,11 @@ export function createSessions(
             workflowIdReusePolicy: 'REJECT_DUPLICATE',
             args: [input],
             // The session is its own delegation id: its cards, state and events are found so.
-            typedSearchAttributes: initialSearchAttributes({ agent, session: sessionId, delegationId: sessionId }),
+            typedSearchAttributes: initialSearchAttributes({
+              agent,
+              session: sessionId,
+              delegationId: sessionId,
+            }),
             memo: {
               kind: 'session',
               task: request.message === undefined ? '(session)' : firstLine(request.message),
@@ -112,10 +129,21 @@ export function createSessions(
       const handle = await handleOf(sessionId);
       const description = await describe(sessionId, handle);
       if (description.status.name !== 'RUNNING') {
-        throw new DeputyError('conflict', `session ${sessionId} has ended (${description.status.name.toLowerCase()}); start a new one`);
+        throw new DeputyError(
+          'conflict',
+          `session ${sessionId} has ended (${description.status.name.toLowerCase()}); start a new one`,
+        );
       }
       // A signal is stored durably: the message is taken up when a worker runs the session.
-      await rpc(client, () => handle.signal(sessionMessageSignal, message));
+      try {
+        await rpc(client, () => handle.signal(sessionMessageSignal, message));
+      } catch (error) {
+        // It closed between describe() and the signal.
+        if (error instanceof WorkflowNotFoundError) {
+          throw new DeputyError('conflict', `session ${sessionId} has ended; start a new one`);
+        }
+        throw error;
+      }
     },
 
     async get(sessionId) {
@@ -123,12 +151,18 @@ export function createSessions(
       const state = await delegations.get(sessionId);
       // Without a worker the state is rebuilt from visibility, which knows no tasks.
       const session = state as Partial<SessionState>;
-      return { ...state, kind: 'session', tasks: session.tasks ?? [], queuedMessages: session.queuedMessages ?? 0 };
+      return {
+        ...state,
+        kind: 'session',
+        tasks: session.tasks ?? [],
+        queuedMessages: session.queuedMessages ?? 0,
+      };
     },
 
     async list(filter = {}) {
       const clauses = [`WorkflowType = ${quote(SESSION_WORKFLOW_TYPE)}`];
-      if (filter.agent !== undefined) clauses.push(`${AGENT_ATTRIBUTE.name} = ${quote(filter.agent)}`);
+      if (filter.agent !== undefined)
+        clauses.push(`${AGENT_ATTRIBUTE.name} = ${quote(filter.agent)}`);
       const rows: SessionSummary[] = [];
       for (const info of await lookup.visible(clauses.join(' AND '))) {
         const row = summaryOf(info);
