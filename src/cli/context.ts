@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { loadConfig, type ConfigOverrides, type DeputyConfig } from '../config.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { createDelegations, type Delegations } from '../temporal/delegations/facade.js';
+import { createSessions, type Sessions } from '../temporal/sessions/facade.js';
 import type { Io } from './io.js';
 
 export interface GlobalOptions {
@@ -49,6 +50,38 @@ export async function withDelegations<T>(
       createDelegations(temporal.client, { namespace: config.temporal.namespace }),
       config,
     );
+  } finally {
+    await temporal.close();
+  }
+}
+
+/**
+ * env DEPUTY_TASK_QUEUE: the task queue new sessions start on (default: TASK_QUEUE, the one
+ * `deputy worker` polls). It must name a queue a worker polls, or the session waits for one;
+ * the end-to-end tests point the CLI at their own worker's queue with it.
+ */
+export function taskQueueFromEnvironment(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const queue = env.DEPUTY_TASK_QUEUE?.trim();
+  return queue === undefined || queue === '' ? undefined : queue;
+}
+
+/** Runs `fn` with the Sessions facade (and the Delegations one it reads through) on a fresh connection. */
+export async function withSessions<T>(
+  command: Command,
+  fn: (sessions: Sessions, delegations: Delegations, config: DeputyConfig) => Promise<T>,
+): Promise<T> {
+  const config = configFor(command);
+  const temporal = await connectTemporal(config);
+  const taskQueue = taskQueueFromEnvironment();
+  try {
+    const delegations = createDelegations(temporal.client, {
+      namespace: config.temporal.namespace,
+      ...(taskQueue === undefined ? {} : { taskQueue }),
+    });
+    const sessions = createSessions(temporal.client, delegations, {
+      ...(taskQueue === undefined ? {} : { taskQueue }),
+    });
+    return await fn(sessions, delegations, config);
   } finally {
     await temporal.close();
   }

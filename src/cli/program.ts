@@ -9,6 +9,7 @@ import { describeFailure, EXIT } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { registerMcpCommands } from './mcp-commands.js';
 import { registerServerCommands } from './server-commands.js';
+import { registerSessionCommands } from './session-commands.js';
 
 export function createProgram(io: Io, setExitCode: (code: number) => void): Command {
   // Settings made before .command() are inherited by every subcommand.
@@ -34,6 +35,7 @@ export function createProgram(io: Io, setExitCode: (code: number) => void): Comm
   registerServerCommands(program, run);
   registerAgentCommands(program, run);
   registerMcpCommands(program, run);
+  registerSessionCommands(program, run);
   return program;
 }
 
