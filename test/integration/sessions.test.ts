@@ -260,3 +260,31 @@ describe('a delegate', () => {
     expect(state.status).toBe('completed');
   }, 60_000);
 });
+
+describe('roles travel (POL-4)', () => {
+  it('a child resolves with the session caller roles: no tool is gained by delegating', async () => {
+    const { sessionId } = await harness.sessions.start({
+      agent: 'lead',
+      message: 'Do the work.',
+      caller: { id: 'rita', roles: [] },
+      options: {},
+    });
+    const reply = await eventually(async () => {
+      const events = await eventsOf(sessionId);
+      return events.find((event) => event.type === 'reply');
+    }, 'the reply');
+    expect(reply.type === 'reply' && reply.text).toContain('Not done: write was denied (policy)');
+    const state = await harness.sessions.get(sessionId);
+    const writer = state.tasks.find((task) => task.agent === 'writer')!;
+    expect(writer.result?.deniedCalls).toMatchObject([
+      {
+        tool: 'write',
+        by: 'policy',
+        reason: expect.stringContaining("You don't have a tool named 'write'"),
+      },
+    ]);
+    // The child belongs to the session's caller: its cards and stop rights follow from that.
+    expect(await harness.delegations.owner(writer.taskId)).toBe('rita');
+    await harness.sessions.stop(sessionId);
+  }, 60_000);
+});
