@@ -138,6 +138,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerDelegationRoutes(app, {
     ...deps,
     ...(agentNames === undefined ? {} : { agentNames }),
+    ...(definitions === undefined
+      ? {}
+      : {
+          isBackground: (agent: string) => definitions.get(agent)?.definition.background === true,
+        }),
     logger,
     secrets,
   });

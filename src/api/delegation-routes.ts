@@ -21,6 +21,8 @@ export function registerDelegationRoutes(
   app: Hono<AppEnv>,
   deps: {
     delegations: Delegations;
+    /** The agent's `background: true` returns at once, even with `?wait=true` (DEF-1). */
+    isBackground?: (agent: string) => boolean;
     /** Masks the configured secrets in every answer and event (no secret crosses HTTP). */
     secrets: SecretMasker;
     logger: Logger;
@@ -40,6 +42,7 @@ export function registerDelegationRoutes(
         `no agent named '${body.agent}' (known agents: ${known.join(', ') || 'none'})`,
       );
     }
+    const background = body.background ?? deps.isBackground?.(body.agent) ?? false;
     const started = await delegations.start({
       agent: body.agent,
       // A configured secret typed into a task would land in history and the model.
@@ -48,7 +51,7 @@ export function registerDelegationRoutes(
       caller: c.get('caller'),
       options: {
         ...(body.unattended === true ? { unattended: 'deny' as const } : {}),
-        ...(body.background === undefined ? {} : { background: body.background }),
+        ...(background ? { background } : {}),
       },
       ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
     });
@@ -57,7 +60,7 @@ export function registerDelegationRoutes(
       events: `/delegations/${started.delegationId}/events`,
       cards: `/sessions/${started.session}/cards`,
     };
-    if (query.wait === 'true' && body.background !== true) {
+    if (query.wait === 'true' && !background) {
       const settled = await settleStarted(delegations, started.delegationId, c.req.raw.signal);
       // Finished: 201 with the result. Parked on a card, or no worker to run it: 202 with the
       // state (pending cards included), so a caller never waits on a human it cannot see.

@@ -34,7 +34,7 @@ function diagnosticLines(loaded: LoadedDefinition): string[] {
   );
 }
 
-async function loadRegistry(command: Command) {
+export async function loadRegistry(command: Command) {
   // Loaded on demand: client commands should not pay for the definition parser.
   const { createRegistry } = await import('../definitions/registry.js');
   const registry = createRegistry({ config: configFor(command) });

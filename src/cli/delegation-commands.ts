@@ -6,13 +6,21 @@ import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
 import { isRecorded, type Delegations } from '../temporal/delegations/facade.js';
 import { TemporalUnreachableError } from '../temporal/unreachable.js';
 import { secretMaskerFor } from '../secrets/masker.js';
+import { loadRegistry } from './agents-commands.js';
 import { configFor, withDelegations } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDelegation } from './follow.js';
 import { cardLines, resultLines, stateLines, summaryTable } from './format.js';
 import { printJson, type Io } from './io.js';
 
-const STATUSES: DelegationStatus[] = ['running', 'parked', 'completed', 'failed', 'stopped'];
+const STATUSES: DelegationStatus[] = [
+  'running',
+  'parked',
+  'idle',
+  'completed',
+  'failed',
+  'stopped',
+];
 
 interface JsonOption {
   json?: boolean;
@@ -45,6 +53,10 @@ export function registerDelegationCommands(
       ) =>
         run(command, (io) =>
           withDelegations(command, async (delegations) => {
+            // The agent's own `background: true` (DEF-1) returns at once too, as Task does.
+            const background =
+              options.background === true ||
+              (await loadRegistry(command)).get(agent)?.definition.background === true;
             const started = await delegations.start({
               agent,
               // A configured secret typed into a task would land in history and the model.
@@ -53,10 +65,10 @@ export function registerDelegationCommands(
               caller: { id: null, roles: [] },
               options: {
                 ...(options.unattended ? { unattended: 'deny' as const } : {}),
-                ...(options.background ? { background: true } : {}),
+                ...(background ? { background: true } : {}),
               },
             });
-            if (options.background) {
+            if (background) {
               if (options.json) printJson(io, { ...started, status: 'running' });
               else {
                 io.out(started.delegationId);

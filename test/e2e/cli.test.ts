@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -15,6 +15,16 @@ import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.
 const workspace = mkdtempSync(join(tmpdir(), 'deputy-e2e-ws-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'deputy-e2e-data-'));
 writeFileSync(join(workspace, 'README.md'), '# e2e workspace\n');
+// An agent that declares `background: true`: `deputy delegate` returns at once for it.
+mkdirSync(join(workspace, '.subagents/agents'), { recursive: true });
+writeFileSync(
+  join(workspace, '.subagents/agents/night-writer.md'),
+  '---\nname: night-writer\ndescription: writes overnight\nmodel: scripted:night.yaml\ntools: [write]\nbackground: true\n---\nWrite.\n',
+);
+writeFileSync(
+  join(workspace, 'night.yaml'),
+  'turns:\n  - text: Writing.\n    toolCalls: [{ name: write, arguments: { path: night.txt, content: "x" } }]\n  - text: Done.\n',
+);
 
 function environment(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -64,6 +74,30 @@ afterAll(async () => {
 });
 
 describe('deputy CLI end to end', () => {
+  it('returns at once for an agent that declares background: true, as for --background', async () => {
+    const session = `e2e-${randomUUID().slice(0, 8)}`;
+    const started = await deputy([
+      'delegate',
+      'night-writer',
+      'Write tonight',
+      '--session',
+      session,
+    ]);
+    expect(started.code, started.stderr).toBe(0);
+    const delegationId = started.stdout.trim();
+    expect(delegationId).toMatch(/^d-[0-9a-z]{12}$/);
+    expect(started.stderr).toContain(`deputy status ${delegationId}`);
+    // It returned while the delegation waits on its card: nobody approved the write.
+    const [card] = await until(async () => {
+      const cards = JSON.parse(
+        (await deputy(['cards', '--session', session, '--json'])).stdout,
+      ) as ApprovalCard[];
+      return cards.length > 0 ? cards : undefined;
+    }, 'its pending card');
+    expect(card).toMatchObject({ delegationId, tool: 'write' });
+    expect((await deputy(['stop', delegationId])).code).toBe(0);
+  });
+
   it('delegates in the background, lists the card, approves it, and shows the result', async () => {
     const session = `e2e-${randomUUID().slice(0, 8)}`;
     const started = await deputy([

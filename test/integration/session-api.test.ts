@@ -24,6 +24,9 @@ beforeAll(async () => {
     ...readerAgent,
     ...writerAgent,
     ...leadAgent(FOREGROUND_THEN_BACKGROUND),
+    // The writer again, but declaring `background: true`.
+    '.subagents/agents/night-writer.md':
+      '---\nname: night-writer\ndescription: Writes out.txt overnight\nmodel: scripted:scripts/writer.yaml\ntools: [write]\napprovalMode: confirm\nbackground: true\n---\nWrite.\n',
     // Starts the writer in the background and answers at once: the writer parks on its card.
     ...{
       '.subagents/agents/starter.md':
@@ -40,7 +43,7 @@ beforeAll(async () => {
     {
       delegations: harness.delegations,
       sessions: harness.sessions,
-      agentNames: () => harness.registry.list().map((loaded) => loaded.definition.name),
+      definitions: harness.registry,
       events: { pollMs: 100 },
     },
   );
@@ -208,6 +211,18 @@ describe('the session routes', () => {
     expect(denied.result?.status).toBe('stopped');
     expect(denied.decidedCards[0]?.state).toMatchObject({ status: 'denied', reason: 'stopped' });
   }, 60_000);
+
+  it('POST /delegations?wait=true returns at once for an agent that declares background: true', async () => {
+    const started = await call('POST', '/delegations?wait=true', {
+      agent: 'night-writer',
+      task: 'Write.',
+    });
+    expect(started.status).toBe(201);
+    expect(started.body).toMatchObject({ status: 'running', result: null });
+    const id = started.body.delegationId as string;
+    expect((await harness.delegations.get(id)).result).toBeNull();
+    await call('POST', `/delegations/${id}/stop`);
+  }, 30_000);
 
   it('refuses what cannot be a session, clearly', async () => {
     expect((await call('POST', '/sessions', { agent: 'nobody' })).status).toBe(404);
