@@ -149,6 +149,8 @@ async function chat(context: ChatContext): Promise<ExitCode> {
       },
     );
     await busy;
+    // Closed first: the last lines must not leave a prompt behind for the shell to print after.
+    screen.close();
     if (finished === null) {
       screen.print([
         `detached; session ${sessionId} runs on. Come back with: deputy chat --attach ${sessionId}`,
