@@ -8,6 +8,7 @@ import { benchDelegationOverhead } from './delegation-overhead.js';
 import { benchKbSearch } from './kb-search.js';
 import { benchMcpGateway } from './mcp-gateway.js';
 import { benchRegistryLoad } from './registry-load.js';
+import { benchSessionTask } from './session-task.js';
 import { benchStartAndApprove } from './start-and-approve.js';
 import type { BenchReport } from './stats.js';
 
@@ -31,6 +32,7 @@ const benches: Array<() => Promise<BenchReport>> = [
   benchAgentsList,
   benchStartAndApprove,
   benchMcpGateway,
+  benchSessionTask,
 ];
 
 for (const bench of benches) {

@@ -1,0 +1,290 @@
+/**
+ * B-task: a foreground `Task` round trip in a session against the same child delegation started
+ * directly, with the same scripted child (`reader`: one `read` round, then its answer).
+ *
+ * Session side: `sessions.start` with a message; the scripted main agent (`lead`) answers with a
+ * `Task` call (main model round 1), the session starts `reader` as a child workflow and waits for
+ * it, feeds its result back, and the main agent answers (main model round 2); done when the
+ * session's `reply` event is seen (events polled every POLL_MS). It also includes resolving the
+ * main agent. Direct side: `delegations.start` of `reader` and `settle` (polled every POLL_MS)
+ * until its result. One dev server, one worker; runs alternate.
+ *
+ * Besides the wall times seen by the client, both sides are timed from workflow history (no poll
+ * granularity): session start until the workflow task that recorded the reply, and delegation
+ * start until it completed. "Task overhead" is the session's history time minus its two main
+ * model rounds (callModel scheduled to completed). Target: median ratio at most 1.2; reported,
+ * not asserted.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { loadConfig } from '../src/config.js';
+import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
+import { createDelegations } from '../src/temporal/delegations/facade.js';
+import { startDevServer } from '../src/temporal/dev-server.js';
+import { createSessions } from '../src/temporal/sessions/facade.js';
+import { startWorkerRuntime } from '../src/worker.js';
+import { median, percentile, type BenchReport } from './stats.js';
+
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
+const WARMUP = 3;
+/** Milliseconds between looks: `settle` on the direct side, `events` on the session side. */
+const POLL_MS = 20;
+const TARGET = 1.2;
+
+const FILES: Record<string, string> = {
+  'README.md': 'deputy bench workspace\n',
+  '.subagents/agents/reader.md':
+    '---\nname: reader\ndescription: Reads one file and says what it holds\nmodel: scripted:scripts/reader.yaml\ntools: [read]\nmaxTurns: 4\n---\nRead.\n',
+  'scripts/reader.yaml':
+    'turns:\n  - text: Reading.\n    toolCalls: [{ name: read, arguments: { path: README.md } }]\n  - text: "README holds: ${lastToolResult}"\n',
+  '.subagents/agents/lead.md':
+    '---\nname: lead\ndescription: Hands work to the reader\nmodel: scripted:scripts/lead.yaml\ntools: [Task]\nmaxTurns: 4\n---\nLead.\n',
+  'scripts/lead.yaml':
+    'turns:\n  - text: Asking the reader.\n    toolCalls: [{ name: Task, arguments: { description: read README, prompt: Read README.md, subagent_type: reader } }]\n  - text: "Done. ${lastToolResult}"\n',
+};
+
+/** Milliseconds from workflow history, for one run of either side. */
+interface SessionTimes {
+  /** Session started until the workflow task that recorded the reply completed. */
+  total: number;
+  /** The two main-agent callModel activities, scheduled to completed, summed. */
+  mainRounds: number;
+  /** Resolving the main agent (resolveAgent, scheduled to completed). */
+  mainResolve: number;
+  /** Session started until it asked for the child (resolve + main round 1). */
+  beforeChild: number;
+  /** Child start asked until the child's own run started. */
+  childStart: number;
+  /** The child's own run, started to completed (its history). */
+  child: number;
+  /** Reports (signals) the child sent its session, each one more workflow task in the child. */
+  childReports: number;
+  /** Child completed until the session saw it completed. */
+  resultBack: number;
+  /** Session saw the child completed until the reply was recorded (main round 2). */
+  afterChild: number;
+}
+
+interface Run {
+  wall: number;
+  workflowId: string;
+}
+
+function expect(condition: boolean, what: string): asserts condition {
+  if (!condition) throw new Error(`session-task: ${what}`);
+}
+
+export async function benchSessionTask(): Promise<BenchReport> {
+  const root = await mkdtemp(join(tmpdir(), 'deputy-bench-task-'));
+  const workspace = join(root, 'workspace');
+  for (const [path, text] of Object.entries(FILES)) {
+    await mkdir(join(workspace, path, '..'), { recursive: true });
+    await writeFile(join(workspace, path), text);
+  }
+
+  const server = await startDevServer({ dataDir: join(root, 'data'), headless: true });
+  const stops: Array<() => Promise<void>> = [
+    () => rm(root, { recursive: true, force: true }),
+    () => server.stop(),
+  ];
+  try {
+    const config = loadConfig(
+      { workspace, temporalAddress: server.address },
+      { DEPUTY_USER_DIR: join(root, 'user') },
+    );
+    const taskQueue = `bench-task-${process.pid}`;
+    const worker = await startWorkerRuntime(config, server.address, { taskQueue });
+    stops.unshift(() => worker.stop());
+    const connection = await Connection.connect({ address: server.address });
+    stops.unshift(() => connection.close());
+    const client = new Client({ connection, namespace: config.temporal.namespace });
+    const delegations = createDelegations(client, {
+      namespace: config.temporal.namespace,
+      taskQueue,
+      pollMs: { settle: POLL_MS },
+    });
+    const sessions = createSessions(client, delegations, { taskQueue });
+
+    const viaSession = async (): Promise<Run> => {
+      const started = performance.now();
+      const { sessionId, workflowId } = await sessions.start({
+        agent: 'lead',
+        message: 'Read the README.',
+        caller: ANONYMOUS_CALLER,
+        options: {},
+      });
+      for (;;) {
+        const events = await sessions.events(sessionId, 0);
+        const reply = events.find((event) => event.type === 'reply');
+        if (reply !== undefined) {
+          const finished = events.find((event) => event.type === 'task-finished');
+          expect(
+            finished?.type === 'task-finished' && finished.task.result?.status === 'completed',
+            'the reader task did not complete',
+          );
+          expect(reply.text.includes('deputy bench workspace'), `reply was ${reply.text}`);
+          break;
+        }
+        await sleep(POLL_MS);
+      }
+      const wall = performance.now() - started;
+      await sessions.stop(sessionId);
+      return { wall, workflowId };
+    };
+
+    const direct = async (): Promise<Run> => {
+      const started = performance.now();
+      const { delegationId, workflowId } = await delegations.start({
+        agent: 'reader',
+        task: 'Read README.md',
+        session: 'bench',
+        caller: ANONYMOUS_CALLER,
+        options: {},
+      });
+      const settled = await delegations.settle(delegationId);
+      expect(
+        settled.status === 'finished' && settled.result.status === 'completed',
+        'the direct delegation did not complete',
+      );
+      expect(settled.result.text.includes('deputy bench workspace'), 'direct answer was wrong');
+      return { wall: performance.now() - started, workflowId };
+    };
+
+    for (let index = 0; index < WARMUP; index++) {
+      await viaSession();
+      await direct();
+    }
+    const sessionRuns: Run[] = [];
+    const directRuns: Run[] = [];
+    for (let pair = 0; pair < PAIRS; pair++) {
+      // Alternate which goes first, so drift on the machine hits both sides alike.
+      if (pair % 2 === 0) {
+        sessionRuns.push(await viaSession());
+        directRuns.push(await direct());
+      } else {
+        directRuns.push(await direct());
+        sessionRuns.push(await viaSession());
+      }
+    }
+
+    // History reads happen after all runs, so they never slow a measured one.
+    const sessionTimes: SessionTimes[] = [];
+    for (const run of sessionRuns) sessionTimes.push(await sessionTimeline(client, run.workflowId));
+    const directTimes: number[] = [];
+    for (const run of directRuns) directTimes.push((await runSpan(client, run.workflowId)).total);
+
+    const ms = (values: number[]) => median(values).toFixed(1);
+    const of = (key: keyof SessionTimes) => sessionTimes.map((times) => times[key]);
+    const sessionWall = sessionRuns.map((run) => run.wall);
+    const directWall = directRuns.map((run) => run.wall);
+    const overhead = sessionTimes.map((times) => times.total - times.mainRounds);
+    const wallRatio = median(sessionWall) / median(directWall);
+    const historyRatio = median(of('total')) / median(directTimes);
+    const overheadRatio = median(overhead) / median(directTimes);
+    return {
+      name: `foreground Task round trip in a session vs the same delegation started directly (${PAIRS} alternating pairs after ${WARMUP} warm-up, polls every ${POLL_MS} ms)`,
+      lines: [
+        'session = start with a message, resolve main agent, main model round, Task starts the child, child runs, result back, main model round, reply seen',
+        'direct  = delegations.start of the same child, settle until its result',
+        `wall (client)  session p50 ${ms(sessionWall)} ms, p90 ${percentile(sessionWall, 90).toFixed(1)} ms | direct p50 ${ms(directWall)} ms, p90 ${percentile(directWall, 90).toFixed(1)} ms`,
+        `wall ratio: p50 ${wallRatio.toFixed(3)} (target <= ${TARGET})`,
+        `history        session p50 ${ms(of('total'))} ms | direct p50 ${ms(directTimes)} ms | ratio ${historyRatio.toFixed(3)}`,
+        `session by history (p50 each): before child ${ms(of('beforeChild'))} (resolve main ${ms(of('mainResolve'))}), child start ${ms(of('childStart'))}, child run ${ms(of('child'))}, result back ${ms(of('resultBack'))}, after child ${ms(of('afterChild'))}`,
+        `child run in the session p50 ${ms(of('child'))} ms vs direct ${ms(directTimes)} ms: the child sends its session ${ms(of('childReports'))} reports (progress per round, finished), each awaited and followed by a workflow task`,
+        `Task overhead (session history minus its two main model rounds, p50 ${ms(of('mainRounds'))} ms): p50 ${ms(overhead)} ms, ratio to direct ${overheadRatio.toFixed(3)}`,
+      ],
+    };
+  } finally {
+    for (const stop of stops) await stop();
+  }
+}
+
+interface HistoryTime {
+  seconds?: number | { toNumber(): number } | null;
+  nanos?: number | null;
+}
+
+function eventMs(time: HistoryTime | null | undefined): number {
+  const seconds = time?.seconds ?? 0;
+  return (
+    (typeof seconds === 'number' ? seconds : seconds.toNumber()) * 1000 + (time?.nanos ?? 0) / 1e6
+  );
+}
+
+async function historyOf(client: Client, workflowId: string) {
+  return (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+}
+
+/** A closed run's span: its start until it completed. */
+async function runSpan(client: Client, workflowId: string) {
+  const events = await historyOf(client, workflowId);
+  const completed = events.find((event) => event.workflowExecutionCompletedEventAttributes);
+  expect(completed !== undefined, `${workflowId} did not complete`);
+  const startedAt = eventMs(events[0]?.eventTime);
+  const completedAt = eventMs(completed.eventTime);
+  const signals = events.filter(
+    (event) => event.signalExternalWorkflowExecutionInitiatedEventAttributes,
+  ).length;
+  return { startedAt, completedAt, total: completedAt - startedAt, signals };
+}
+
+async function sessionTimeline(client: Client, workflowId: string): Promise<SessionTimes> {
+  const events = await historyOf(client, workflowId);
+  const startedAt = eventMs(events[0]?.eventTime);
+  const scheduled = new Map<string, { type: string; at: number }>();
+  const models: number[] = [];
+  let mainResolve = Number.NaN;
+  let lastActivityIndex = -1;
+  let childAskedAt = Number.NaN;
+  let childSeenAt = Number.NaN;
+  let childId = '';
+  events.forEach((event, index) => {
+    const at = eventMs(event.eventTime);
+    const activity = event.activityTaskScheduledEventAttributes;
+    if (activity)
+      scheduled.set(String(event.eventId), { type: activity.activityType?.name ?? '', at });
+    const done = event.activityTaskCompletedEventAttributes;
+    if (done) {
+      const from = scheduled.get(String(done.scheduledEventId));
+      if (from?.type === 'callModel') models.push(at - from.at);
+      if (from?.type === 'resolveAgent') mainResolve = at - from.at;
+      lastActivityIndex = index;
+    }
+    const asked = event.startChildWorkflowExecutionInitiatedEventAttributes;
+    if (asked) {
+      childAskedAt = at;
+      childId = asked.workflowId ?? '';
+    }
+    if (event.childWorkflowExecutionCompletedEventAttributes) childSeenAt = at;
+  });
+  expect(models.length === 2, `the session ran ${models.length} main model rounds, not 2`);
+  // The reply is recorded in the workflow task that follows the last model round.
+  const replied = events
+    .slice(lastActivityIndex + 1)
+    .find((event) => event.workflowTaskCompletedEventAttributes);
+  expect(replied !== undefined && childId !== '', 'no reply or no child in the session history');
+  const repliedAt = eventMs(replied.eventTime);
+  const child = await runSpan(client, childId);
+  return {
+    total: repliedAt - startedAt,
+    mainRounds: models[0]! + models[1]!,
+    mainResolve,
+    beforeChild: childAskedAt - startedAt,
+    childStart: child.startedAt - childAskedAt,
+    child: child.total,
+    childReports: child.signals,
+    resultBack: childSeenAt - child.completedAt,
+    afterChild: repliedAt - childSeenAt,
+  };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  // Alone, as under bench/run.ts: worker INFO lines would drown the figures.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const report = await benchSessionTask();
+  console.log([report.name, ...report.lines.map((line) => `  ${line}`)].join('\n'));
+}
