@@ -47,11 +47,17 @@ export interface SessionFollowOptions {
   onWaiting?: () => void;
 }
 
-/** The last sequence number the session has emitted, or 0 when it cannot answer now. */
+/**
+ * Where following "from now" starts: after the last event the session has emitted, or 0 when it
+ * cannot answer now. Before its `finished` event, though: following a session that has ended
+ * must end at once, not wait for an event that never comes.
+ */
 export async function lastSeqOf(sessions: Sessions, sessionId: string): Promise<number> {
   try {
     const events = await sessions.events(sessionId, 0);
-    return events.reduce((max, event) => Math.max(max, event.seq), 0);
+    const last = events.reduce((max, event) => Math.max(max, event.seq), 0);
+    const finished = events.find((event) => event.type === 'finished');
+    return finished === undefined ? last : Math.min(last, finished.seq - 1);
   } catch (error) {
     if (error instanceof DeputyError) throw error;
     return 0;
