@@ -24,6 +24,7 @@ import { cardPaths } from './card-paths.js';
 import { delegationPaths } from './delegation-paths.js';
 import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from './mcp-paths.js';
+import { sessionPaths } from './session-paths.js';
 import {
   apiSchemas,
   COMPONENT_PREFIX,
@@ -66,6 +67,7 @@ const corePaths: PathItems = {
 const ROUTE_PATHS: readonly PathItems[] = [
   corePaths,
   delegationPaths,
+  sessionPaths,
   cardPaths,
   agentPaths,
   mcpPaths,

@@ -296,3 +296,81 @@ export const bodyErrors: Record<string, OpenApiResponse> = {
   '413': errorAnswer(`\`payload_too_large\`: the body is over ${MAX_BODY_BYTES} bytes`),
   '415': errorAnswer('`unsupported_media_type`: a body that is not `application/json`'),
 };
+
+export const SessionTaskSchema = component(
+  'SessionTask',
+  z.object({
+    taskId: z.string().describe("the child's delegation id (Task's task_id)"),
+    workflowId: z.string(),
+    agent: z.string(),
+    description: z.string(),
+    background: z.boolean(),
+    status: DelegationStatus,
+    roundsUsed: Count,
+    pendingCards: Count,
+    lastText: z
+      .string()
+      .describe('its latest answer so far (clipped); its final text once finished'),
+    result: DelegationResultSchema.nullable(),
+    startedAt: Timestamp,
+  }),
+);
+
+export const SessionStateSchema = component(
+  'SessionState',
+  DelegationStateSchema.extend({
+    kind: z.literal('session'),
+    tasks: z
+      .array(SessionTaskSchema)
+      .describe('every delegation its Task started (empty when no worker could be asked)'),
+    queuedMessages: Count.describe('messages received and not yet taken up'),
+  }),
+);
+
+const SessionLinks = component(
+  'SessionLinks',
+  z.object({
+    self: z.string(),
+    events: z.string(),
+    cards: z.string(),
+    messages: z.string(),
+    delegations: z.string(),
+  }),
+);
+
+export const SessionStartedSchema = component(
+  'SessionStarted',
+  z.object({
+    sessionId: z.string(),
+    workflowId: z.string(),
+    agent: z.string(),
+    status: z.literal('running'),
+    links: SessionLinks,
+  }),
+);
+
+export const SessionSummarySchema = component(
+  'SessionSummary',
+  z.object({
+    sessionId: z.string(),
+    workflowId: z.string(),
+    agent: z.string().nullable(),
+    status: DelegationStatus,
+    pendingCards: Count.describe(
+      "the session's own pending cards (its children's are on their rows)",
+    ),
+    firstMessage: z.string().nullable(),
+    startedAt: Timestamp,
+    closedAt: Timestamp.nullable(),
+  }),
+);
+
+export const SessionListSchema = component(
+  'SessionList',
+  z.object({ sessions: z.array(SessionSummarySchema) }),
+);
+
+export const MessageAcceptedSchema = component(
+  'MessageAccepted',
+  z.object({ accepted: z.literal(true), sessionId: z.string(), links: SessionLinks }),
+);

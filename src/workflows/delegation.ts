@@ -37,6 +37,7 @@ export async function delegation(
 ): Promise<DelegationResult> {
   const run = new DelegationRun(input, workflowInfo().workflowId, carried);
   const taskId = input.delegationId;
+  const background = input.options.background === true;
   // Handlers first, before any await, so no signal or query is ever missed.
   const decideCard = registerRunHandlers(
     run,
@@ -59,7 +60,8 @@ export async function delegation(
     }
     run.finish(final);
     publish(run);
-    await reportToParent(input, { kind: 'finished', taskId, result: final });
+    // A foreground child's session reads its result from the child's completion instead.
+    if (background) await reportToParent(input, { kind: 'finished', taskId, result: final });
     return final;
   };
 
@@ -85,17 +87,23 @@ export async function delegation(
         await condition(allHandlersFinished);
         await continueAsNew<typeof delegation>(input, run.carryOver());
       },
-      onProgress: () =>
-        reportToParent(input, {
+      // Not awaited: a report mirrors state onto the session's stream and must not hold up
+      // the child's next command (reportToParent never rejects). Progress matters only for a
+      // background child, which TaskOutput reads; a foreground one's session just waits.
+      async onProgress() {
+        if (!background) return;
+        void reportToParent(input, {
           kind: 'progress',
           taskId,
           status: run.status,
           roundsUsed: run.roundsUsed,
           text: run.latestText().slice(0, REPORT_TEXT_CHARS),
-        }),
+        });
+      },
       async onCardsOpened(items) {
         for (const item of items) {
-          if (item.card) await reportToParent(input, { kind: 'card-opened', taskId, card: item.card });
+          if (item.card)
+            void reportToParent(input, { kind: 'card-opened', taskId, card: item.card });
         }
       },
     });
@@ -108,7 +116,12 @@ export async function delegation(
       // TaskStop (RUN-5). Settling must itself not be cancelled, or cards stay pending forever.
       return await CancellationScope.nonCancellable(async () => {
         for (const card of run.pendingCards()) {
-          decideCard({ cardId: card.id, decision: 'deny', reason: 'stopped', decidedBy: 'TaskStop' });
+          decideCard({
+            cardId: card.id,
+            decision: 'deny',
+            reason: 'stopped',
+            decidedBy: 'TaskStop',
+          });
         }
         return finish(
           run.endedEarly('stopped', 'Stopped by TaskStop; pending approval cards were denied.'),

@@ -40,7 +40,9 @@ export class TaskBook {
     if (task === undefined || task.result !== null) return null;
     switch (report.kind) {
       case 'progress':
-        task.status = report.status;
+        // Reports sent in one workflow task may arrive in any order: a card that opened keeps
+        // the task parked until its decision arrives, whatever a progress report says.
+        task.status = task.pendingCards > 0 ? 'parked' : report.status;
         task.roundsUsed = report.roundsUsed;
         if (report.text !== '') task.lastText = report.text;
         break;
@@ -50,6 +52,7 @@ export class TaskBook {
         break;
       case 'card-decided':
         task.pendingCards = Math.max(0, task.pendingCards - 1);
+        if (task.pendingCards === 0) task.status = 'running';
         break;
     }
     return task;

@@ -13,8 +13,11 @@ import {
   DecideCardBodySchema,
   EventsQuerySchema,
   ListDelegationsQuerySchema,
+  ListSessionsQuerySchema,
+  SendMessageBodySchema,
   StartDelegationBodySchema,
   StartDelegationQuerySchema,
+  StartSessionBodySchema,
 } from '../../src/api/schemas.js';
 import { DeputyError } from '../../src/errors.js';
 import type { DelegationResult, DelegationState, DeniedCall } from '../../src/shared/delegation.js';
@@ -64,6 +67,8 @@ function generated(schema: z.ZodType): Schema {
 const REQUEST_BODIES: Record<string, z.ZodType> = {
   'POST /delegations': StartDelegationBodySchema,
   'POST /cards/{id}': DecideCardBodySchema,
+  'POST /sessions': StartSessionBodySchema,
+  'POST /sessions/{id}/messages': SendMessageBodySchema,
   'POST /workspace/agents': CreateAgentBodySchema,
   'POST /workspace/agents/{name}': UpdateAgentBodySchema,
   'PATCH /workspace/agents/{name}': UpdateAgentBodySchema,
@@ -77,6 +82,8 @@ const QUERIES: Record<string, z.ZodObject> = {
   'POST /delegations': StartDelegationQuerySchema,
   'GET /delegations': ListDelegationsQuerySchema,
   'GET /delegations/{id}/events': EventsQuerySchema,
+  'GET /sessions': ListSessionsQuerySchema,
+  'GET /sessions/{id}/events': EventsQuerySchema,
   'GET /workspace/agents/{name}': AgentLevelQuerySchema,
   'POST /workspace/agents/{name}': AgentLevelQuerySchema,
   'PATCH /workspace/agents/{name}': AgentLevelQuerySchema,
