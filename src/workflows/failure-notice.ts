@@ -1,10 +1,12 @@
 /** Turning failures into text a person (or the model) can read. Sandbox code. */
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/workflow';
 import { FAILURE_TYPES } from '../shared/failures.js';
 
-/** The innermost useful message of an activity failure. */
+/** The innermost useful message of an activity's or a child workflow's failure. */
 export function causeOf(error: unknown): string {
-  if (error instanceof ActivityFailure && error.cause) return error.cause.message;
+  if ((error instanceof ActivityFailure || error instanceof ChildWorkflowFailure) && error.cause) {
+    return error.cause.message;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 

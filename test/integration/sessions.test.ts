@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentResolver } from '../../src/agent-resolver.js';
 import type { DelegationEvent } from '../../src/shared/delegation.js';
-import { eventually, createHarness, type Harness } from './support/harness.js';
+import { eventually, createHarness, recordHistory, type Harness } from './support/harness.js';
 import {
   FOREGROUND_THEN_BACKGROUND,
   leadAgent,
@@ -48,6 +48,18 @@ beforeAll(async () => {
     ),
     // Starts the writer and answers: the session idles with its child parked.
     ...mainAgent('starter', `${START_WRITER}  - text: The writer runs in the background.\n`),
+    // model: inherit runs on the session's model; Task's own `model` must be runnable.
+    ...mainAgent(
+      'inheritor',
+      `  - text: Asking the copycat.
+    toolCalls: [{ name: Task, arguments: { description: inherit, prompt: Say hi, subagent_type: copycat } }]
+  - text: Asking the reader on another model.
+    toolCalls: [{ name: Task, arguments: { description: bad model, prompt: Read, subagent_type: reader, model: nope/none } }]
+  - text: "Both asked. \${lastToolResult}"
+`,
+    ),
+    '.subagents/agents/copycat.md':
+      '---\nname: copycat\ndescription: runs on its parent model\nmodel: inherit\ntools: [read]\n---\nCopy.\n',
     // A delegate that lists Task, and whose model calls it anyway.
     '.subagents/agents/sneaky.md':
       '---\nname: sneaky\ndescription: tries to delegate\nmodel: scripted:scripts/sneaky.yaml\ntools: [read, Task]\n---\nSneak.\n',
@@ -111,6 +123,16 @@ describe('a session', () => {
     expect(types).toContain('card-decided');
 
     await harness.sessions.stop(sessionId);
+    await eventually(
+      async () => ((await harness.sessions.get(sessionId)).result ? true : undefined),
+      'stopped',
+    );
+    // The replay test guards these: a session, and a background child that reports to it.
+    await recordHistory(harness.client.workflow.getHandle(`session/${sessionId}`), 'session-tasks');
+    await recordHistory(
+      harness.client.workflow.getHandle(state.tasks[1]!.workflowId),
+      'session-background-child',
+    );
   }, 90_000);
 });
 
@@ -258,6 +280,27 @@ describe('a delegate', () => {
     );
     const state = await harness.delegations.get(handle.workflowId.split('/').at(-1)!);
     expect(state.status).toBe('completed');
+  }, 60_000);
+});
+
+describe('models', () => {
+  it("runs a `model: inherit` child on the session's model, and refuses a Task model nobody can run", async () => {
+    const sessionId = await startSession('inheritor');
+    const reply = await eventually(async () => {
+      const events = await eventsOf(sessionId);
+      return events.find((event) => event.type === 'reply');
+    }, 'the reply');
+    const state = await harness.sessions.get(sessionId);
+    const [copycat, reader] = state.tasks;
+    const child = await harness.delegations.get(copycat!.taskId);
+    // The copycat replays the session's own script: it has no Task, so its calls are refused.
+    expect(child.model).toBe('scripted:scripts/inheritor.yaml (scripted model)');
+    expect(copycat!.result?.deniedCalls?.map((call) => call.tool)).toEqual(['Task', 'Task']);
+    expect(reader!.status).toBe('failed');
+    expect(reply.type === 'reply' && reply.text).toContain(
+      "Model not available: Task model for 'reader': 'nope/none' is not in the model catalog",
+    );
+    await harness.sessions.stop(sessionId);
   }, 60_000);
 });
 
