@@ -97,14 +97,11 @@ async function chat(context: ChatContext): Promise<ExitCode> {
   const input = context.input ?? process.stdin;
   const output = context.output ?? process.stdout;
   const pending = new PendingCards();
+  const tty = Boolean(input.isTTY && output.isTTY);
   const screen = new Screen(
-    createInterface({
-      input,
-      output,
-      terminal: Boolean(input.isTTY && output.isTTY),
-      historySize: 200,
-    }),
+    createInterface({ input, output, terminal: tty, historySize: 200 }),
     output,
+    tty,
   );
   const leave = new AbortController();
   const detach = () => leave.abort();
@@ -112,6 +109,18 @@ async function chat(context: ChatContext): Promise<ExitCode> {
   screen.readline.on('close', detach); // Ctrl-D, or the input ended
   process.on('SIGINT', detach); // kill -INT, or input that is not a TTY
   process.on('SIGHUP', detach); // the terminal went away
+
+  // Listening before the first await: a line typed while the attach is still reading the
+  // pending cards would otherwise be dropped. It is parsed once they are known, and one command
+  // runs at a time, in the order typed: a decision must not overtake a message.
+  let markReady = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let busy: Promise<void> = ready;
+  screen.readline.on('line', (line) => {
+    busy = busy.then(() =>
+      handle(context, parseChatLine(line, pending.ids()), pending, screen, detach),
+    );
+  });
 
   try {
     screen.print([context.header]);
@@ -123,13 +132,7 @@ async function chat(context: ChatContext): Promise<ExitCode> {
       for (const card of waiting) if (pending.open(card)) screen.print(chatCardLines(card));
     }
     screen.setPrompt(promptFor(pending.ids()));
-
-    let busy: Promise<void> = Promise.resolve();
-    screen.readline.on('line', (line) => {
-      const command = parseChatLine(line, pending.ids());
-      // One command at a time, in the order typed: a decision must not overtake a message.
-      busy = busy.then(() => handle(context, command, pending, screen, detach));
-    });
+    markReady();
 
     const finished = await followSession(
       sessions,
@@ -249,39 +252,46 @@ export function chatEventLines(event: DelegationEvent): string[] {
 
 /**
  * Prints above the line being typed: clears it, writes, and draws the prompt again with what
- * the user had typed so far, so output arriving mid-typing never garbles the input.
+ * the user had typed so far, so output arriving mid-typing never garbles the input. Without a
+ * terminal (input or output redirected) there is no line to protect and no prompt to draw.
  */
 class Screen {
   private closed = false;
+  private readonly tty: boolean;
 
   constructor(
     readonly readline: Interface,
-    private readonly output: NodeJS.WritableStream & { isTTY?: boolean },
+    private readonly output: NodeJS.WritableStream,
+    tty: boolean,
   ) {
+    this.tty = tty;
     readline.on('close', () => (this.closed = true));
   }
 
   print(lines: string[]): void {
-    if (this.output.isTTY) {
-      clearLine(this.output, 0);
-      cursorTo(this.output, 0);
-    }
+    this.clearInputLine();
     this.output.write(`${lines.join('\n')}\n`);
-    if (!this.closed) this.readline.prompt(true);
+    this.redraw();
   }
 
   setPrompt(prompt: string): void {
-    if (this.closed) return;
-    if (this.readline.getPrompt() === prompt) return;
+    if (this.closed || this.readline.getPrompt() === prompt) return;
     this.readline.setPrompt(prompt);
-    if (this.output.isTTY) {
-      clearLine(this.output, 0);
-      cursorTo(this.output, 0);
-    }
-    this.readline.prompt(true);
+    this.clearInputLine();
+    this.redraw();
   }
 
   close(): void {
     if (!this.closed) this.readline.close();
+  }
+
+  private clearInputLine(): void {
+    if (!this.tty) return;
+    clearLine(this.output, 0);
+    cursorTo(this.output, 0);
+  }
+
+  private redraw(): void {
+    if (this.tty && !this.closed) this.readline.prompt(true);
   }
 }

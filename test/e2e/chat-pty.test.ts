@@ -5,7 +5,7 @@
  * main agent. It asks a reader in the foreground and a writer in the background whose write
  * opens a card; the card shows on the terminal naming the writer and is approved with `y`.
  * Ctrl-C leaves the session running; a card that opens while nobody is attached is printed first
- * by `deputy chat --attach`.
+ * by `deputy chat --attach`; Ctrl-D leaves it running too, and `/stop` stops it.
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -59,7 +59,7 @@ function deputyOnPty(args: string[]): Terminal {
 }
 
 describe('deputy chat on a terminal', () => {
-  it('answers a child card inline, detaches on Ctrl-C, and shows a card opened meanwhile on attach', async () => {
+  it('answers a child card inline, detaches on Ctrl-C and Ctrl-D, prints a card opened meanwhile first on attach, and stops on /stop', async () => {
     const sessionId = `chat-${randomUUID().slice(0, 8)}`;
 
     // 1. A new session: type a message, the writer's card shows, `y` approves it.
@@ -112,13 +112,29 @@ describe('deputy chat on a terminal', () => {
     await second.waitFor(`card ${waiting!.id} approved by cli:`);
     await second.waitFor(/task \S+ completed: writer/);
 
-    // 5. `/stop` stops the session: the command ends with it, and Temporal says stopped.
-    second.type('/stop\r');
-    await second.waitFor(`stopping session ${sessionId}`);
-    await second.waitFor(`session ${sessionId} ended (stopped)`);
+    // 5. Ctrl-D detaches too; the session still runs.
+    second.type('\x04');
+    await second.waitFor(`deputy chat --attach ${sessionId}`);
     expect(await second.exited).toBe(0);
+    expect((await harness.sessions.get(sessionId)).status).toBe('idle');
+
+    // 6. `/stop` stops the session: the command ends with it, and Temporal says stopped.
+    const third = deputyOnPty(['chat', '--attach', sessionId]);
+    await third.waitFor(`attached to session ${sessionId}`);
+    await third.waitFor('> ');
+    third.type('/stop\r');
+    await third.waitFor(`stopping session ${sessionId}`);
+    await third.waitFor(`session ${sessionId} ended (stopped)`);
+    expect(await third.exited).toBe(0);
     const stopped = await harness.sessions.get(sessionId);
     expect(stopped.status).toBe('stopped');
     expect(stopped.pendingCards).toEqual([]);
+
+    // An ended session cannot be attached to: exit 4 and a way forward.
+    const late = deputyOnPty(['chat', '--attach', sessionId]);
+    await late.waitFor(
+      `session ${sessionId} has ended (stopped); start a new one with deputy chat`,
+    );
+    expect(await late.exited).toBe(4);
   }, 90_000);
 });

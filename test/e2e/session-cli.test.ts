@@ -73,7 +73,9 @@ describe('deputy session', () => {
         const show = await deputy(['session', 'show', sessionId, '--json']);
         expect(show.code, show.stderr).toBe(0);
         const parsed = JSON.parse(show.stdout) as SessionState & { cards: ApprovalCard[] };
-        return parsed.cards.length > 0 ? parsed : undefined;
+        // The child's card and its `parked` progress report reach the session one after the other.
+        const writer = parsed.tasks.find((task) => task.agent === 'writer');
+        return parsed.cards.length > 0 && writer?.status === 'parked' ? parsed : undefined;
       },
       "the writer's card on the session",
       30_000,
