@@ -72,7 +72,9 @@ export function createAgentResolver(
         resolvedModel: model,
         residentMemory: directory === null ? null : await readResidentMemory(directory),
         ...(mcp === undefined ? {} : { mcpLive: (name) => mcp.live(definition.name, name) }),
-        ...(options.asSession === true ? { session: { agents: delegateTargets(definitions) } } : {}),
+        ...(options.asSession === true
+          ? { session: { agents: delegateTargets(definitions) } }
+          : {}),
       });
       return {
         snapshot: { ...snapshot, hooks: definition.hooks },

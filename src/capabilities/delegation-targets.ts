@@ -20,7 +20,11 @@ export interface DelegationSpecs {
    * patterns; null when `disallowedTools` took delegation away. Names a pattern lists that
    * no agent has are reported, never silently dropped.
    */
-  targets(agents: readonly DelegateTarget[], self: string, diagnostics: Diagnostic[]): DelegateTarget[] | null;
+  targets(
+    agents: readonly DelegateTarget[],
+    self: string,
+    diagnostics: Diagnostic[],
+  ): DelegateTarget[] | null;
 }
 
 export function delegationSpecs(): DelegationSpecs {

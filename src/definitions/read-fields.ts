@@ -56,7 +56,8 @@ export function readFields(values: Values, definition: AgentDefinition, ctx: Rea
         break;
       case 'model':
         definition.model = readModel(value, ctx);
-        if (typeof value === 'string' && value.trim() === 'inherit') definition.inheritsModel = true;
+        if (typeof value === 'string' && value.trim() === 'inherit')
+          definition.inheritsModel = true;
         break;
       case 'tools':
         definition.tools = readToolList(key, value, ctx, true);

@@ -9,7 +9,11 @@ import { objectSchema, stringProperty, type JsonSchema, type ToolSchema } from '
 export const TASK_TOOL = 'Task';
 export const TASK_OUTPUT_TOOL = 'TaskOutput';
 export const TASK_STOP_TOOL = 'TaskStop';
-export const DELEGATION_TOOL_NAMES: readonly string[] = [TASK_TOOL, TASK_OUTPUT_TOOL, TASK_STOP_TOOL];
+export const DELEGATION_TOOL_NAMES: readonly string[] = [
+  TASK_TOOL,
+  TASK_OUTPUT_TOOL,
+  TASK_STOP_TOOL,
+];
 export const DELEGATION_PROVIDER = 'Delegation';
 
 /** An agent the main agent may hand work to, as the `Task` description lists it. */
@@ -65,7 +69,7 @@ export const TASK_OUTPUT_TOOL_SCHEMA: ToolSchema = {
   provider: DELEGATION_PROVIDER,
   toolClass: 'read',
   description:
-    "Status and output of a task started with Task: its result once it finished, else what it " +
+    'Status and output of a task started with Task: its result once it finished, else what it ' +
     'has answered so far and whether it waits for an approval. Waits for it to finish first ' +
     '(block, default true) for at most timeout milliseconds (default 30000, at most 600000).',
   inputSchema: objectSchema(
@@ -85,9 +89,7 @@ export const TASK_STOP_TOOL_SCHEMA: ToolSchema = {
   description:
     'Stop a task started with Task. Its pending approval cards are denied; you get whatever ' +
     'result it had. Stopping a finished task changes nothing.',
-  inputSchema: objectSchema({ task_id: stringProperty('The task_id Task returned.') }, [
-    'task_id',
-  ]),
+  inputSchema: objectSchema({ task_id: stringProperty('The task_id Task returned.') }, ['task_id']),
 };
 
 export function delegationToolSchemas(targets: readonly DelegateTarget[]): ToolSchema[] {

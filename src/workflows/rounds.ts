@@ -28,7 +28,8 @@ export interface RoundsOptions {
 }
 
 /** How a pass of rounds ended: the model answered, or it asked for tools with no turn left. */
-export type RoundsEnd = { kind: 'answered'; turn: ModelTurn } | { kind: 'out-of-turns'; turn: ModelTurn };
+export type RoundsEnd =
+  { kind: 'answered'; turn: ModelTurn } | { kind: 'out-of-turns'; turn: ModelTurn };
 
 export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
   const { run, resolved, unattended } = options;

@@ -31,7 +31,8 @@ export function registerRunHandlers(
   setHandler(eventsQuery, (afterSeq: number) => run.eventsAfter(afterSeq));
   setHandler(decideCardSignal, (decision) => {
     // Signals cannot answer; a bad decision is logged and changes nothing.
-    if (!decideCard(decision)) log.warn('ignored card decision', { ...decision, reason: undefined });
+    if (!decideCard(decision))
+      log.warn('ignored card decision', { ...decision, reason: undefined });
   });
   setHandler(
     decideCardUpdate,

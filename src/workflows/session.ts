@@ -88,8 +88,10 @@ export async function session(
   const handOverIfLong = async (inMessageSince: number | null): Promise<void> => {
     if (!historyNearLimit()) return;
     await condition(allHandlersFinished);
-    const { message: _first, ...rest } = input;
-    await continueAsNew<typeof session>(rest, {
+    // The first message is in the transcript or the inbox by now: the next run must not add it.
+    const next: SessionInput = { ...input };
+    delete next.message;
+    await continueAsNew<typeof session>(next, {
       run: run.carryOver(),
       tasks: tasks.carryOver(),
       inbox,

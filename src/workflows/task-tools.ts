@@ -77,7 +77,10 @@ async function startTask(
   const target = targets.find((candidate) => candidate.name === agent);
   if (target === undefined) {
     const names = targets.map((candidate) => candidate.name).join(', ') || 'none';
-    return failed(TASK_TOOL, `no agent named '${agent}' to hand this to; subagent_type is one of: ${names}`);
+    return failed(
+      TASK_TOOL,
+      `no agent named '${agent}' to hand this to; subagent_type is one of: ${names}`,
+    );
   }
   if (prompt === '') return failed(TASK_TOOL, 'prompt is empty: say what the subagent should do');
   const background = args.run_in_background === true || target.background;
@@ -173,7 +176,10 @@ async function taskOutput(
 ): Promise<ToolOutcome> {
   const task = known(context, TASK_OUTPUT_TOOL, args);
   if (!('taskId' in task)) return task;
-  const timeout = typeof args.timeout === 'number' && args.timeout >= 0 ? args.timeout : TASK_OUTPUT_DEFAULT_WAIT_MS;
+  const timeout =
+    typeof args.timeout === 'number' && args.timeout >= 0
+      ? args.timeout
+      : TASK_OUTPUT_DEFAULT_WAIT_MS;
   if (args.block !== false && task.result === null) {
     await condition(() => task.result !== null, Math.min(timeout, TASK_OUTPUT_MAX_WAIT_MS));
   }
@@ -187,12 +193,18 @@ async function stopTask(
   const task = known(context, TASK_STOP_TOOL, args);
   if (!('taskId' in task)) return task;
   if (task.result !== null) {
-    return { content: `Task ${task.taskId} had already ${task.result.status}; nothing to stop.\n${outputOf(task).content}`, isError: false };
+    return {
+      content: `Task ${task.taskId} had already ${task.result.status}; nothing to stop.\n${outputOf(task).content}`,
+      isError: false,
+    };
   }
   await cancelTask(task, context.finishTask);
   if (task.result === null) await condition(() => task.result !== null, STOP_CONFIRM_WAIT);
   if (task.result === null) {
-    return failed(TASK_STOP_TOOL, `task ${task.taskId} was asked to stop but has not confirmed yet; TaskOutput shows when it has`);
+    return failed(
+      TASK_STOP_TOOL,
+      `task ${task.taskId} was asked to stop but has not confirmed yet; TaskOutput shows when it has`,
+    );
   }
   return outputOf(task);
 }
@@ -227,7 +239,10 @@ function outputOf(task: SessionTask): ToolOutcome {
   if (task.result === null) {
     const cards = task.pendingCards > 0 ? `, waiting on ${task.pendingCards} approval card(s)` : '';
     const sofar = task.lastText === '' ? '(no answer yet)' : task.lastText;
-    return { content: `${head} ${task.status}, ${task.roundsUsed} round(s)${cards}]\nSo far: ${sofar}`, isError: false };
+    return {
+      content: `${head} ${task.status}, ${task.roundsUsed} round(s)${cards}]\nSo far: ${sofar}`,
+      isError: false,
+    };
   }
   const { result } = task;
   const lines = [`${head} ${result.status} after ${result.roundsUsed} round(s)]`, result.text];
@@ -246,7 +261,11 @@ function known(
   const taskId = text(args.task_id);
   const task = context.tasks.get(taskId);
   if (task !== undefined) return task;
-  const ids = context.tasks.list().map((entry) => entry.taskId).join(', ') || 'none yet';
+  const ids =
+    context.tasks
+      .list()
+      .map((entry) => entry.taskId)
+      .join(', ') || 'none yet';
   return failed(tool, `no task with task_id '${taskId}' in this session (tasks: ${ids})`);
 }
 

@@ -74,7 +74,10 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       }
       if (request.task.trim() === '') throw new DeputyError('invalid', 'task is empty');
       if (request.delegationId !== undefined && (await lookup.taken(delegationId))) {
-        throw new DeputyError('conflict', `id ${delegationId} is already taken by a delegation or session`);
+        throw new DeputyError(
+          'conflict',
+          `id ${delegationId} is already taken by a delegation or session`,
+        );
       }
       const workflowId = delegationWorkflowId(request.session, delegationId);
       try {
