@@ -331,3 +331,41 @@ describe('roles travel (POL-4)', () => {
     await harness.sessions.stop(sessionId);
   }, 60_000);
 });
+
+describe('the built-in agents', () => {
+  it('demo-lead hands the demo task to demo, whose card is decided from the session', async () => {
+    const sessionId = await startSession('demo-lead', 'Greet the workspace.');
+    const card = await pendingChildCard(sessionId);
+    expect(card).toMatchObject({ agent: 'demo', tool: 'write' });
+    await harness.delegations.decide(card.id, { decision: 'approve' });
+    const reply = await eventually(async () => {
+      const events = await eventsOf(sessionId);
+      return events.find((event) => event.type === 'reply');
+    }, 'the reply');
+    expect(reply.type === 'reply' && reply.text).toContain('The demo agent answered: [task');
+    expect(await readFile(join(harness.workspace, 'hello.txt'), 'utf8')).toContain('demo agent');
+    await harness.sessions.stop(sessionId);
+  }, 60_000);
+
+  it('a session without an agent runs the built-in main agent, with Task listing the others', async () => {
+    const { sessionId, agent } = await harness.sessions.start({
+      caller: { id: null, roles: [] },
+      options: {},
+    });
+    expect(agent).toBe('main');
+    const resolved = await createAgentResolver(harness.config, harness.registry).resolve(
+      'main',
+      { id: null, roles: [] },
+      { asSession: true },
+    );
+    const task = resolved!.snapshot.tools.find((tool) => tool.name === 'Task')!;
+    expect(task.description).toContain('- demo: Demonstration agent on the scripted model');
+    expect(task.description).toContain('- writer: Writes out.txt (asks first)');
+    expect(task.description).not.toContain('- main:');
+    await eventually(
+      async () => ((await harness.sessions.get(sessionId)).status === 'idle' ? true : undefined),
+      'the main session idle, waiting for a message',
+    );
+    await harness.sessions.stop(sessionId);
+  }, 60_000);
+});
