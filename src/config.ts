@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { TASK_QUEUE } from './shared/delegation.js';
 import {
   scanConfigSecrets,
   shortSecretWarnings,
@@ -125,7 +126,12 @@ export interface DeputyConfig extends ConfigFile {
   userDir: string;
   /** The project's own directory (built-in agents and skills). */
   projectRoot: string;
-  temporal: { address: string | null; namespace: string };
+  /**
+   * `taskQueue`: the queue workers poll and every delegation and session starts on (env
+   * DEPUTY_TASK_QUEUE; default `deputy-delegations`). Workers and clients of one deployment
+   * must agree on it.
+   */
+  temporal: { address: string | null; namespace: string; taskQueue: string };
   api: { host: string; port: number };
   /**
    * Problems that do not stop a command (a literal secret in the file), safe to print: each names
@@ -305,6 +311,7 @@ export function loadConfig(
     temporal: {
       address: overrides.temporalAddress ?? env.TEMPORAL_ADDRESS ?? null,
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
+      taskQueue: env.DEPUTY_TASK_QUEUE?.trim() || TASK_QUEUE,
     },
     api: { host: env.DEPUTY_HOST ?? '127.0.0.1', port },
   };

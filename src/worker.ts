@@ -16,7 +16,6 @@ import type { McpGatewayDeps } from './mcp/gateway-tools.js';
 import { createMcpRuntime, type McpRuntime } from './mcp/mcp-runtime.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import type { SecretMasker } from './secrets/masker.js';
-import { TASK_QUEUE } from './shared/delegation.js';
 
 /** The workflow bundle is reached by file path only, never by import (sandbox boundary). */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
@@ -53,7 +52,7 @@ export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<
   return Worker.create({
     connection: options.connection,
     namespace: options.config.temporal.namespace,
-    taskQueue: options.taskQueue ?? TASK_QUEUE,
+    taskQueue: options.taskQueue ?? options.config.temporal.taskQueue,
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: WORKFLOWS_PATH }),

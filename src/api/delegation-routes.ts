@@ -42,7 +42,8 @@ export function registerDelegationRoutes(
         `no agent named '${body.agent}' (known agents: ${known.join(', ') || 'none'})`,
       );
     }
-    const background = body.background ?? deps.isBackground?.(body.agent) ?? false;
+    // The agent's own `background: true` wins, as in a session's Task: a caller cannot make it wait.
+    const background = body.background === true || deps.isBackground?.(body.agent) === true;
     const started = await delegations.start({
       agent: body.agent,
       // A configured secret typed into a task would land in history and the model.

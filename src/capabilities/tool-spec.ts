@@ -61,7 +61,7 @@ export function matchToolSpec(
     return {
       kind: 'unknown',
       reason:
-        'a delegate never has Task, TaskOutput or TaskStop: it cannot delegate further (RUN-7)',
+        "a delegate never has Task, TaskOutput or TaskStop: it cannot delegate further (only a session's main agent delegates)",
     };
   }
   const parts = spec.split(':');

@@ -32,7 +32,7 @@ export function registerChatCommand(
     .argument('[agent]', 'main agent of a new session (default: the built-in main)')
     .option('--attach <sessionId>', 'attach to a running session instead of starting one')
     .option('--id <sessionId>', 'id for the new session (default: generated)')
-    .option('--unattended', 'no human will answer: every approval becomes a denial (POL-3)')
+    .option('--unattended', 'no human will answer: every approval becomes a denial')
     .addHelpText('after', `\n${CHAT_HELP}`)
     .action(
       async (

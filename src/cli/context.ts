@@ -46,23 +46,11 @@ export async function withDelegations<T>(
   const config = configFor(command);
   const temporal = await connectTemporal(config);
   try {
-    return await fn(
-      createDelegations(temporal.client, { namespace: config.temporal.namespace }),
-      config,
-    );
+    const { namespace, taskQueue } = config.temporal;
+    return await fn(createDelegations(temporal.client, { namespace, taskQueue }), config);
   } finally {
     await temporal.close();
   }
-}
-
-/**
- * env DEPUTY_TASK_QUEUE: the task queue new sessions start on (default: TASK_QUEUE, the one
- * `deputy worker` polls). It must name a queue a worker polls, or the session waits for one;
- * the end-to-end tests point the CLI at their own worker's queue with it.
- */
-export function taskQueueFromEnvironment(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const queue = env.DEPUTY_TASK_QUEUE?.trim();
-  return queue === undefined || queue === '' ? undefined : queue;
 }
 
 /** Runs `fn` with the Sessions facade (and the Delegations one it reads through) on a fresh connection. */
@@ -72,15 +60,10 @@ export async function withSessions<T>(
 ): Promise<T> {
   const config = configFor(command);
   const temporal = await connectTemporal(config);
-  const taskQueue = taskQueueFromEnvironment();
+  const { namespace, taskQueue } = config.temporal;
   try {
-    const delegations = createDelegations(temporal.client, {
-      namespace: config.temporal.namespace,
-      ...(taskQueue === undefined ? {} : { taskQueue }),
-    });
-    const sessions = createSessions(temporal.client, delegations, {
-      ...(taskQueue === undefined ? {} : { taskQueue }),
-    });
+    const delegations = createDelegations(temporal.client, { namespace, taskQueue });
+    const sessions = createSessions(temporal.client, delegations, { taskQueue });
     return await fn(sessions, delegations, config);
   } finally {
     await temporal.close();

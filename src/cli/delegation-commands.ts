@@ -42,7 +42,7 @@ export function registerDelegationCommands(
     .argument('<task>', 'what the agent should do')
     .option('--session <session>', 'parent session the approval cards go to', DEFAULT_SESSION)
     .option('--background', 'print the delegation id and return at once')
-    .option('--unattended', 'no human will answer: every approval becomes a denial (POL-3)')
+    .option('--unattended', 'no human will answer: every approval becomes a denial')
     .option('--json', 'machine-readable output')
     .action(
       async (

@@ -81,13 +81,12 @@ async function startApi(
     }
     const ownRuntime = own;
     await registry.watch(ownRuntime === undefined ? undefined : () => ownRuntime.connectAll());
-    const delegations = createDelegations(temporal.client, {
-      namespace: config.temporal.namespace,
-    });
+    const { namespace, taskQueue } = config.temporal;
+    const delegations = createDelegations(temporal.client, { namespace, taskQueue });
     const server = await startApiServer(config, {
       settings,
       delegations,
-      sessions: createSessions(temporal.client, delegations),
+      sessions: createSessions(temporal.client, delegations, { taskQueue }),
       definitions: registry,
       mcp: mcp ?? own,
       allowUnauthenticatedBind: process.env.DEPUTY_ALLOW_UNAUTHENTICATED_BIND === '1',

@@ -44,7 +44,7 @@ export function registerSessionCommands(
     .argument('[agent]', 'main agent (default: the built-in main)')
     .argument('[message...]', 'the first message (default: none; send one later)')
     .option('--id <sessionId>', 'the session id (default: generated)')
-    .option('--unattended', 'no human will answer: every approval becomes a denial (POL-3)')
+    .option('--unattended', 'no human will answer: every approval becomes a denial')
     .option('--json', 'machine-readable output')
     .action(
       async (

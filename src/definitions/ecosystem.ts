@@ -99,7 +99,7 @@ export function ecosystemNotes(values: Record<string, unknown>, ctx: ReadContext
       'info',
       'background',
       'background.caller-decides',
-      'background: true is recorded in the snapshot, but in deputy the caller decides whether it waits (deputy delegate --background, or "background": true in the API); every delegation is durable either way',
+      "background: true: deputy delegate, POST /delegations?wait=true and a session's Task return at once with the delegation's id instead of waiting for its result; every delegation is durable either way",
     );
   }
 }
