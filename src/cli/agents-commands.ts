@@ -93,58 +93,64 @@ export function registerAgentCommands(
       '--roles <roles>',
       'resolve for a caller with these comma-separated roles (default: no identity, unfiltered)',
     )
-    .action(async (name: string, options: { json?: boolean; roles?: string }, command: Command) =>
-      run(command, async (io): Promise<ExitCode> => {
-        const registry = await loadRegistry(command);
-        const found = registry.get(name);
-        if (!found) {
-          const known = registry.list().map((loaded) => loaded.definition.name);
-          throw new DeputyError(
-            'not-found',
-            `no agent named '${name}' (known: ${known.join(', ') || 'none'})`,
-          );
-        }
-        const loaded = redacted(found);
-        const resolution = await resolveFor(command, registry, name, options.roles);
-        if (options.json) {
-          printJson(io, { ...loaded, resolution });
+    .option('--main', "resolve as a session's main agent (with Task), not as a delegate")
+    .action(
+      async (
+        name: string,
+        options: { json?: boolean; roles?: string; main?: boolean },
+        command: Command,
+      ) =>
+        run(command, async (io): Promise<ExitCode> => {
+          const registry = await loadRegistry(command);
+          const found = registry.get(name);
+          if (!found) {
+            const known = registry.list().map((loaded) => loaded.definition.name);
+            throw new DeputyError(
+              'not-found',
+              `no agent named '${name}' (known: ${known.join(', ') || 'none'})`,
+            );
+          }
+          const loaded = redacted(found);
+          const resolution = await resolveFor(command, registry, name, options);
+          if (options.json) {
+            printJson(io, { ...loaded, resolution });
+            return EXIT.ok;
+          }
+          const { definition } = loaded;
+          const { systemPrompt, unknownKeys, ...fields } = definition;
+          io.out(`${definition.name} (${loaded.level}${loaded.readOnly ? ', read-only' : ''})`);
+          io.out(`file: ${loaded.filePath}`);
+          for (const [key, value] of Object.entries(fields)) {
+            if (key === 'name') continue;
+            io.out(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+          }
+          if (Object.keys(unknownKeys).length > 0)
+            io.out(`unknown keys (kept): ${JSON.stringify(unknownKeys)}`);
+          io.out(loaded.diagnostics.length > 0 ? 'diagnostics:' : 'diagnostics: none');
+          for (const line of diagnosticLines(loaded)) io.out(line);
+          io.out(`resolves to (caller: ${resolution.caller}; as ${resolution.as}):`);
+          io.out(`  tools: ${resolution.tools.join(', ') || 'none'}`);
+          for (const diagnostic of resolution.diagnostics) {
+            io.out(
+              `  ${diagnostic.severity}: ${diagnostic.path || '(file)'}: ${diagnostic.message} [${diagnostic.code}]`,
+            );
+          }
+          io.out('--- system prompt ---');
+          io.out(systemPrompt);
           return EXIT.ok;
-        }
-        const { definition } = loaded;
-        const { systemPrompt, unknownKeys, ...fields } = definition;
-        io.out(`${definition.name} (${loaded.level}${loaded.readOnly ? ', read-only' : ''})`);
-        io.out(`file: ${loaded.filePath}`);
-        for (const [key, value] of Object.entries(fields)) {
-          if (key === 'name') continue;
-          io.out(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-        }
-        if (Object.keys(unknownKeys).length > 0)
-          io.out(`unknown keys (kept): ${JSON.stringify(unknownKeys)}`);
-        io.out(loaded.diagnostics.length > 0 ? 'diagnostics:' : 'diagnostics: none');
-        for (const line of diagnosticLines(loaded)) io.out(line);
-        io.out(`resolves to (caller: ${resolution.caller}):`);
-        io.out(`  tools: ${resolution.tools.join(', ') || 'none'}`);
-        for (const diagnostic of resolution.diagnostics) {
-          io.out(
-            `  ${diagnostic.severity}: ${diagnostic.path || '(file)'}: ${diagnostic.message} [${diagnostic.code}]`,
-          );
-        }
-        io.out('--- system prompt ---');
-        io.out(systemPrompt);
-        return EXIT.ok;
-      }),
+        }),
     );
 }
 
 /**
- * What a delegation of this agent would get right now: the same resolution `resolveAgent`
+ * What a delegation (or, with --main, a session) of this agent would get right now: the same resolution `resolveAgent`
  * runs, so every declared name that does not resolve shows up with its reason.
  */
 async function resolveFor(
   command: Command,
   registry: Awaited<ReturnType<typeof loadRegistry>>,
   name: string,
-  roles: string | undefined,
+  { roles, main }: { roles?: string | undefined; main?: boolean | undefined },
 ) {
   const { createAgentResolver } = await import('../agent-resolver.js');
   const caller =
@@ -157,9 +163,14 @@ async function resolveFor(
             .map((role) => role.trim())
             .filter(Boolean),
         };
-  const resolved = await createAgentResolver(configFor(command), registry).resolve(name, caller);
+  const resolved = await createAgentResolver(configFor(command), registry).resolve(
+    name,
+    caller,
+    main === true ? { asSession: true } : {},
+  );
   const snapshot = resolved?.snapshot;
   return {
+    as: main === true ? "a session's main agent" : 'a delegate (--main: as a main agent)',
     caller:
       caller.id === null ? 'no identity (auth disabled)' : `roles [${caller.roles.join(', ')}]`,
     tools: snapshot?.tools.map((tool) => tool.name) ?? [],

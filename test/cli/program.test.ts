@@ -151,7 +151,9 @@ describe('deputy agents', () => {
   it('shows what the agent resolves to, and why each declared name that does not resolve', async () => {
     const anonymous = captureIo();
     expect(await runCli([...base, 'agents', 'show', 'fetcher'], anonymous)).toBe(EXIT.ok);
-    expect(anonymous.stdout).toContain('resolves to (caller: no identity (auth disabled)):');
+    expect(anonymous.stdout).toContain(
+      'resolves to (caller: no identity (auth disabled); as a delegate (--main: as a main agent)):',
+    );
     expect(anonymous.stdout).toContain('  tools: read, write\n');
     expect(anonymous.stdout).toMatch(
       /warning: tools\[2\]: 'WebFetch': WebFetch is a Claude Code tool with no deputy equivalent.*\[tool\.claude-only\]/,
@@ -169,5 +171,18 @@ describe('deputy agents', () => {
       'tools[1] tool.hidden-by-role',
       'tools[2] tool.claude-only',
     ]);
+  });
+
+  it('resolves the built-in main agent as a delegate by default and with Task under --main', async () => {
+    const delegate = captureIo();
+    expect(await runCli([...base, 'agents', 'show', 'main'], delegate)).toBe(EXIT.ok);
+    expect(delegate.stdout).toContain('  tools: read, glob, grep\n');
+    expect(delegate.stdout).toMatch(/tools\[3\]: 'Task' .*only a session's main agent delegates/);
+
+    const main = captureIo();
+    expect(await runCli([...base, 'agents', 'show', 'main', '--main'], main)).toBe(EXIT.ok);
+    expect(main.stdout).toContain("as a session's main agent):");
+    expect(main.stdout).toContain('  tools: read, glob, grep, Task, TaskOutput, TaskStop\n');
+    expect(main.stdout).not.toContain('[tool.unknown]');
   });
 });
