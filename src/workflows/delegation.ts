@@ -21,7 +21,7 @@ import type { CarriedState } from './carried-state.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
-import { REPORT_TEXT_CHARS, reportToParent } from './parent-report.js';
+import { parentReporter, REPORT_TEXT_CHARS } from './parent-report.js';
 import { runRounds } from './rounds.js';
 import { registerRunHandlers } from './run-handlers.js';
 import { publish } from './visibility.js';
@@ -38,11 +38,12 @@ export async function delegation(
   const run = new DelegationRun(input, workflowInfo().workflowId, carried);
   const taskId = input.delegationId;
   const background = input.options.background === true;
+  const reports = parentReporter(input);
   // Handlers first, before any await, so no signal or query is ever missed.
   const decideCard = registerRunHandlers(
     run,
     () => run.state(),
-    (card) => void reportToParent(input, { kind: 'card-decided', taskId, card }),
+    (card) => reports.send({ kind: 'card-decided', taskId, card }),
   );
 
   const finish = async (next: DelegationResult): Promise<DelegationResult> => {
@@ -61,7 +62,8 @@ export async function delegation(
     run.finish(final);
     publish(run);
     // A foreground child's session reads its result from the child's completion instead.
-    if (background) await reportToParent(input, { kind: 'finished', taskId, result: final });
+    if (background) reports.send({ kind: 'finished', taskId, result: final });
+    await reports.flush();
     return final;
   };
 
@@ -83,16 +85,18 @@ export async function delegation(
       outOfTurns: () => run.outOfTurns(),
       async betweenRounds() {
         if (!historyNearLimit()) return;
-        // Hand over between rounds: no card pending, no tool running, no handler mid-flight.
+        // Hand over between rounds: no card pending, no tool running, no handler mid-flight,
+        // no report on its way to the session.
+        await reports.flush();
         await condition(allHandlersFinished);
         await continueAsNew<typeof delegation>(input, run.carryOver());
       },
       // Not awaited: a report mirrors state onto the session's stream and must not hold up
-      // the child's next command (reportToParent never rejects). Progress matters only for a
-      // background child, which TaskOutput reads; a foreground one's session just waits.
+      // the child's next command. Progress matters only for a background child, which
+      // TaskOutput reads; a foreground one's session just waits for its result.
       async onProgress() {
         if (!background) return;
-        void reportToParent(input, {
+        reports.send({
           kind: 'progress',
           taskId,
           status: run.status,
@@ -102,8 +106,7 @@ export async function delegation(
       },
       async onCardsOpened(items) {
         for (const item of items) {
-          if (item.card)
-            void reportToParent(input, { kind: 'card-opened', taskId, card: item.card });
+          if (item.card) reports.send({ kind: 'card-opened', taskId, card: item.card });
         }
       },
     });

@@ -12,7 +12,26 @@ import type { ChildReport } from '../shared/session.js';
 /** Progress texts are clipped: the session keeps the latest per task, not a transcript. */
 export const REPORT_TEXT_CHARS = 2_000;
 
-export async function reportToParent(input: DelegationInput, report: ChildReport): Promise<void> {
+/**
+ * Reports in the order they were made, without holding up the child: each signal waits for the
+ * one before it (signals sent in one workflow task may otherwise arrive in any order), and
+ * `flush` waits for them all (before the child's last report, its end).
+ */
+export function parentReporter(input: DelegationInput): {
+  send(report: ChildReport): void;
+  flush(): Promise<void>;
+} {
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    send(report) {
+      if (input.parent === undefined) return;
+      chain = chain.then(() => reportToParent(input, report));
+    },
+    flush: () => chain,
+  };
+}
+
+async function reportToParent(input: DelegationInput, report: ChildReport): Promise<void> {
   if (input.parent === undefined) return;
   try {
     await getExternalWorkflowHandle(input.parent.workflowId).signal(childReportSignal, report);

@@ -215,6 +215,15 @@ describe('stopping', () => {
     const child = await harness.delegations.get(card.delegationId);
     expect(child.result?.status).toBe('stopped');
     expect(child.decidedCards[0]?.state).toMatchObject({ status: 'denied', reason: 'stopped' });
+    // The denial is on the session's stream too, whichever of the child's reports came first.
+    const denial = await eventually(
+      async () =>
+        (await eventsOf(sessionId)).find(
+          (event) => event.type === 'card-decided' && event.card.id === card.id,
+        ),
+      'the denial on the session stream',
+    );
+    expect(denial).toMatchObject({ card: { state: { status: 'denied', reason: 'stopped' } } });
     expect(
       await eventually(
         async () => ((await runningInSession(sessionId)).length === 0 ? [] : undefined),
