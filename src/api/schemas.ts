@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../definitions/names.js';
+import { DELEGATION_STATUSES } from '../shared/delegation.js';
 import { AGENT_NAME_PATTERN, ID_PATTERN } from '../temporal/delegations/ids.js';
 
 const IdSchema = z
@@ -63,14 +64,7 @@ export const StartDelegationQuerySchema = z.object({
   wait: z.enum(['true', 'false']).optional(),
 });
 
-export const DelegationStatusSchema = z.enum([
-  'running',
-  'parked',
-  'idle',
-  'completed',
-  'failed',
-  'stopped',
-]);
+export const DelegationStatusSchema = z.enum(DELEGATION_STATUSES);
 
 export const ListDelegationsQuerySchema = z
   .object({

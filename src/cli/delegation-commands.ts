@@ -1,7 +1,7 @@
 /** Client commands: delegate, status, list, cards, approve, deny, stop. */
 import { userInfo } from 'node:os';
 import { Option, type Command } from 'commander';
-import type { DelegationStatus } from '../shared/delegation.js';
+import { DELEGATION_STATUSES, type DelegationStatus } from '../shared/delegation.js';
 import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
 import { isRecorded, type Delegations } from '../temporal/delegations/facade.js';
 import { TemporalUnreachableError } from '../temporal/unreachable.js';
@@ -12,15 +12,6 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDelegation } from './follow.js';
 import { cardLines, resultLines, stateLines, summaryTable } from './format.js';
 import { printJson, type Io } from './io.js';
-
-const STATUSES: DelegationStatus[] = [
-  'running',
-  'parked',
-  'idle',
-  'completed',
-  'failed',
-  'stopped',
-];
 
 interface JsonOption {
   json?: boolean;
@@ -134,7 +125,7 @@ export function registerDelegationCommands(
     .description('delegations, newest first')
     .option('--session <session>', 'only this session')
     .option('--agent <agent>', 'only this agent')
-    .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
+    .addOption(new Option('--status <status>', 'only this status').choices(DELEGATION_STATUSES))
     .option('--json', 'machine-readable output')
     .action(
       async (

@@ -4,9 +4,12 @@
  * so any terminal can follow or steer any session.
  */
 import { Option, type Command } from 'commander';
-import type { DelegationStatus } from '../shared/delegation.js';
+import {
+  DELEGATION_STATUSES,
+  type ApprovalCard,
+  type DelegationStatus,
+} from '../shared/delegation.js';
 import type { SessionState } from '../shared/session.js';
-import type { ApprovalCard } from '../shared/delegation.js';
 import type { SessionSummary } from '../temporal/sessions/facade.js';
 import { secretMaskerFor } from '../secrets/masker.js';
 import { registerChatCommand } from './chat.js';
@@ -16,15 +19,6 @@ import { EXIT } from './exit-codes.js';
 import { cardLines, eventLines, oneLine, table } from './format.js';
 import { printJson } from './io.js';
 import { PendingCards, followSession, lastSeqOf, trackCards } from './session-stream.js';
-
-const STATUSES: DelegationStatus[] = [
-  'running',
-  'parked',
-  'idle',
-  'completed',
-  'failed',
-  'stopped',
-];
 
 interface JsonOption {
   json?: boolean;
@@ -95,7 +89,7 @@ export function registerSessionCommands(
     .command('list')
     .description('sessions, newest first')
     .option('--agent <agent>', 'only this main agent')
-    .addOption(new Option('--status <status>', 'only this status').choices(STATUSES))
+    .addOption(new Option('--status <status>', 'only this status').choices(DELEGATION_STATUSES))
     .option('--json', 'machine-readable output')
     .action(
       async (

@@ -5,8 +5,16 @@ import type { ParentSession, SessionTask } from './session.js';
 /** Task queue every deputy worker polls; any number of workers may share it. */
 export const TASK_QUEUE = 'deputy-delegations';
 
-/** `idle`: a session waiting for its next user message (delegations never are). */
-export type DelegationStatus = 'running' | 'parked' | 'idle' | 'completed' | 'failed' | 'stopped';
+/** Every status, in lifecycle order. `idle`: a session waiting for its next user message. */
+export const DELEGATION_STATUSES = [
+  'running',
+  'parked',
+  'idle',
+  'completed',
+  'failed',
+  'stopped',
+] as const;
+export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
 export type FinishedStatus = Extract<DelegationStatus, 'completed' | 'failed' | 'stopped'>;
 
 export interface DelegationOptions {

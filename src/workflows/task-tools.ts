@@ -25,6 +25,7 @@ import {
   firstLine,
   type DelegationInput,
   type DelegationResult,
+  type FinishedStatus,
 } from '../shared/delegation.js';
 import { initialSearchAttributes } from '../shared/search-attributes.js';
 import type { SessionInput, SessionTask } from '../shared/session.js';
@@ -158,13 +159,7 @@ async function startTask(
     if (isCancellation(error)) throw error;
     // A failed child reported its failure before it closed; otherwise say what is known.
     if (task.result === null) {
-      context.finishTask(task, {
-        status: 'failed',
-        text: task.lastText,
-        notice: `the subagent failed: ${causeOf(error)}`,
-        roundsUsed: task.roundsUsed,
-        deniedCalls: [],
-      });
+      context.finishTask(task, endedAsIs(task, 'failed', `the subagent failed: ${causeOf(error)}`));
     }
   }
   return outputOf(task);
@@ -222,15 +217,15 @@ export async function cancelTask(
   } catch (error) {
     if (isCancellation(error)) throw error;
     if (task.result === null) {
-      finishTask(task, {
-        status: 'stopped',
-        text: task.lastText,
-        notice: `the subagent had already closed without reporting (${causeOf(error)})`,
-        roundsUsed: task.roundsUsed,
-        deniedCalls: [],
-      });
+      const notice = `the subagent had already closed without reporting (${causeOf(error)})`;
+      finishTask(task, endedAsIs(task, 'stopped', notice));
     }
   }
+}
+
+/** The result of a child whose own result never came: what its reports last said. */
+function endedAsIs(task: SessionTask, status: FinishedStatus, notice: string): DelegationResult {
+  return { status, text: task.lastText, notice, roundsUsed: task.roundsUsed, deniedCalls: [] };
 }
 
 /** What the model reads about a task: its result once finished, else how it stands. */

@@ -15,6 +15,7 @@ import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { readEventStream } from '../support/event-stream.js';
+import { jsonCaller } from './support/app-request.js';
 
 let harness: Harness;
 let server: ApiServer;
@@ -38,15 +39,7 @@ afterAll(async () => {
 
 const session = () => `api-${randomUUID().slice(0, 8)}`;
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = jsonCaller(() => server.url);
 
 async function startDemo(s: string, extra: Record<string, unknown> = {}): Promise<string> {
   const started = await call('POST', '/delegations', {

@@ -28,6 +28,7 @@ import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker.js';
 import { eventually, workflowBundle, writeFiles } from './support/harness.js';
 import { readEventStream } from '../support/event-stream.js';
+import { jsonCaller } from './support/app-request.js';
 
 /** Reads input.txt, asks to write copy-<version>.txt with what it read, then says it is done. */
 const copierScript = (version: string) => `turns:
@@ -93,16 +94,7 @@ afterAll(async () => {
 
 type Json = Record<string, unknown>;
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text === '' ? {} : JSON.parse(text)) as Json };
-}
+const call = jsonCaller(() => server.url);
 
 const agentFile = () => join(workspace, '.subagents', 'agents', 'copier.md');
 const sha256 = (content: string | Buffer) => createHash('sha256').update(content).digest('hex');

@@ -15,6 +15,7 @@ import {
   readerAgent,
   writerAgent,
 } from './support/session-agents.js';
+import { jsonCaller } from './support/app-request.js';
 
 let harness: Harness;
 let server: ApiServer;
@@ -54,15 +55,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-async function call(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
+const call = jsonCaller(() => server.url);
 
 type StreamEvent = DelegationEvent & { replayed?: boolean };
 

@@ -2,16 +2,7 @@
  * Pure mappings from what Temporal reports to what deputy reports: a delegation's status, a
  * failure's message. Kept apart so they can be unit-tested.
  */
-import type { DelegationStatus } from '../../shared/delegation.js';
-
-const DELEGATION_STATUSES: readonly DelegationStatus[] = [
-  'running',
-  'parked',
-  'idle',
-  'completed',
-  'failed',
-  'stopped',
-];
+import { DELEGATION_STATUSES, type DelegationStatus } from '../../shared/delegation.js';
 
 /**
  * The workflow keeps `DeputyStatus` current while it runs, but a workflow that was terminated

@@ -14,3 +14,23 @@ export async function timedRequest(app: App, method: string, path: string, body?
   const answer = (await response.json()) as Record<string, unknown>;
   return { status: response.status, body: answer, ms: Date.now() - began };
 }
+
+/**
+ * `call(method, path, body?)` against a served API: JSON in, status and parsed JSON body out
+ * (an empty body reads as `{}`).
+ */
+export function jsonCaller(baseUrl: () => string) {
+  return async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl()}${path}`, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: (text === '' ? {} : JSON.parse(text)) as Record<string, unknown>,
+    };
+  };
+}
