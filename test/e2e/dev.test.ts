@@ -145,6 +145,23 @@ describe('deputy dev', () => {
     await completed(apiUrl, delegationId);
     expect(readFileSync(join(workspace, 'hello.txt'), 'utf8')).toContain('Hello');
 
+    // The demo main agent through the dev API: a session whose child (demo) parks on its card.
+    const opened = await fetch(`${apiUrl}/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: 'demo-lead', message: 'Greet the dev workspace again' }),
+    });
+    expect(opened.status).toBe(201);
+    const { sessionId } = (await opened.json()) as { sessionId: string };
+    const childCard = await eventually(async () => {
+      const response = await fetch(`${apiUrl}/sessions/${sessionId}/cards`);
+      const { cards } = (await response.json()) as { cards: ApprovalCard[] };
+      return cards[0];
+    }, 'the demo child card on the session');
+    expect(childCard).toMatchObject({ agent: 'demo', session: sessionId });
+    const stopped = await deputy(['session', 'stop', sessionId]);
+    expect(stopped.code, stopped.stderr).toBe(0);
+
     dev.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(existsSync(infoPath)).toBe(false);
