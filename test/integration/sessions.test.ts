@@ -46,6 +46,14 @@ beforeAll(async () => {
   - text: "Stopped: \${lastToolResult}"
 `,
     ),
+    // Waits on the writer in the foreground: the session is stopped while the writer is parked.
+    ...mainAgent(
+      'waiter',
+      `  - text: Asking the writer.
+    toolCalls: [{ name: Task, arguments: { description: write out, prompt: Write out.txt, subagent_type: writer } }]
+  - text: Done.
+`,
+    ),
     // Starts the writer and answers: the session idles with its child parked.
     ...mainAgent('starter', `${START_WRITER}  - text: The writer runs in the background.\n`),
     // model: inherit runs on the session's model; Task's own `model` must be runnable.
@@ -231,6 +239,37 @@ describe('stopping', () => {
       ),
     ).toEqual([]);
   }, 90_000);
+});
+
+describe('stopping mid-Task', () => {
+  it('stops a session waiting on a foreground child: the child is stopped with it, its card denied', async () => {
+    const sessionId = await startSession('waiter');
+    const card = await pendingChildCard(sessionId);
+    expect(await harness.sessions.stop(sessionId)).toEqual({ stopped: true });
+    const result = await eventually(
+      async () => (await harness.sessions.get(sessionId)).result ?? undefined,
+      'the session result',
+    );
+    expect(result.status).toBe('stopped');
+    // Every child accounted for: none left waiting to confirm.
+    expect(result.notice).not.toContain('had not confirmed');
+    const state = await harness.sessions.get(sessionId);
+    expect(state.tasks).toMatchObject([
+      {
+        agent: 'writer',
+        background: false,
+        status: 'stopped',
+        // The child's own account of its stop (its result, read from its completion).
+        result: {
+          status: 'stopped',
+          notice: expect.stringContaining('pending approval cards were denied'),
+        },
+      },
+    ]);
+    const child = await harness.delegations.get(card.delegationId);
+    expect(child.result?.status).toBe('stopped');
+    expect(child.decidedCards[0]?.state).toMatchObject({ status: 'denied', reason: 'stopped' });
+  }, 60_000);
 });
 
 describe('ops queries', () => {
