@@ -1,0 +1,131 @@
+/**
+ * A typed client for deputy's HTTP API (issue 15, first part): delegations, cards and sessions,
+ * with event streams as async iterators that resume. Request shapes are the API's own zod
+ * schemas (`z.input`), answers the shared contracts, errors one DeputyClientError carrying the
+ * API's stable `code`.
+ */
+import type { z } from 'zod';
+import type {
+  ListDelegationsQuerySchema,
+  ListSessionsQuerySchema,
+  StartDelegationBodySchema,
+  StartSessionBodySchema,
+} from '../api/schemas.js';
+import type {
+  ApprovalCard,
+  CardDecisionKind,
+  DelegationResult,
+  DelegationState,
+  DelegationStatus,
+} from '../shared/delegation.js';
+import type { SessionState } from '../shared/session.js';
+import type {
+  DelegationSummary,
+  RecordedDecision,
+  StopOutcome,
+} from '../temporal/delegations/types.js';
+import type { SessionSummary } from '../temporal/sessions/types.js';
+import { followEvents, type EventsOptions, type StreamEvent } from './event-iterator.js';
+import { httpTransport, type HttpOptions } from './http-transport.js';
+
+export type StartDelegation = z.input<typeof StartDelegationBodySchema>;
+export type StartSession = z.input<typeof StartSessionBodySchema>;
+export type DelegationFilter = z.input<typeof ListDelegationsQuerySchema>;
+export type SessionFilter = z.input<typeof ListSessionsQuerySchema>;
+
+export interface StartedDelegation {
+  delegationId: string;
+  workflowId: string;
+  session: string;
+  agent: string;
+  status: DelegationStatus;
+  /** Set when it finished before the answer (`wait`). */
+  result: DelegationResult | null;
+  /** With `wait`, when it did not finish: parked on cards, or no worker runs it. */
+  state?: DelegationState;
+  message?: string;
+}
+
+export interface StartedSession {
+  sessionId: string;
+  workflowId: string;
+  agent: string;
+}
+
+export interface DeputyClient {
+  delegations: {
+    /** With `wait: true`, answers once it finished, parked on a card, or nothing runs it. */
+    start(request: StartDelegation, options?: { wait?: boolean }): Promise<StartedDelegation>;
+    get(delegationId: string): Promise<DelegationState>;
+    list(filter?: DelegationFilter): Promise<DelegationSummary[]>;
+    stop(delegationId: string): Promise<StopOutcome>;
+    events(delegationId: string, options?: EventsOptions): AsyncGenerator<StreamEvent>;
+  };
+  cards: {
+    /** Pending cards of a session and of every delegation in it, oldest first. */
+    list(session: string): Promise<ApprovalCard[]>;
+    /** The decided card, or the recorded decision when no worker applied it within seconds. */
+    decide(
+      cardId: string,
+      decision: CardDecisionKind,
+      reason?: string,
+    ): Promise<ApprovalCard | RecordedDecision>;
+  };
+  sessions: {
+    start(request?: StartSession): Promise<StartedSession>;
+    get(sessionId: string): Promise<SessionState>;
+    list(filter?: SessionFilter): Promise<SessionSummary[]>;
+    send(sessionId: string, text: string): Promise<void>;
+    stop(sessionId: string): Promise<StopOutcome>;
+    events(sessionId: string, options?: EventsOptions): AsyncGenerator<StreamEvent>;
+  };
+}
+
+/** A client over a deputy API (`deputy dev`, `deputy api`). */
+export function createDeputyClient(options: HttpOptions): DeputyClient {
+  const http = httpTransport(options);
+  const get = async <T>(path: string) => (await http.json<T>('GET', path)).body;
+  const post = async <T>(path: string, body?: unknown) =>
+    (await http.json<T>('POST', path, body)).body;
+  const id = (value: string) => encodeURIComponent(value);
+
+  return {
+    delegations: {
+      start: (request, startOptions = {}) =>
+        post(`/delegations${startOptions.wait === true ? '?wait=true' : ''}`, request),
+      get: (delegationId) => get(`/delegations/${id(delegationId)}`),
+      list: async (filter = {}) =>
+        (await get<{ delegations: DelegationSummary[] }>(`/delegations${query(filter)}`))
+          .delegations,
+      stop: (delegationId) => post(`/delegations/${id(delegationId)}/stop`),
+      events: (delegationId, eventOptions) =>
+        followEvents(http, `/delegations/${id(delegationId)}/events`, eventOptions),
+    },
+    cards: {
+      list: async (session) =>
+        (await get<{ cards: ApprovalCard[] }>(`/sessions/${id(session)}/cards`)).cards,
+      decide: (cardId, decision, reason) =>
+        post(`/cards/${id(cardId)}`, { decision, ...(reason === undefined ? {} : { reason }) }),
+    },
+    sessions: {
+      start: (request = {}) => post('/sessions', request),
+      get: (sessionId) => get(`/sessions/${id(sessionId)}`),
+      list: async (filter = {}) =>
+        (await get<{ sessions: SessionSummary[] }>(`/sessions${query(filter)}`)).sessions,
+      send: async (sessionId, text) => {
+        await post(`/sessions/${id(sessionId)}/messages`, { text });
+      },
+      stop: (sessionId) => post(`/sessions/${id(sessionId)}/stop`),
+      events: (sessionId, eventOptions) =>
+        followEvents(http, `/sessions/${id(sessionId)}/events`, eventOptions),
+    },
+  };
+}
+
+function query(filter: Record<string, string | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter))
+    if (value !== undefined) params.set(key, value);
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
