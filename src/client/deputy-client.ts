@@ -1,10 +1,18 @@
 /**
- * A typed client for deputy's HTTP API (issue 15, first part): delegations, cards and sessions,
- * with event streams as async iterators that resume. Request shapes are the API's own zod
- * schemas (`z.input`), answers the shared contracts, errors one DeputyClientError carrying the
- * API's stable `code`.
+ * A typed client for deputy's HTTP API (issue 15, first part): delegations, cards, sessions and
+ * agents, with event streams as async iterators that resume. Request shapes are the API's own
+ * zod schemas (`z.input`), answers the shared contracts, errors one DeputyClientError carrying
+ * the API's stable `code`.
  */
 import type { z } from 'zod';
+import type {
+  AgentDetail,
+  AgentLevelQuerySchema,
+  AgentSummary,
+  CreateAgentBodySchema,
+  DuplicateAgentBodySchema,
+  UpdateAgentBodySchema,
+} from '../api/agent-schemas.js';
 import type {
   ListDelegationsQuerySchema,
   ListSessionsQuerySchema,
@@ -32,6 +40,11 @@ export type StartDelegation = z.input<typeof StartDelegationBodySchema>;
 export type StartSession = z.input<typeof StartSessionBodySchema>;
 export type DelegationFilter = z.input<typeof ListDelegationsQuerySchema>;
 export type SessionFilter = z.input<typeof ListSessionsQuerySchema>;
+export type CreateAgent = z.input<typeof CreateAgentBodySchema>;
+export type UpdateAgent = z.input<typeof UpdateAgentBodySchema>;
+export type DuplicateAgent = z.input<typeof DuplicateAgentBodySchema>;
+/** Which definition of that name: `scope` as qwen-code says it, or deputy's `level`. */
+export type AgentLevel = z.input<typeof AgentLevelQuerySchema>;
 
 export interface StartedDelegation {
   delegationId: string;
@@ -71,6 +84,15 @@ export interface DeputyClient {
       reason?: string,
     ): Promise<ApprovalCard | RecordedDecision>;
   };
+  agents: {
+    list(): Promise<AgentSummary[]>;
+    get(name: string, level?: AgentLevel): Promise<AgentDetail>;
+    create(request: CreateAgent): Promise<AgentDetail>;
+    update(name: string, changes: UpdateAgent, level?: AgentLevel): Promise<AgentDetail>;
+    /** Resolves once the file is gone. */
+    delete(name: string, level?: AgentLevel): Promise<void>;
+    duplicate(name: string, request: DuplicateAgent): Promise<AgentDetail>;
+  };
   sessions: {
     start(request?: StartSession): Promise<StartedSession>;
     get(sessionId: string): Promise<SessionState>;
@@ -106,6 +128,25 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
         (await get<{ cards: ApprovalCard[] }>(`/sessions/${id(session)}/cards`)).cards,
       decide: (cardId, decision, reason) =>
         post(`/cards/${id(cardId)}`, { decision, ...(reason === undefined ? {} : { reason }) }),
+    },
+    agents: {
+      list: async () => (await get<{ agents: AgentSummary[] }>('/workspace/agents')).agents,
+      get: (name, level = {}) => get(`/workspace/agents/${id(name)}${query(level)}`),
+      create: async (request) =>
+        (await post<{ agent: AgentDetail }>('/workspace/agents', request)).agent,
+      update: async (name, changes, level = {}) =>
+        (
+          await post<{ agent: AgentDetail }>(
+            `/workspace/agents/${id(name)}${query(level)}`,
+            changes,
+          )
+        ).agent,
+      delete: async (name, level = {}) => {
+        await http.json('DELETE', `/workspace/agents/${id(name)}${query(level)}`);
+      },
+      duplicate: async (name, request) =>
+        (await post<{ agent: AgentDetail }>(`/workspace/agents/${id(name)}/duplicate`, request))
+          .agent,
     },
     sessions: {
       start: (request = {}) => post('/sessions', request),

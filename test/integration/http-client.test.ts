@@ -156,6 +156,46 @@ describe('the HTTP client', () => {
     expect(await deputy.sessions.stop(sessionId)).toEqual({ stopped: true });
   }, 60_000);
 
+  it('creates an agent, runs it, changes it, duplicates it and deletes both', async () => {
+    const deputy = client();
+    const created = await deputy.agents.create({
+      name: 'client-made',
+      description: 'Made by the client test',
+      systemPrompt: 'Answer.\n',
+      model: 'scripted:scripts/reader.yaml',
+      tools: ['read'],
+    });
+    expect(created).toMatchObject({ name: 'client-made', level: 'project', tools: ['read'] });
+    expect((await deputy.agents.list()).map((agent) => agent.name)).toContain('client-made');
+
+    const ran = await deputy.delegations.start(
+      { agent: 'client-made', task: 'Read.' },
+      { wait: true },
+    );
+    expect(ran.result).toMatchObject({
+      status: 'completed',
+      text: expect.stringContaining('deputy test workspace'),
+    });
+
+    const updated = await deputy.agents.update('client-made', {
+      description: 'Changed by the client',
+    });
+    expect(updated.description).toBe('Changed by the client');
+    expect((await deputy.agents.get('client-made')).systemPrompt).toBe('Answer.\n');
+    const copy = await deputy.agents.duplicate('client-made', {
+      name: 'client-copy',
+      level: 'project',
+    });
+    expect(copy).toMatchObject({ name: 'client-copy', description: 'Changed by the client' });
+
+    await deputy.agents.delete('client-copy');
+    await deputy.agents.delete('client-made');
+    await expect(deputy.agents.get('client-made')).rejects.toMatchObject({
+      status: 404,
+      code: 'agent_not_found',
+    });
+  }, 60_000);
+
   it('throws one error class with the API code, or unreachable when nothing answers', async () => {
     const error = await client()
       .delegations.start({ agent: 'nobody', task: 'x' })
