@@ -41,7 +41,7 @@ export async function* followEvents(
     try {
       const response = await http.stream(path, { 'last-event-id': String(last) }, abort.signal);
       let heard = false;
-      for await (const event of parseStream(response)) {
+      for await (const event of parseStream(response, abort.signal)) {
         heard = true;
         failures = 0;
         if (event.type === 'card-opened') {
@@ -51,7 +51,7 @@ export async function* followEvents(
         }
         if (event.replayed !== true) last = Math.max(last, event.seq);
         yield event;
-        if (event.type === 'finished') return;
+        if (event.type === 'finished' || options.signal?.aborted) return;
       }
       // Ended without `finished` (the server went away): reconnect, but not for ever.
       if (!heard && ++failures > retries) {
@@ -78,9 +78,21 @@ export async function* followEvents(
 }
 
 /** The `data` of each SSE block, parsed. Comment lines (keep-alives) are skipped. */
-async function* parseStream(response: Response): AsyncGenerator<StreamEvent> {
+async function* parseStream(response: Response, signal: AbortSignal): AsyncGenerator<StreamEvent> {
   if (response.body === null) return;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  // A stream served in-process (the local client) does not end with the request's signal.
+  const cancel = () => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    yield* blocks(reader);
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    cancel();
+  }
+}
+
+async function* blocks(reader: ReadableStreamDefaultReader<string>): AsyncGenerator<StreamEvent> {
   let buffer = '';
   for (;;) {
     const { value, done } = await reader.read();

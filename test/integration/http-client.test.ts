@@ -4,7 +4,8 @@
  * iterator that survives an API restart mid-stream without losing or repeating an event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDeputyClient } from '../../src/client/deputy-client.js';
+import { createDeputyClient, type DeputyClient } from '../../src/client/deputy-client.js';
+import { createLocalDeputyClient, type LocalDeputyClient } from '../../src/client/local-client.js';
 import { DeputyClientError } from '../../src/client/client-error.js';
 import type { StreamEvent } from '../../src/client/event-iterator.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
@@ -48,9 +49,35 @@ afterAll(async () => {
   await harness?.close();
 });
 
-const client = () => createDeputyClient({ url: `http://127.0.0.1:${port}` });
+const httpClient = () => createDeputyClient({ url: `http://127.0.0.1:${port}` });
+let local: LocalDeputyClient | null = null;
 
-describe('the HTTP client', () => {
+/** The other constructor: over the Temporal connection, the API's app in-process. */
+async function localClient(): Promise<LocalDeputyClient> {
+  local ??= await createLocalDeputyClient({
+    config: {
+      ...harness.config,
+      temporal: { ...harness.config.temporal, taskQueue: harness.taskQueue },
+    },
+    temporal: harness.client,
+  });
+  return local;
+}
+
+afterAll(async () => {
+  await local?.close();
+});
+
+describe.each([
+  ['over HTTP', async (): Promise<DeputyClient> => httpClient()],
+  ['over a Temporal connection', localClient],
+])('the client %s', (_name, makeClient) => {
+  let client: () => DeputyClient;
+  beforeAll(async () => {
+    const made = await makeClient();
+    client = () => made;
+  });
+
   it('starts a background delegation, decides its card from code and follows it to its result', async () => {
     const deputy = client();
     const started = await deputy.delegations.start({
@@ -89,6 +116,59 @@ describe('the HTTP client', () => {
     });
   }, 60_000);
 
+  it('starts and messages a session and follows its stream, children cards included', async () => {
+    const deputy = client();
+    const { sessionId, agent } = await deputy.sessions.start({
+      agent: 'lead',
+      message: 'Do the work.',
+    });
+    expect(agent).toBe('lead');
+    let replies = 0;
+    const abort = new AbortController();
+    for await (const event of deputy.sessions.events(sessionId, { signal: abort.signal })) {
+      if (event.type === 'card-opened' && event.card.agent === 'writer') {
+        expect((await deputy.cards.list(sessionId)).map((card) => card.id)).toContain(
+          event.card.id,
+        );
+        await deputy.cards.decide(event.card.id, 'approve');
+      }
+      if (event.type === 'reply') {
+        replies += 1;
+        if (replies === 1) await deputy.sessions.send(sessionId, 'Anything else?');
+        else abort.abort();
+      }
+    }
+    expect(replies).toBe(2);
+    const state = await deputy.sessions.get(sessionId);
+    expect(state.tasks.map((task) => task.status)).toEqual(['completed', 'completed']);
+    expect((await deputy.sessions.list({ agent: 'lead' })).map((row) => row.sessionId)).toContain(
+      sessionId,
+    );
+    expect(await deputy.sessions.stop(sessionId)).toEqual({ stopped: true });
+  }, 60_000);
+
+  it(
+    'creates an agent, runs it, changes it, duplicates it and deletes both',
+    () => agentsRoundTrip(client()),
+    60_000,
+  );
+
+  it('throws one error class with the API code', async () => {
+    const error = await client()
+      .delegations.start({ agent: 'nobody', task: 'x' })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DeputyClientError);
+    expect(error).toMatchObject({ status: 404, code: 'not_found' });
+    const invalid = await client()
+      .sessions.start({ sessionId: 'default' })
+      .catch((caught: unknown) => caught);
+    expect(invalid).toMatchObject({ status: 422, code: 'invalid_request' });
+  }, 30_000);
+});
+
+describe('the HTTP client', () => {
+  const client = httpClient;
+
   it('keeps following across an API restart: no event lost, none repeated', async () => {
     const deputy = client();
     const started = await deputy.delegations.start({
@@ -125,90 +205,49 @@ describe('the HTTP client', () => {
     expect(seen.at(-1)).toMatchObject({ type: 'finished', result: { status: 'completed' } });
   }, 60_000);
 
-  it('starts and messages a session and follows its stream, children cards included', async () => {
-    const deputy = client();
-    const { sessionId, agent } = await deputy.sessions.start({
-      agent: 'lead',
-      message: 'Do the work.',
-    });
-    expect(agent).toBe('lead');
-    let replies = 0;
-    const abort = new AbortController();
-    for await (const event of deputy.sessions.events(sessionId, { signal: abort.signal })) {
-      if (event.type === 'card-opened' && event.card.agent === 'writer') {
-        expect((await deputy.cards.list(sessionId)).map((card) => card.id)).toContain(
-          event.card.id,
-        );
-        await deputy.cards.decide(event.card.id, 'approve');
-      }
-      if (event.type === 'reply') {
-        replies += 1;
-        if (replies === 1) await deputy.sessions.send(sessionId, 'Anything else?');
-        else abort.abort();
-      }
-    }
-    expect(replies).toBe(2);
-    const state = await deputy.sessions.get(sessionId);
-    expect(state.tasks.map((task) => task.status)).toEqual(['completed', 'completed']);
-    expect((await deputy.sessions.list({ agent: 'lead' })).map((row) => row.sessionId)).toContain(
-      sessionId,
-    );
-    expect(await deputy.sessions.stop(sessionId)).toEqual({ stopped: true });
-  }, 60_000);
-
-  it('creates an agent, runs it, changes it, duplicates it and deletes both', async () => {
-    const deputy = client();
-    const created = await deputy.agents.create({
-      name: 'client-made',
-      description: 'Made by the client test',
-      systemPrompt: 'Answer.\n',
-      model: 'scripted:scripts/reader.yaml',
-      tools: ['read'],
-    });
-    expect(created).toMatchObject({ name: 'client-made', level: 'project', tools: ['read'] });
-    expect((await deputy.agents.list()).map((agent) => agent.name)).toContain('client-made');
-
-    const ran = await deputy.delegations.start(
-      { agent: 'client-made', task: 'Read.' },
-      { wait: true },
-    );
-    expect(ran.result).toMatchObject({
-      status: 'completed',
-      text: expect.stringContaining('deputy test workspace'),
-    });
-
-    const updated = await deputy.agents.update('client-made', {
-      description: 'Changed by the client',
-    });
-    expect(updated.description).toBe('Changed by the client');
-    expect((await deputy.agents.get('client-made')).systemPrompt).toBe('Answer.\n');
-    const copy = await deputy.agents.duplicate('client-made', {
-      name: 'client-copy',
-      level: 'project',
-    });
-    expect(copy).toMatchObject({ name: 'client-copy', description: 'Changed by the client' });
-
-    await deputy.agents.delete('client-copy');
-    await deputy.agents.delete('client-made');
-    await expect(deputy.agents.get('client-made')).rejects.toMatchObject({
-      status: 404,
-      code: 'agent_not_found',
-    });
-  }, 60_000);
-
-  it('throws one error class with the API code, or unreachable when nothing answers', async () => {
-    const error = await client()
-      .delegations.start({ agent: 'nobody', task: 'x' })
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(DeputyClientError);
-    expect(error).toMatchObject({ status: 404, code: 'not_found' });
-
-    const invalid = await client()
-      .sessions.start({ sessionId: 'default' })
-      .catch((caught: unknown) => caught);
-    expect(invalid).toMatchObject({ status: 422, code: 'invalid_request' });
-
+  it('says unreachable when nothing answers', async () => {
     const nowhere = createDeputyClient({ url: `http://127.0.0.1:${await freePort()}` });
     await expect(nowhere.sessions.list()).rejects.toMatchObject({ code: 'unreachable', status: 0 });
-  }, 30_000);
+  });
 });
+
+/** Agents through either constructor; a unique name each, as both share the workspace. */
+async function agentsRoundTrip(deputy: DeputyClient): Promise<void> {
+  const name = `client-made-${++agentRuns}`;
+  const copyName = `client-copy-${agentRuns}`;
+  const created = await deputy.agents.create({
+    name: name,
+    description: 'Made by the client test',
+    systemPrompt: 'Answer.\n',
+    model: 'scripted:scripts/reader.yaml',
+    tools: ['read'],
+  });
+  expect(created).toMatchObject({ name: name, level: 'project', tools: ['read'] });
+  expect((await deputy.agents.list()).map((agent) => agent.name)).toContain(name);
+
+  const ran = await deputy.delegations.start({ agent: name, task: 'Read.' }, { wait: true });
+  expect(ran.result).toMatchObject({
+    status: 'completed',
+    text: expect.stringContaining('deputy test workspace'),
+  });
+
+  const updated = await deputy.agents.update(name, {
+    description: 'Changed by the client',
+  });
+  expect(updated.description).toBe('Changed by the client');
+  expect((await deputy.agents.get(name)).systemPrompt).toBe('Answer.\n');
+  const copy = await deputy.agents.duplicate(name, {
+    name: copyName,
+    level: 'project',
+  });
+  expect(copy).toMatchObject({ name: copyName, description: 'Changed by the client' });
+
+  await deputy.agents.delete(copyName);
+  await deputy.agents.delete(name);
+  await expect(deputy.agents.get(name)).rejects.toMatchObject({
+    status: 404,
+    code: 'agent_not_found',
+  });
+}
+
+let agentRuns = 0;
