@@ -1,0 +1,33 @@
+/**
+ * `deputy/client`: a typed client for deputy (issue 15). `createDeputyClient({ url, token })`
+ * talks to a deputy API; `createLocalDeputyClient()` does the same over a Temporal connection,
+ * for code that runs beside the workers. Both return one `DeputyClient`.
+ */
+export { createDeputyClient } from './deputy-client.js';
+export type {
+  AgentLevel,
+  CreateAgent,
+  DelegationFilter,
+  DeputyClient,
+  DuplicateAgent,
+  SessionFilter,
+  StartDelegation,
+  StartedDelegation,
+  StartedSession,
+  StartSession,
+  UpdateAgent,
+} from './deputy-client.js';
+export { createLocalDeputyClient } from './local-client.js';
+export type { LocalClientOptions, LocalDeputyClient } from './local-client.js';
+export { DeputyClientError } from './client-error.js';
+export type { ClientIssue } from './client-error.js';
+export type { EventsOptions, StreamEvent } from './event-iterator.js';
+export type { HttpOptions } from './http-transport.js';
+export type {
+  ApprovalCard,
+  DelegationEvent,
+  DelegationResult,
+  DelegationState,
+  DelegationStatus,
+} from '../shared/delegation.js';
+export type { SessionState, SessionTask } from '../shared/session.js';
