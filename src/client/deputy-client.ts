@@ -65,10 +65,25 @@ export interface StartedSession {
   agent: string;
 }
 
+/** What `delegations.start` returns: the started delegation, and what to do with it next. */
+export interface DelegationHandle extends StartedDelegation {
+  get(): Promise<DelegationState>;
+  events(options?: EventsOptions): AsyncGenerator<StreamEvent>;
+  stop(): Promise<StopOutcome>;
+}
+
+/** What `sessions.start` returns: the started session, and what to do with it next. */
+export interface SessionHandle extends StartedSession {
+  get(): Promise<SessionState>;
+  send(text: string): Promise<void>;
+  events(options?: EventsOptions): AsyncGenerator<StreamEvent>;
+  stop(): Promise<StopOutcome>;
+}
+
 export interface DeputyClient {
   delegations: {
     /** With `wait: true`, answers once it finished, parked on a card, or nothing runs it. */
-    start(request: StartDelegation, options?: { wait?: boolean }): Promise<StartedDelegation>;
+    start(request: StartDelegation, options?: { wait?: boolean }): Promise<DelegationHandle>;
     get(delegationId: string): Promise<DelegationState>;
     list(filter?: DelegationFilter): Promise<DelegationSummary[]>;
     stop(delegationId: string): Promise<StopOutcome>;
@@ -94,7 +109,7 @@ export interface DeputyClient {
     duplicate(name: string, request: DuplicateAgent): Promise<AgentDetail>;
   };
   sessions: {
-    start(request?: StartSession): Promise<StartedSession>;
+    start(request?: StartSession): Promise<SessionHandle>;
     get(sessionId: string): Promise<SessionState>;
     list(filter?: SessionFilter): Promise<SessionSummary[]>;
     send(sessionId: string, text: string): Promise<void>;
@@ -111,10 +126,19 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
     (await http.json<T>('POST', path, body)).body;
   const id = (value: string) => encodeURIComponent(value);
 
-  return {
+  const client: DeputyClient = {
     delegations: {
-      start: (request, startOptions = {}) =>
-        post(`/delegations${startOptions.wait === true ? '?wait=true' : ''}`, request),
+      async start(request, startOptions = {}) {
+        const path = `/delegations${startOptions.wait === true ? '?wait=true' : ''}`;
+        const started = await post<StartedDelegation>(path, request);
+        const { delegationId } = started;
+        return {
+          ...started,
+          get: () => client.delegations.get(delegationId),
+          events: (eventOptions) => client.delegations.events(delegationId, eventOptions),
+          stop: () => client.delegations.stop(delegationId),
+        };
+      },
       get: (delegationId) => get(`/delegations/${id(delegationId)}`),
       list: async (filter = {}) =>
         (await get<{ delegations: DelegationSummary[] }>(`/delegations${query(filter)}`))
@@ -149,7 +173,17 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
           .agent,
     },
     sessions: {
-      start: (request = {}) => post('/sessions', request),
+      async start(request = {}) {
+        const started = await post<StartedSession>('/sessions', request);
+        const { sessionId } = started;
+        return {
+          ...started,
+          get: () => client.sessions.get(sessionId),
+          send: (text) => client.sessions.send(sessionId, text),
+          events: (eventOptions) => client.sessions.events(sessionId, eventOptions),
+          stop: () => client.sessions.stop(sessionId),
+        };
+      },
       get: (sessionId) => get(`/sessions/${id(sessionId)}`),
       list: async (filter = {}) =>
         (await get<{ sessions: SessionSummary[] }>(`/sessions${query(filter)}`)).sessions,
@@ -161,6 +195,7 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
         followEvents(http, `/sessions/${id(sessionId)}/events`, eventOptions),
     },
   };
+  return client;
 }
 
 function query(filter: Record<string, string | undefined>): string {

@@ -87,7 +87,7 @@ describe.each([
     });
     expect(started).toMatchObject({ agent: 'writer', status: 'running', result: null });
     const seen: StreamEvent[] = [];
-    for await (const event of deputy.delegations.events(started.delegationId)) {
+    for await (const event of started.events()) {
       seen.push(event);
       if (event.type === 'card-opened') {
         const decided = await deputy.cards.decide(event.card.id, 'approve', 'fine');
@@ -106,11 +106,11 @@ describe.each([
       'model-turn',
       'finished',
     ]);
-    const state = await deputy.delegations.get(started.delegationId);
+    const state = await started.get();
     expect(state.result).toMatchObject({ status: 'completed', text: 'Wrote out.txt.' });
     const listed = await deputy.delegations.list({ agent: 'writer' });
     expect(listed.map((row) => row.delegationId)).toContain(started.delegationId);
-    expect(await deputy.delegations.stop(started.delegationId)).toEqual({
+    expect(await started.stop()).toEqual({
       alreadyFinished: true,
       status: 'completed',
     });
@@ -118,14 +118,12 @@ describe.each([
 
   it('starts and messages a session and follows its stream, children cards included', async () => {
     const deputy = client();
-    const { sessionId, agent } = await deputy.sessions.start({
-      agent: 'lead',
-      message: 'Do the work.',
-    });
+    const session = await deputy.sessions.start({ agent: 'lead', message: 'Do the work.' });
+    const { sessionId, agent } = session;
     expect(agent).toBe('lead');
     let replies = 0;
     const abort = new AbortController();
-    for await (const event of deputy.sessions.events(sessionId, { signal: abort.signal })) {
+    for await (const event of session.events({ signal: abort.signal })) {
       if (event.type === 'card-opened' && event.card.agent === 'writer') {
         expect((await deputy.cards.list(sessionId)).map((card) => card.id)).toContain(
           event.card.id,
@@ -134,7 +132,7 @@ describe.each([
       }
       if (event.type === 'reply') {
         replies += 1;
-        if (replies === 1) await deputy.sessions.send(sessionId, 'Anything else?');
+        if (replies === 1) await session.send('Anything else?');
         else abort.abort();
       }
     }
@@ -144,7 +142,8 @@ describe.each([
     expect((await deputy.sessions.list({ agent: 'lead' })).map((row) => row.sessionId)).toContain(
       sessionId,
     );
-    expect(await deputy.sessions.stop(sessionId)).toEqual({ stopped: true });
+    expect((await session.get()).status).toBe('idle');
+    expect(await session.stop()).toEqual({ stopped: true });
   }, 60_000);
 
   it(
