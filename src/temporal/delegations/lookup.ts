@@ -49,16 +49,21 @@ export function createDelegationLookup(client: Client): DelegationLookup {
     known.set(delegationId, workflowId);
   }
 
+  /** One visibility look: the workflow id of whatever carries this id, or null. */
+  function lookOnce(id: string): Promise<string | null> {
+    const query = `${DELEGATION_ID_ATTRIBUTE.name} = ${quote(id)}`;
+    return rpc(client, async () => {
+      for await (const info of client.workflow.list({ query })) return info.workflowId;
+      return null;
+    });
+  }
+
   async function find(delegationId: string): Promise<string> {
     const cached = known.get(delegationId);
     if (cached !== undefined) return cached;
     if (!isValidId(delegationId)) throw notFound(delegationId);
-    const query = `${DELEGATION_ID_ATTRIBUTE.name} = ${quote(delegationId)}`;
     for (let attempt = 0; ; attempt++) {
-      const workflowId = await rpc(client, async () => {
-        for await (const info of client.workflow.list({ query })) return info.workflowId;
-        return null;
-      });
+      const workflowId = await lookOnce(delegationId);
       if (workflowId !== null) {
         remember(delegationId, workflowId);
         return workflowId;
@@ -76,12 +81,7 @@ export function createDelegationLookup(client: Client): DelegationLookup {
       return client.workflow.getHandle(await find(delegationId));
     },
     async taken(id) {
-      if (known.has(id)) return true;
-      const query = `${DELEGATION_ID_ATTRIBUTE.name} = ${quote(id)}`;
-      return rpc(client, async () => {
-        for await (const _info of client.workflow.list({ query })) return true;
-        return false;
-      });
+      return known.has(id) || (await lookOnce(id)) !== null;
     },
     visible(query) {
       // Collected under one deadline: every page of the listing shares the bound.
