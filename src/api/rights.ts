@@ -49,16 +49,17 @@ export function requireAdmin(caller: Caller, action: string): void {
 
 /**
  * Stopping a delegation or session, or sending a session a message (which makes its agent act
- * with its owner's roles): an admin or the user who started it.
+ * with its owner's roles): an admin or the user who started it. `owners` is the facade the id
+ * belongs to (a session's owner lookup is `not-found` for a delegation id).
  */
 export async function assertMayStop(
-  delegations: Delegations,
+  owners: Pick<Delegations, 'owner'>,
   caller: Caller,
   delegationId: string,
   action = `stopping delegation ${delegationId}`,
 ): Promise<void> {
   if (unrestricted(caller)) return;
-  if ((await delegations.owner(delegationId)) === caller.id) return;
+  if ((await owners.owner(delegationId)) === caller.id) return;
   throw new DeputyError(
     'forbidden',
     `${action} needs the '${ADMIN_ROLE}' role or being the user who started it`,

@@ -84,8 +84,7 @@ export function registerSessionRoutes(
     const body = await parseBody(c, SendMessageBodySchema);
     const sessions = sessionsOf();
     // The message makes the agent act with its owner's roles: only they (or an admin) may send.
-    await sessions.owner(sessionId);
-    await assertMayStop(delegations, c.get('caller'), sessionId, `sending to session ${sessionId}`);
+    await assertMayStop(sessions, c.get('caller'), sessionId, `sending to session ${sessionId}`);
     await sessions.send(sessionId, { text: secrets.text(body.text), from: c.get('caller').id });
     return c.json({ accepted: true, sessionId, links: linksOf(sessionId) }, 202);
   });
@@ -115,8 +114,7 @@ export function registerSessionRoutes(
   app.post('/sessions/:id/stop', async (c) => {
     const sessionId = sessionIdParam(c);
     const sessions = sessionsOf();
-    await sessions.owner(sessionId);
-    await assertMayStop(delegations, c.get('caller'), sessionId, `stopping session ${sessionId}`);
+    await assertMayStop(sessions, c.get('caller'), sessionId, `stopping session ${sessionId}`);
     return c.json(secrets.value(await sessions.stop(sessionId)));
   });
 }

@@ -10,6 +10,7 @@ import { createAuth } from '../../src/api/auth.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
+import { createSessions } from '../../src/temporal/sessions/facade.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 const TOKENS = {
@@ -65,7 +66,11 @@ beforeAll(async () => {
   });
   server = await startApiServer(
     { ...harness.config, api: { host: '127.0.0.1', port: 0 } },
-    { delegations, auth },
+    {
+      delegations,
+      sessions: createSessions(harness.client, delegations, { taskQueue: harness.taskQueue }),
+      auth,
+    },
   );
 });
 
@@ -170,4 +175,30 @@ describe('stopping a delegation needs its owner or an admin', () => {
       body: { stopped: true },
     });
   });
+});
+
+describe('driving a session needs being its owner or an admin', () => {
+  it('lets only its owner or an admin send it messages or stop it', async () => {
+    const started = await call('bob', 'POST', '/sessions', {});
+    expect(started.status).toBe(201);
+    const sessionId = started.body.sessionId as string;
+
+    // A message makes the agent act with bob's roles: carol may not send one, nor stop it.
+    const carolSends = await call('carol', 'POST', `/sessions/${sessionId}/messages`, {
+      text: 'hi',
+    });
+    expect(carolSends.status).toBe(403);
+    expect(carolSends.body.message).toContain(
+      `sending to session ${sessionId} needs the 'admin' role`,
+    );
+    expect((await call('carol', 'POST', `/sessions/${sessionId}/stop`)).status).toBe(403);
+    // Nor can an id of no session be probed: 404, whoever asks.
+    expect((await call('carol', 'POST', '/sessions/s-nosuchsession/stop')).status).toBe(404);
+
+    expect(
+      (await call('bob', 'POST', `/sessions/${sessionId}/messages`, { text: 'hi' })).status,
+    ).toBe(202);
+    const stopped = await call('alice', 'POST', `/sessions/${sessionId}/stop`);
+    expect(stopped.body).toEqual({ stopped: true });
+  }, 60_000);
 });
