@@ -1,6 +1,5 @@
 /** The OpenAPI path items of the card routes (card-routes.ts), merged by openapi.ts. */
 import { z } from 'zod';
-import { ID_PATTERN } from '../temporal/delegations/ids.js';
 import { jsonResponse, pathParameter, requestBody, type PathItems } from './openapi-parts.js';
 import {
   ApprovalCardSchema,
@@ -11,12 +10,13 @@ import {
   SessionCardsSchema,
 } from './response-schemas.js';
 import { DecideCardBodySchema } from './schemas.js';
+import { sessionIdParameter } from './session-paths.js';
 
 export const cardPaths: PathItems = {
   '/sessions/{id}/cards': {
     get: {
       summary: "Pending approval cards of a session's delegations",
-      parameters: [pathParameter('id', z.string().regex(ID_PATTERN), 'Session id')],
+      parameters: [sessionIdParameter],
       responses: {
         '200': jsonResponse(SessionCardsSchema, 'Pending cards, oldest first'),
         ...commonErrors,

@@ -26,7 +26,7 @@ import {
   StartSessionBodySchema,
 } from './schemas.js';
 
-const sessionIdParameter = pathParameter('id', z.string().regex(ID_PATTERN), 'Session id');
+export const sessionIdParameter = pathParameter('id', z.string().regex(ID_PATTERN), 'Session id');
 const unknownSession = errorAnswer('Unknown session');
 const ownerOnly = 'With auth: only the user who started the session or an `admin` (else 403).';
 
