@@ -76,13 +76,8 @@ export async function session(
   });
   setHandler(childReportSignal, (report) => {
     const task = tasks.get(report.taskId);
-    if (task === undefined) return;
-    // Reports of one workflow task may arrive in any order: a stopped child's denial can come
-    // after its end, and still belongs on the stream.
-    if (task.result !== null) {
-      if (report.kind === 'card-decided') run.recordChildCard(report.kind, report.card);
-      return;
-    }
+    // A child reports in order (parent-report.ts), its end last: nothing follows a result.
+    if (task === undefined || task.result !== null) return;
     if (report.kind === 'finished') {
       finishTask(task, report.result);
       return;

@@ -40,8 +40,7 @@ export class TaskBook {
     if (task === undefined || task.result !== null) return null;
     switch (report.kind) {
       case 'progress':
-        // Reports sent in one workflow task may arrive in any order: a card that opened keeps
-        // the task parked until its decision arrives, whatever a progress report says.
+        // A task with a card pending is parked, whatever the child's last progress said.
         task.status = task.pendingCards > 0 ? 'parked' : report.status;
         task.roundsUsed = report.roundsUsed;
         if (report.text !== '') task.lastText = report.text;
