@@ -16,7 +16,7 @@ import { agentSummary } from '../src/api/agent-view.js';
 import { fixedConfig } from '../src/live-config.js';
 import { liveSecretMasker } from '../src/secrets/live-masker.js';
 import { buildAgentsListApps, LIST_PATH } from './agents-list-apps.js';
-import { median, percentile, type BenchReport } from './stats.js';
+import { alternate, median, percentile, type BenchReport } from './stats.js';
 
 const AGENTS = 200;
 const RUNS = Number(process.env.BENCH_RUNS ?? 6);
@@ -145,7 +145,7 @@ interface Compared {
 }
 
 /** Warm-up of each, then RUNS pairs, alternating which goes first so drift hits both alike. */
-async function alternate(
+async function compare(
   api: () => Promise<Response>,
   bare: () => Promise<Response>,
   concurrency: number,
@@ -153,15 +153,10 @@ async function alternate(
   await drive(api, concurrency, RUN_MS);
   await drive(bare, concurrency, RUN_MS);
   const result: Compared = { api: [], bare: [] };
-  for (let pair = 0; pair < RUNS; pair++) {
-    if (pair % 2 === 0) {
-      result.api.push(await drive(api, concurrency, RUN_MS));
-      result.bare.push(await drive(bare, concurrency, RUN_MS));
-    } else {
-      result.bare.push(await drive(bare, concurrency, RUN_MS));
-      result.api.push(await drive(api, concurrency, RUN_MS));
-    }
-  }
+  await alternate(RUNS, [
+    async () => result.api.push(await drive(api, concurrency, RUN_MS)),
+    async () => result.bare.push(await drive(bare, concurrency, RUN_MS)),
+  ]);
   return result;
 }
 
@@ -239,12 +234,12 @@ export async function benchAgentsList(): Promise<BenchReport> {
       throw new Error('the bare handler does not answer the same bytes as the API');
     }
 
-    const http = await alternate(
+    const http = await compare(
       () => fetch(apiUrl),
       () => fetch(bareUrl),
       CONCURRENCY,
     );
-    const inProcess = await alternate(
+    const inProcess = await compare(
       async () => local.app.fetch(new Request(`http://localhost${LIST_PATH}`)),
       async () => local.bare.fetch(new Request(`http://localhost${LIST_PATH}`)),
       1,

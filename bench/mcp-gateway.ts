@@ -41,7 +41,7 @@ import { delegationWorkflowId, type DelegationResult } from '../src/shared/deleg
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { startWorkerRuntime } from '../src/worker.js';
 import { countPids, startHttpFixture, stdioFixtureCommand } from '../test/fixtures/mcp/start.js';
-import { median, percentile, type BenchReport } from './stats.js';
+import { alternate, eventMs, median, percentile, type BenchReport } from './stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 30);
 const WARMUP = 3;
@@ -351,27 +351,6 @@ export async function benchMcpGateway(): Promise<BenchReport> {
   } finally {
     await stopAll();
   }
-}
-
-/** Runs `sides` `pairs` times, rotating which goes first, so drift hits every side alike. */
-async function alternate(pairs: number, sides: Array<() => Promise<unknown>>): Promise<void> {
-  for (let pair = 0; pair < pairs; pair++) {
-    for (let index = 0; index < sides.length; index++) {
-      await sides[(pair + index) % sides.length]!();
-    }
-  }
-}
-
-interface HistoryTime {
-  seconds?: number | { toNumber(): number } | null;
-  nanos?: number | null;
-}
-
-function eventMs(time: HistoryTime | null | undefined): number {
-  const seconds = time?.seconds ?? 0;
-  return (
-    (typeof seconds === 'number' ? seconds : seconds.toNumber()) * 1000 + (time?.nanos ?? 0) / 1e6
-  );
 }
 
 /** The activity timings of one finished delegation, checking each echo answered the task. */

@@ -27,7 +27,7 @@ import { createDelegations } from '../src/temporal/delegations/facade.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { createSessions } from '../src/temporal/sessions/facade.js';
 import { startWorkerRuntime } from '../src/worker.js';
-import { median, percentile, type BenchReport } from './stats.js';
+import { alternate, eventMs, median, percentile, type BenchReport } from './stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const WARMUP = 3;
@@ -160,16 +160,10 @@ export async function benchSessionTask(): Promise<BenchReport> {
     }
     const sessionRuns: Run[] = [];
     const directRuns: Run[] = [];
-    for (let pair = 0; pair < PAIRS; pair++) {
-      // Alternate which goes first, so drift on the machine hits both sides alike.
-      if (pair % 2 === 0) {
-        sessionRuns.push(await viaSession());
-        directRuns.push(await direct());
-      } else {
-        directRuns.push(await direct());
-        sessionRuns.push(await viaSession());
-      }
-    }
+    await alternate(PAIRS, [
+      async () => sessionRuns.push(await viaSession()),
+      async () => directRuns.push(await direct()),
+    ]);
 
     // History reads happen after all runs, so they never slow a measured one.
     const sessionTimes: SessionTimes[] = [];
@@ -205,18 +199,6 @@ export async function benchSessionTask(): Promise<BenchReport> {
   } finally {
     for (const stop of stops) await stop();
   }
-}
-
-interface HistoryTime {
-  seconds?: number | { toNumber(): number } | null;
-  nanos?: number | null;
-}
-
-function eventMs(time: HistoryTime | null | undefined): number {
-  const seconds = time?.seconds ?? 0;
-  return (
-    (typeof seconds === 'number' ? seconds : seconds.toNumber()) * 1000 + (time?.nanos ?? 0) / 1e6
-  );
 }
 
 async function historyOf(client: Client, workflowId: string) {

@@ -21,7 +21,7 @@ import type { ApprovalCard, DelegationState } from '../src/shared/delegation.js'
 import { createDelegations, isRecorded } from '../src/temporal/delegations/facade.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { startWorkerRuntime } from '../src/worker.js';
-import { median, percentile, type BenchReport } from './stats.js';
+import { alternate, median, percentile, type BenchReport } from './stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 30);
 const WARMUP = 3;
@@ -165,16 +165,10 @@ export async function benchStartAndApprove(): Promise<BenchReport> {
     }
     const apiRuns: Phases[] = [];
     const directRuns: Phases[] = [];
-    for (let pair = 0; pair < PAIRS; pair++) {
-      // Alternate which goes first, so drift on the machine hits both sides alike.
-      if (pair % 2 === 0) {
-        apiRuns.push(await viaApi());
-        directRuns.push(await direct());
-      } else {
-        directRuns.push(await direct());
-        apiRuns.push(await viaApi());
-      }
-    }
+    await alternate(PAIRS, [
+      async () => apiRuns.push(await viaApi()),
+      async () => directRuns.push(await direct()),
+    ]);
 
     const line = (label: string, runs: Phases[]) => {
       const of = (key: keyof Phases) => runs.map((run) => run[key]);

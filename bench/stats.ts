@@ -15,3 +15,28 @@ export function percentile(values: number[], p: number): number {
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[rank]!;
 }
+
+/** Runs `sides` `pairs` times, rotating which goes first, so drift hits every side alike. */
+export async function alternate(
+  pairs: number,
+  sides: Array<() => Promise<unknown>>,
+): Promise<void> {
+  for (let pair = 0; pair < pairs; pair++) {
+    for (let index = 0; index < sides.length; index++) {
+      await sides[(pair + index) % sides.length]!();
+    }
+  }
+}
+
+/** A workflow history timestamp (protobuf seconds and nanos) in milliseconds. */
+export interface HistoryTime {
+  seconds?: number | { toNumber(): number } | null;
+  nanos?: number | null;
+}
+
+export function eventMs(time: HistoryTime | null | undefined): number {
+  const seconds = time?.seconds ?? 0;
+  return (
+    (typeof seconds === 'number' ? seconds : seconds.toNumber()) * 1000 + (time?.nanos ?? 0) / 1e6
+  );
+}
