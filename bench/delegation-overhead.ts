@@ -130,5 +130,5 @@ export async function benchDelegationOverhead(): Promise<BenchReport> {
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const report = await benchDelegationOverhead();
-  console.log([report.name, ...report.lines.map((line) => `  ${line}`)].join('\n'));
+  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
 }

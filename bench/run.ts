@@ -37,6 +37,6 @@ const benches: Array<() => Promise<BenchReport>> = [
 
 for (const bench of benches) {
   const report = await bench();
-  console.log([report.name, ...report.lines.map((line) => `  ${line}`)].join('\n'));
+  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
   console.log();
 }

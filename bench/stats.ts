@@ -1,7 +1,26 @@
-/** What every benchmark returns: a title and the lines `npm run bench` prints under it. */
+/**
+ * One figure of a benchmark. `ratio` is `value / baseline` when the figure has a baseline measured
+ * in the same run; `target` says what the figure should meet (`<= 1.10`), when the issue set one.
+ */
+export interface BenchRow {
+  metric: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  ratio?: number;
+  target?: string;
+}
+
+/**
+ * What every benchmark returns: a title, its figures (one table row each in `npm run bench`, and
+ * the JSON record), and notes printed under the table (how it was measured, what dominates).
+ */
 export interface BenchReport {
   name: string;
-  lines: string[];
+  rows?: BenchRow[];
+  notes?: string[];
+  /** @deprecated free-form lines of the old report; being replaced by `rows`. */
+  lines?: string[];
 }
 
 export function median(values: number[]): number {
