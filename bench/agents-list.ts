@@ -287,5 +287,5 @@ export async function benchAgentsList(): Promise<BenchReport> {
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const report = await benchAgentsList();
-  console.log([report.name, ...report.lines.map((line) => `  ${line}`)].join('\n'));
+  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
 }

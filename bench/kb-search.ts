@@ -168,5 +168,5 @@ export async function benchKbSearch(): Promise<BenchReport> {
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const report = await benchKbSearch();
-  console.log([report.name, ...report.lines.map((line) => `  ${line}`)].join('\n'));
+  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
 }

@@ -406,5 +406,5 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
   // Alone, as under bench/run.ts: worker INFO lines would drown the figures.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const report = await benchMcpGateway();
-  console.log([report.name, ...report.lines.map((line) => `  ${line}`)].join('\n'));
+  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
 }

@@ -122,5 +122,5 @@ export async function benchRegistryLoad(): Promise<BenchReport> {
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const report = await benchRegistryLoad();
   console.log(report.name);
-  for (const line of report.lines) console.log(`  ${line}`);
+  for (const line of report.lines ?? []) console.log(`  ${line}`);
 }
