@@ -18,6 +18,12 @@ import {
   type ConfigSecrets,
 } from './secrets/config-secrets.js';
 import { redactSecretText } from './shared/redact.js';
+import {
+  WORKER_TUNING_DEFAULTS,
+  WorkerTuningSchema,
+  workerEnvOverrides,
+  workerTuningProblems,
+} from './worker-tuning.js';
 
 export const ModelEntrySchema = z.object({
   provider: z.enum(['openai', 'anthropic']),
@@ -113,6 +119,11 @@ export const ConfigFileSchema = z
      * with `auth: bearer` (CAP-3).
      */
     mcpBearerTokenEnv: z.string().default('DEPUTY_MCP_TOKEN'),
+    /**
+     * Worker tuning (src/worker-tuning.ts): cache size, concurrency, shutdown grace. Each key is
+     * overridden by `DEPUTY_WORKER_<UPPER_SNAKE>`; read when a worker starts.
+     */
+    worker: WorkerTuningSchema.default({ ...WORKER_TUNING_DEFAULTS }),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;
@@ -193,10 +204,12 @@ export function readConfigFile(
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`${configPath} is invalid:\n${lines.join('\n')}`);
   }
+  const worker = workerSection(parsed.data.worker, env);
   const ecosystem = readMcpJson(workspace, Object.keys(parsed.data.mcpServers));
   const scan = scanConfigSecrets({ ...(raw as object), mcpJson: ecosystem.raw });
   return {
     ...parsed.data,
+    worker,
     mcpServers: { ...ecosystem.servers, ...parsed.data.mcpServers },
     mcpServerOrigins: Object.fromEntries([
       ...Object.keys(ecosystem.servers).map((name) => [name, '.mcp.json'] as const),
@@ -205,6 +218,20 @@ export function readConfigFile(
     warnings: [...scan.warnings, ...ecosystem.warnings, ...shortSecretWarnings(scan.secrets, env)],
     secrets: scan.secrets,
   };
+}
+
+/**
+ * The file's `worker:` section overlaid by the `DEPUTY_WORKER_*` variables (env wins, like
+ * every other override). A bad variable or combination is a ConfigError naming the key.
+ */
+function workerSection(file: ConfigFile['worker'], env: NodeJS.ProcessEnv): ConfigFile['worker'] {
+  const overrides = workerEnvOverrides(env);
+  const worker = { ...file, ...overrides.values };
+  const problems = [...overrides.problems, ...workerTuningProblems(worker)];
+  if (problems.length > 0) {
+    throw new ConfigError(`worker tuning is invalid:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+  return worker;
 }
 
 /** Claude Code's project MCP file, read as it is (`{mcpServers: {name: {type, command, ...}}}`). */

@@ -16,6 +16,7 @@ import type { McpGatewayDeps } from './mcp/gateway-tools.js';
 import { createMcpRuntime, type McpRuntime } from './mcp/mcp-runtime.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import type { SecretMasker } from './secrets/masker.js';
+import { workerTuningOptions } from './worker-tuning.js';
 
 /** The workflow bundle is reached by file path only, never by import (sandbox boundary). */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
@@ -73,6 +74,9 @@ export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',
+    // The `worker:` section (cache, slots, sticky timeout, SIGTERM grace), read at start: the
+    // worker's sizes cannot change while it runs. Defaults and their reasons: src/worker-tuning.ts.
+    ...workerTuningOptions(options.config.worker),
   });
 }
 
