@@ -1,3 +1,4 @@
-/** Workflow bundle entry for the benchmark: deputy's delegation and the bare baseline. */
+/** Workflow bundle entry for the benchmarks: deputy's delegation and the bare baselines. */
 export { delegation } from '../src/workflows/index.js';
 export { bareRounds } from './bare-workflow.js';
+export { bareSignal } from './bare-signal.js';

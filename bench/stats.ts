@@ -1,6 +1,7 @@
 /**
  * One figure of a benchmark. `ratio` is `value / baseline` when the figure has a baseline measured
- * in the same run; `target` says what the figure should meet (`<= 1.10`), when the issue set one.
+ * in the same run; `target` says what the figure should meet (`<= 1.10`), when the issue set one:
+ * the ratio when there is one, else the value (see targetMet).
  */
 export interface BenchRow {
   metric: string;
@@ -58,4 +59,25 @@ export function eventMs(time: HistoryTime | null | undefined): number {
   return (
     (typeof seconds === 'number' ? seconds : seconds.toNumber()) * 1000 + (time?.nanos ?? 0) / 1e6
   );
+}
+
+/**
+ * Whether a row meets its target (`<= 1.10`, `>= 0.8`, `< 10`): the ratio when the row has one,
+ * else the value. Undefined when there is no target or it does not parse.
+ */
+export function targetMet(row: BenchRow): boolean | undefined {
+  const match = /^\s*(<=|>=|<|>)\s*(-?[\d.]+)/.exec(row.target ?? '');
+  if (!match) return undefined;
+  const figure = row.ratio ?? row.value;
+  const bound = Number(match[2]);
+  switch (match[1]) {
+    case '<=':
+      return figure <= bound;
+    case '>=':
+      return figure >= bound;
+    case '<':
+      return figure < bound;
+    default:
+      return figure > bound;
+  }
 }

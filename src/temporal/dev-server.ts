@@ -25,6 +25,11 @@ export interface DevServerOptions {
   /** Milliseconds to wait for the server to answer. Default 90 000. */
   readyTimeoutMs?: number;
   log?: (line: string) => void;
+  /**
+   * Dynamic config values passed as `--dynamic-config-value`. Default: DEV_SERVER_DYNAMIC_CONFIG.
+   * `{}` runs Temporal's own defaults, as a small cluster has them (the bench compares both).
+   */
+  dynamicConfig?: Readonly<Record<string, number>>;
 }
 
 export interface DevServer {
@@ -89,10 +94,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     'synchronous=normal',
     '--log-level',
     'warn',
-    ...Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => [
-      '--dynamic-config-value',
-      `${key}=${value}`,
-    ]),
+    ...Object.entries(options.dynamicConfig ?? DEV_SERVER_DYNAMIC_CONFIG).flatMap(
+      ([key, value]) => ['--dynamic-config-value', `${key}=${value}`],
+    ),
     ...CUSTOM_SEARCH_ATTRIBUTES.flatMap((key) => [
       '--search-attribute',
       `${key.name}=${TYPE_NAMES[key.type] ?? key.type}`,
