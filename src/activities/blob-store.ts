@@ -1,7 +1,7 @@
 /**
- * Content-addressed storage for large tool results, so they do not ride in every model-call
- * payload of a long delegation (RUN-9). Lives in the data directory: workers on several
- * machines must share it, as they share the workspace.
+ * Content-addressed storage for large tool results and capability snapshots, so they do not ride
+ * in every activity payload of a long delegation (RUN-9). Lives in the data directory: workers on
+ * several machines must share it, as they share the workspace.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -46,11 +46,11 @@ export class BlobStore {
       text = await readFile(this.pathOf(ref.sha256), 'utf8');
     } catch {
       throw new BlobMissingError(
-        `tool result ${ref.sha256} is missing from ${this.directory}: every worker must share deputy's data directory`,
+        `blob ${ref.sha256} is missing from ${this.directory}: every worker must share deputy's data directory`,
       );
     }
     if (createHash('sha256').update(text).digest('hex') !== ref.sha256) {
-      throw new BlobMissingError(`tool result ${ref.sha256} in ${this.directory} is corrupt`);
+      throw new BlobMissingError(`blob ${ref.sha256} in ${this.directory} is corrupt`);
     }
     return text;
   }

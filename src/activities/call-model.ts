@@ -5,7 +5,7 @@ import { createModelAdapter } from '../models/select-model.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { pathsOfCalls } from '../tools/call-paths.js';
 import { commandsOfCalls } from '../tools/shell-analysis.js';
-import type { CallModelInput, ModelTurn } from './types.js';
+import type { ModelCall, ModelTurn } from './types.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { BlobMissingError, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
@@ -19,7 +19,7 @@ import type { TranscriptEntry } from '../shared/model-contract.js';
 export async function callModelActivity(
   config: DeputyConfig,
   blobs: BlobStore,
-  input: CallModelInput,
+  input: ModelCall,
   secrets: SecretMasker,
 ): Promise<ModelTurn> {
   const context = Context.current();

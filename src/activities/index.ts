@@ -13,6 +13,7 @@ import { callModelActivity } from './call-model.js';
 import type { AgentResolver } from './resolve-agent.js';
 import { resolveAgentActivity } from './resolve-agent.js';
 import { runToolActivity } from './run-tool.js';
+import { SnapshotStore } from './snapshot-store.js';
 import type { CallModelInput, ResolveAgentInput, RunToolInput, StopHooksInput } from './types.js';
 import { runStopHooksActivity } from './stop-hooks.js';
 import { runPreToolHooksActivity, type PreToolHooksInput } from './claude-hooks.js';
@@ -37,6 +38,7 @@ export interface ActivityDependencies {
 export function createActivities({ config: settings, agents, secrets, mcp }: ActivityDependencies) {
   const live = liveConfigOf(settings);
   const blobs = new BlobStore(join(live.current().dataDir, 'blobs'));
+  const snapshots = new SnapshotStore(blobs);
   const masker = secrets ?? liveSecretMasker(live);
   // Whatever an activity returns or throws is recorded in history (and a failure is logged by the
   // worker): each one masks its own result, and every failure is masked here on its way out.
@@ -54,13 +56,14 @@ export function createActivities({ config: settings, agents, secrets, mcp }: Act
       const resolved = await resolveAgentActivity(agents, input);
       // The prompt carries the definition body, skills and resident memory, any of which may
       // quote a secret. Roots are left as they are: policy compares them with real paths.
-      return { ...resolved, snapshot: masker.value(resolved.snapshot) };
+      const snapshot = masker.value(resolved.snapshot);
+      return { ...resolved, snapshot, snapshotRef: await snapshots.put(snapshot) };
     }),
-    callModel: masked((input: CallModelInput) =>
-      callModelActivity(live.current(), blobs, input, masker),
+    callModel: masked(async (input: CallModelInput) =>
+      callModelActivity(live.current(), blobs, await snapshots.modelCallOf(input), masker),
     ),
-    runTool: masked((input: RunToolInput) =>
-      runToolActivity(live.current(), blobs, input, masker, mcp),
+    runTool: masked(async (input: RunToolInput) =>
+      runToolActivity(live.current(), blobs, await snapshots.toolRunOf(input), masker, mcp),
     ),
     runPreToolHooks: masked(async (input: PreToolHooksInput) => {
       const answer = await runPreToolHooksActivity(live.current(), input);

@@ -15,7 +15,7 @@ import { offloadLongResult, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
 import { runPostToolHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
-import type { RunToolInput, ToolOutcome } from './types.js';
+import type { ToolOutcome, ToolRun } from './types.js';
 
 /**
  * Runs one tool call. A tool's own failure is a result the model reads (`[tool 'X' failed] ...`),
@@ -25,7 +25,7 @@ import type { RunToolInput, ToolOutcome } from './types.js';
 export async function runToolActivity(
   config: DeputyConfig,
   blobs: BlobStore,
-  input: RunToolInput,
+  input: ToolRun,
   secrets: SecretMasker,
   mcp?: McpGatewayDeps,
 ): Promise<ToolOutcome> {
@@ -36,7 +36,7 @@ export async function runToolActivity(
 async function runTool(
   config: DeputyConfig,
   blobs: BlobStore,
-  { snapshot, call }: RunToolInput,
+  { snapshot, call }: ToolRun,
   secrets: SecretMasker,
   mcp: McpGatewayDeps | undefined,
 ): Promise<ToolOutcome> {

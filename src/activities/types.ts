@@ -25,15 +25,35 @@ export interface ResolveAgentInput {
   parentModel?: string;
 }
 
-export interface CallModelInput {
+/**
+ * How a tool or model call carries the capability snapshot: by reference when `resolveAgent`
+ * stored it (src/activities/snapshot-store.ts), whole for runs resolved before references
+ * existed and when the store lost it.
+ */
+export type SnapshotCarrier =
+  | { snapshotRef: BlobRef; snapshot?: never }
+  | { snapshot: CapabilitySnapshot; snapshotRef?: never };
+
+/** A model call: the system prompt and tools are the snapshot's, inline or by its reference. */
+export type CallModelInput = ModelCallContext &
+  (
+    | { system: string; tools: CapabilitySnapshot['tools']; snapshotRef?: never }
+    | { snapshotRef: BlobRef; system?: never; tools?: never }
+  );
+
+export interface ModelCallContext {
   agentName: string;
   /** Snapshot level decides where a `scripted:` path is resolved (project root for built-ins). */
   level: CapabilitySnapshot['level'];
   model: string;
-  system: string;
-  tools: CapabilitySnapshot['tools'];
   transcript: TranscriptEntry[];
 }
+
+/** A model call with its prompt and tools at hand, as the adapter needs them. */
+export type ModelCall = ModelCallContext & {
+  system: string;
+  tools: CapabilitySnapshot['tools'];
+};
 
 export interface ModelTurn extends ModelResponse {
   /**
@@ -48,7 +68,10 @@ export interface ModelTurn extends ModelResponse {
   callCommands?: Record<string, CommandAnalysis>;
 }
 
-export interface RunToolInput {
+export type RunToolInput = SnapshotCarrier & { call: ToolCallRequest };
+
+/** A tool call with its snapshot at hand, as the toolbox needs it. */
+export interface ToolRun {
   snapshot: CapabilitySnapshot;
   call: ToolCallRequest;
 }
@@ -63,6 +86,11 @@ export interface ToolOutcome {
 /** What `resolveAgent` returns: the snapshot plus the roots policy compares paths with. */
 export interface ResolvedAgent {
   snapshot: CapabilitySnapshot;
+  /**
+   * The snapshot in the blob store: what tool and model calls carry instead of the snapshot.
+   * Absent in runs resolved before references existed, which carry it whole.
+   */
+  snapshotRef?: BlobRef;
   /** Real absolute workspace root and writable roots, fixed for the whole delegation. */
   workspaceRoot: string;
   writableRoots: string[];

@@ -8,6 +8,11 @@ export const FAILURE_TYPES = {
   modelCall: 'ModelCallError',
   /** A transcript blob is missing or corrupt (workers not sharing the data directory). */
   transcriptMissing: 'TranscriptMissing',
+  /**
+   * The capability snapshot a call names by reference is missing or corrupt in the blob store;
+   * the workflow sends it whole instead. Not retryable.
+   */
+  snapshotMissing: 'SnapshotMissing',
   /** decideCard update rejections: no such card / decided before / not approve or deny. */
   cardUnknown: 'CardUnknown',
   cardAlreadyDecided: 'CardAlreadyDecided',

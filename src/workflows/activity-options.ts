@@ -4,7 +4,9 @@
 import {
   ActivityCancellationType,
   proxyActivities,
+  proxyLocalActivities,
   type ActivityOptions,
+  type LocalActivityOptions,
 } from '@temporalio/workflow';
 import type { DeputyActivities } from '../activities/index.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
@@ -34,6 +36,17 @@ export const READ_TOOL: ActivityOptions = {
 };
 
 /**
+ * Read-class tools as local activities: run by the worker that runs the workflow task, their
+ * result recorded as a marker, so a read costs no task-queue round trip and no activity events.
+ * Safe only because reads may run twice: a worker lost mid-read re-runs it on replay.
+ */
+export const LOCAL_READ_TOOL: LocalActivityOptions = {
+  startToCloseTimeout: READ_TOOL.startToCloseTimeout!,
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: READ_TOOL.retry!,
+};
+
+/**
  * Write, exec and MCP tools run at most once: after a start that may have taken effect
  * (worker crash, timeout) nothing retries them; the model is told instead.
  */
@@ -51,4 +64,8 @@ export const STOP_HOOKS: ActivityOptions = {
 /** Activities with a one-line summary, so the Temporal UI reads "write hello.txt", not "runTool". */
 export function activitiesWith(options: ActivityOptions, summary: string) {
   return proxyActivities<DeputyActivities>({ ...options, summary: summary.slice(0, 200) });
+}
+
+export function localActivitiesWith(options: LocalActivityOptions, summary: string) {
+  return proxyLocalActivities<DeputyActivities>({ ...options, summary: summary.slice(0, 200) });
 }

@@ -8,6 +8,7 @@ import type { UnattendedVerdict } from '../shared/policy-contract.js';
 import { activitiesWith, MODEL_CALL } from './activity-options.js';
 import { applyClaudePreToolHooks } from './claude-hooks.js';
 import type { DelegationRun } from './delegation-run.js';
+import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
 import { planCalls, settleCall, type PlannedCall } from './tool-calls.js';
 import { publish } from './visibility.js';
 
@@ -37,14 +38,15 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
   for (;;) {
     await options.betweenRounds();
     const { callModel } = activitiesWith(MODEL_CALL, `model round ${run.roundsUsed + 1}`);
-    const turn: ModelTurn = await callModel({
-      agentName: snapshot.agentName,
-      level: snapshot.level,
-      model: snapshot.model,
-      system: snapshot.systemPrompt,
-      tools: snapshot.tools,
-      transcript: run.transcript,
-    });
+    const turn: ModelTurn = await withSnapshot(resolved, (carrier) =>
+      callModel({
+        agentName: snapshot.agentName,
+        level: snapshot.level,
+        model: snapshot.model,
+        transcript: run.transcript,
+        ...modelPromptOf(carrier),
+      }),
+    );
     run.recordModelTurn(turn);
     await options.onProgress?.();
     if (turn.toolCalls.length === 0) return { kind: 'answered', turn };

@@ -15,13 +15,25 @@ import type { UnattendedVerdict, Verdict } from '../shared/policy-contract.js';
 import { redactSecrets } from '../shared/redact.js';
 import type { ToolSchema } from '../shared/tool-contract.js';
 import { isAtMostOnce, toolFailureText } from '../shared/tool-contract.js';
-import { activitiesWith, ONCE_TOOL, READ_TOOL } from './activity-options.js';
+import {
+  activitiesWith,
+  LOCAL_READ_TOOL,
+  localActivitiesWith,
+  ONCE_TOOL,
+  READ_TOOL,
+} from './activity-options.js';
 import { causeOf } from './failure-notice.js';
+import { withSnapshot } from './snapshot-carrier.js';
 
 /** Marks runs that scope MCP calls by declared server and `approve` list (issue 9). */
 export const MCP_GATEWAY_PATCH = 'mcp-gateway';
 /** Marks runs whose snapshot restricts tools by Claude Code patterns (issue 11). */
 export const TOOL_PATTERNS_PATCH = 'tool-patterns';
+/**
+ * Marks runs whose read-class tools run as local activities (issue 13): a local activity is a
+ * marker in history where an ordinary one is three events, so older runs replay as they ran.
+ */
+export const LOCAL_READS_PATCH = 'local-reads';
 
 export interface PlannedCall {
   call: ToolCallRequest;
@@ -126,10 +138,9 @@ export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Pr
     return { content: `[tool '${call.name}' denied] ${verdict.reason}`, isError: true };
   }
   if (!schema) return { content: toolFailureText(call.name, 'unknown tool'), isError: true };
-  const options = isAtMostOnce(schema.toolClass) ? ONCE_TOOL : READ_TOOL;
-  const { runTool } = activitiesWith(options, activitySummary(call, schema));
+  const { runTool } = toolActivities(schema, activitySummary(call, schema));
   try {
-    return await runTool({ snapshot: resolved.snapshot, call });
+    return await withSnapshot(resolved, (carrier) => runTool({ ...carrier, call }));
   } catch (error) {
     if (isCancellation(error)) throw error;
     const cause =
@@ -139,6 +150,14 @@ export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Pr
         : causeOf(error);
     return { content: toolFailureText(call.name, cause), isError: true };
   }
+}
+
+/** Writes, exec and MCP run at most once as ordinary activities; reads run local. */
+function toolActivities(schema: ToolSchema, summary: string) {
+  if (isAtMostOnce(schema.toolClass)) return activitiesWith(ONCE_TOOL, summary);
+  return patched(LOCAL_READS_PATCH)
+    ? localActivitiesWith(LOCAL_READ_TOOL, summary)
+    : activitiesWith(READ_TOOL, summary);
 }
 
 /** What the Temporal UI shows for the activity: the tool, an MCP call's server/tool, a glimpse. */

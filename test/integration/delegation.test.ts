@@ -369,8 +369,13 @@ describe('delegation workflow', () => {
     const { events } = await handle.fetchHistory();
     const decode = (payload: { data?: Uint8Array | null } | undefined): unknown =>
       JSON.parse(Buffer.from(payload?.data ?? new Uint8Array()).toString('utf8'));
+    // A read runs as a local activity: its result is in a marker, not an ActivityTaskCompleted.
     const toolResults = (events ?? [])
-      .map((event) => event.activityTaskCompletedEventAttributes?.result?.payloads?.[0])
+      .map(
+        (event) =>
+          event.activityTaskCompletedEventAttributes?.result?.payloads?.[0] ??
+          event.markerRecordedEventAttributes?.details?.result?.payloads?.[0],
+      )
       .filter((payload) => payload !== undefined)
       .map((payload) => decode(payload) as { content?: string; blob?: { chars: number } });
     const offloaded = toolResults.find((result) => result.blob !== undefined);
