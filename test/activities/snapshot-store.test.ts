@@ -5,6 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../src/activities/blob-store.js';
 import { SnapshotStore } from '../../src/activities/snapshot-store.js';
+import type { ModelCall, ModelCallContext } from '../../src/activities/types.js';
 import type { CapabilitySnapshot } from '../../src/shared/capability-snapshot.js';
 
 const snapshot = {
@@ -44,14 +45,14 @@ describe('SnapshotStore', () => {
   it('passes a snapshot sent whole through untouched', async () => {
     const store = new SnapshotStore(blobs);
     expect(await store.toolRunOf({ snapshot, call })).toEqual({ snapshot, call });
-    const inline = {
+    const inline: ModelCall = {
       agentName: 'a',
       level: 'user',
       model: 'm',
       transcript: [],
       system: 's',
       tools: [],
-    } as const;
+    };
     expect(await store.modelCallOf(inline)).toBe(inline);
   });
 
