@@ -29,12 +29,12 @@ describe('SnapshotStore', () => {
     // A fresh store has nothing cached: it reads the blob another worker wrote.
     const store = new SnapshotStore(blobs);
     expect(await store.toolRunOf({ snapshotRef: ref, call })).toEqual({ snapshot, call });
-    const context = {
+    const context: ModelCallContext = {
       agentName: 'reviewer',
       level: 'project',
       model: 'm',
       transcript: [],
-    } as const;
+    };
     expect(await store.modelCallOf({ ...context, snapshotRef: ref })).toEqual({
       ...context,
       system: 'Review what you are given.',
