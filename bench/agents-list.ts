@@ -16,7 +16,7 @@ import { agentSummary } from '../src/api/agent-view.js';
 import { fixedConfig } from '../src/live-config.js';
 import { liveSecretMasker } from '../src/secrets/live-masker.js';
 import { buildAgentsListApps, LIST_PATH } from './agents-list-apps.js';
-import { alternate, median, percentile, type BenchReport } from './stats.js';
+import { alternate, median, percentile, type BenchReport, type BenchRow } from './stats.js';
 
 const AGENTS = 200;
 const RUNS = Number(process.env.BENCH_RUNS ?? 6);
@@ -160,22 +160,40 @@ async function compare(
   return result;
 }
 
-function reportLines(label: string, compared: Compared): string[] {
-  const side = (name: string, runs: Run[]) => {
+function reportRows(label: string, compared: Compared): BenchRow[] {
+  const side = (runs: Run[]) => {
     const latencies = runs.flatMap((run) => run.latencies);
-    const perSecond = median(runs.map((run) => run.perSecond));
     return {
-      perSecond,
-      line: `${label.padEnd(12)}${name} ${perSecond.toFixed(0).padStart(6)} req/s, p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms`,
+      perSecond: median(runs.map((run) => run.perSecond)),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
     };
   };
-  const api = side('deputy API', compared.api);
-  const bare = side('bare Hono ', compared.bare);
-  const ratio = api.perSecond / bare.perSecond;
+  const api = side(compared.api);
+  const bare = side(compared.bare);
   return [
-    api.line,
-    bare.line,
-    `${label.padEnd(12)}ratio      ${ratio.toFixed(3)}x the bare handler's req/s (target >= ${TARGET})`,
+    {
+      metric: `${label} req/s, deputy API vs bare Hono`,
+      value: api.perSecond,
+      unit: 'req/s',
+      baseline: bare.perSecond,
+      ratio: api.perSecond / bare.perSecond,
+      target: `>= ${TARGET}`,
+    },
+    {
+      metric: `${label} latency p50`,
+      value: api.p50,
+      unit: 'ms',
+      baseline: bare.p50,
+      ratio: api.p50 / bare.p50,
+    },
+    {
+      metric: `${label} latency p99`,
+      value: api.p99,
+      unit: 'ms',
+      baseline: bare.p99,
+      ratio: api.p99 / bare.p99,
+    },
   ];
 }
 
@@ -266,14 +284,28 @@ export async function benchAgentsList(): Promise<BenchReport> {
         local.bare.fetch(new Request(`http://localhost${LIST_PATH}`)),
       ),
     };
-    const us = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} µs`;
+    const step = (metric: string, value: number): BenchRow => ({ metric, value, unit: 'µs' });
 
     return {
       name: `GET ${LIST_PATH}: deputy API vs bare Hono, same JSON (${listed} agents, ${(local.body.length / 1024).toFixed(0)} KiB; median of ${RUNS} alternating ${RUN_MS} ms runs)`,
-      lines: [
-        ...reportLines(`HTTP x${CONCURRENCY}`, http),
-        ...reportLines('in-process', inProcess),
-        `where the route's time goes (in-process, per request): whole route ${us(steps.route)}, bare ${us(steps.bare)}; listAll ${us(steps.listAll)}, agentSummary x${listed} ${us(steps.agentSummary)}, masker deep copy ${us(steps.masker)}, JSON.stringify ${us(steps.json)}`,
+      rows: [
+        ...reportRows(`HTTP x${CONCURRENCY}`, http),
+        ...reportRows('in-process', inProcess),
+        {
+          metric: 'in-process per request: whole route vs bare',
+          value: steps.route,
+          unit: 'µs',
+          baseline: steps.bare,
+          ratio: steps.route / steps.bare,
+        },
+        step('  of which registry.listAll', steps.listAll),
+        step(`  of which agentSummary x${listed}`, steps.agentSummary),
+        step('  of which secret masker deep copy', steps.masker),
+        step('  of which JSON.stringify', steps.json),
+      ],
+      notes: [
+        `HTTP: servers in a child process, fetch with keep-alive, ${CONCURRENCY} requests in flight; in-process: app.request one at a time`,
+        "the route's steps timed alone in process, as agent-routes.ts runs them",
       ],
     };
   } finally {
@@ -286,6 +318,6 @@ export async function benchAgentsList(): Promise<BenchReport> {
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const report = await benchAgentsList();
-  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
+  const { printReports } = await import('./report.js');
+  printReports([await benchAgentsList()], 'agents-list');
 }

@@ -14,7 +14,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
 import { decideCardSignal, stateQuery } from '../src/shared/messages.js';
 import { bareGoSignal, bareWaitingQuery } from './bare-signal.js';
@@ -212,8 +211,8 @@ function compareRows(deputy: Resume[], bare: Resume[]): BenchRow[] {
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  // Alone, as under bench/run.ts: worker INFO lines would drown the figures.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const { installQuietRuntime } = await import('./quiet-runtime.js');
+  installQuietRuntime();
   const { printReports } = await import('./report.js');
   printReports([await benchCardResume()]);
 }

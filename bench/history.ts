@@ -21,11 +21,35 @@ export interface Breakdown {
   activityRun: Map<string, number[]>;
   /** ActivityTaskCompleted → the next ActivityTaskScheduled: the workflow's turnaround. */
   turnaround: number[];
+  /**
+   * Local activities (deputy runs read tools so): no task-queue trip and no events of their own,
+   * only a MarkerRecorded in the workflow task that ran them; their time is inside that task's
+   * activation. Counted here by type.
+   */
+  localActivities: Map<string, number>;
   /** Payload bytes by what carries them (`runTool input`, `callModel result`, `signal`...). */
   payloadBytes: Map<string, number[]>;
   /** First event to WorkflowExecutionCompleted. */
   total: number;
+  /** Activities and local activities: the steps of the run(s). */
   activities: number;
+  /** How many runs this covers (merge adds them up). */
+  runs: number;
+}
+
+/** The activity type a local-activity marker records (core's marker `data` is JSON). */
+function localActivityType(
+  details: Record<string, temporal.api.common.v1.IPayloads> | null | undefined,
+): string {
+  const data = details?.data?.payloads?.[0]?.data;
+  try {
+    const parsed = JSON.parse(Buffer.from(data ?? []).toString('utf8')) as {
+      activity_type?: string;
+    };
+    return parsed.activity_type ?? 'local activity';
+  } catch {
+    return 'local activity';
+  }
 }
 
 export async function historyEvents(client: Client, workflowId: string): Promise<HistoryEvent[]> {
@@ -54,9 +78,11 @@ export function breakdown(events: HistoryEvent[]): Breakdown {
     activityWait: [],
     activityRun: new Map(),
     turnaround: [],
+    localActivities: new Map(),
     payloadBytes: new Map(),
     total: Number.NaN,
     activities: 0,
+    runs: 1,
   };
   const at = new Map<string, number>();
   const typeOf = new Map<string, string>();
@@ -98,6 +124,13 @@ export function breakdown(events: HistoryEvent[]): Breakdown {
       result.activities += 1;
       lastActivityDone = time;
     }
+    const marker = event.markerRecordedEventAttributes;
+    if (marker?.markerName === 'core_local_activity') {
+      const type = localActivityType(marker.details);
+      result.localActivities.set(type, (result.localActivities.get(type) ?? 0) + 1);
+      push(result.payloadBytes, `${type} (local) result`, bytesOf(marker.details?.result));
+      result.activities += 1;
+    }
     const signaled = event.workflowExecutionSignaledEventAttributes;
     if (signaled) push(result.payloadBytes, 'signal input', bytesOf(signaled.input));
     const completed = event.workflowExecutionCompletedEventAttributes;
@@ -111,7 +144,7 @@ export function breakdown(events: HistoryEvent[]): Breakdown {
 
 /** Several runs' breakdowns as one: every sample of every run together. */
 export function merge(all: Breakdown[]): Breakdown {
-  const merged = breakdown([]);
+  const merged = { ...breakdown([]), runs: 0 };
   for (const one of all) {
     merged.workflowTaskWait.push(...one.workflowTaskWait);
     merged.workflowTaskRun.push(...one.workflowTaskRun);
@@ -121,7 +154,11 @@ export function merge(all: Breakdown[]): Breakdown {
       for (const v of values) push(merged.activityRun, type, v);
     for (const [key, values] of one.payloadBytes)
       for (const v of values) push(merged.payloadBytes, key, v);
+    for (const [type, count] of one.localActivities) {
+      merged.localActivities.set(type, (merged.localActivities.get(type) ?? 0) + count);
+    }
     merged.activities += one.activities;
+    merged.runs += one.runs;
   }
   return merged;
 }

@@ -29,7 +29,6 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createAgentResolver } from '../src/agent-resolver.js';
 import { loadConfig } from '../src/config.js';
 import { createRegistry } from '../src/definitions/registry.js';
@@ -41,7 +40,14 @@ import { delegationWorkflowId, type DelegationResult } from '../src/shared/deleg
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { startWorkerRuntime } from '../src/worker.js';
 import { countPids, startHttpFixture, stdioFixtureCommand } from '../test/fixtures/mcp/start.js';
-import { alternate, eventMs, median, percentile, type BenchReport } from './stats.js';
+import {
+  alternate,
+  eventMs,
+  median,
+  percentile,
+  type BenchReport,
+  type BenchRow,
+} from './stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 30);
 const WARMUP = 3;
@@ -305,13 +311,27 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       async () => first.http.fresh.push(await freshRun('http')),
     ]);
 
-    const ms = (value: number) => `${value.toFixed(2)} ms`;
-    const stats = (values: number[]) =>
-      `p50 ${ms(median(values))}, p90 ${ms(percentile(values, 90))}`;
-    const ratio = (a: number[], b: number[]) =>
-      `${(median(a) / median(b)).toFixed(1)}x p50, ${(percentile(a, 90) / percentile(b, 90)).toFixed(1)}x p90`;
+    // Each comparison as two rows: p50 and p90, value against baseline.
+    const versus = (metric: string, a: number[], b: number[]): BenchRow[] =>
+      (
+        [
+          ['p50', median],
+          ['p90', (values: number[]) => percentile(values, 90)],
+        ] as const
+      ).map(([stat, of]) => ({
+        metric: `${metric} ${stat}`,
+        value: of(a),
+        unit: 'ms',
+        baseline: of(b),
+        ratio: of(a) / of(b),
+      }));
+    const part = (metric: string, values: number[]): BenchRow => ({
+      metric,
+      value: median(values),
+      unit: 'ms',
+    });
     const readActivities = ten.read.flatMap((run) => run.tools);
-    const lines: string[] = [];
+    const rows: BenchRow[] = [];
     for (const transport of ['stdio', 'http'] as const) {
       const s = single[transport];
       const activity = s.gateway.map((run) => run.tools[0]!);
@@ -324,29 +344,49 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       const f = first[transport];
       const pooled = f.pooled.map((run) => run.toFirstResult);
       const cold = f.fresh.map((run) => run.toFirstResult);
-      const resolveOf = (runs: Timeline[]) => ms(median(runs.map((run) => run.resolve)));
-      lines.push(
-        `${transport}: one echo call`,
-        `  A gateway: runTool activity (history, scheduled -> completed) ${stats(activity)} (dispatch, scheduled -> started: p50 ${ms(median(dispatch))})`,
-        `  B direct SDK client callTool, same process                    ${stats(s.direct)}`,
-        `  ratio A/B ${ratio(activity, s.direct)}`,
-        `  C the gateway's mcp_call code in process, no Temporal          ${stats(s.inProcess)} (C/B ${ratio(s.inProcess, s.direct)})`,
-        `${transport}: per call inside a delegation of ${CALLS} echo calls`,
-        `  delegation end to end / ${CALLS}  ${stats(perCall)}; its runTool activities ${stats(tenActivities)}`,
-        `  ${CALLS} direct calls / ${CALLS}       ${stats(directPerCall)}`,
-        `  ratio ${ratio(perCall, directPerCall)}; against ${CALLS} built-in reads (${stats(readPerCall)} per call) +${ms(median(perCall) - median(readPerCall))} per call`,
-        `${transport}: first call, workflow start -> first runTool completed (history)`,
-        `  pooled (connected)  ${stats(pooled)} (resolveAgent p50 ${resolveOf(f.pooled)})`,
-        `  must connect        ${stats(cold)} (resolveAgent p50 ${resolveOf(f.fresh)})`,
-        `  ratio ${ratio(cold, pooled)}; connect cost p50 +${ms(median(cold) - median(pooled))}`,
+      rows.push(
+        ...versus(
+          `${transport}: one echo, runTool activity (A) vs direct SDK call (B)`,
+          activity,
+          s.direct,
+        ),
+        part(`${transport}:   A dispatch (scheduled -> started) p50`, dispatch),
+        ...versus(
+          `${transport}: one echo, gateway code in process (C) vs direct (B)`,
+          s.inProcess,
+          s.direct,
+        ),
+        ...versus(
+          `${transport}: per call in a delegation of ${CALLS} vs ${CALLS} direct calls`,
+          perCall,
+          directPerCall,
+        ),
+        part(`${transport}:   its runTool activities p50`, tenActivities),
+        ...versus(
+          `${transport}: per call in a delegation of ${CALLS} vs ${CALLS} built-in reads`,
+          perCall,
+          readPerCall,
+        ),
+        ...versus(`${transport}: first call, must connect vs pooled`, cold, pooled),
+        part(
+          `${transport}:   resolveAgent p50, pooled`,
+          f.pooled.map((run) => run.resolve),
+        ),
+        part(
+          `${transport}:   resolveAgent p50, must connect`,
+          f.fresh.map((run) => run.resolve),
+        ),
       );
     }
-    lines.push(
-      `built-in read runTool activity (same delegations of ${CALLS}): ${stats(readActivities)}`,
-    );
+    rows.push(part(`built-in read runTool activity p50 (delegations of ${CALLS})`, readActivities));
     return {
       name: `MCP gateway (fixture server echo) vs a direct SDK client; first call pooled vs must-connect (${PAIRS} alternating samples each, ${WARMUP} warm-up)`,
-      lines,
+      rows,
+      notes: [
+        'A = the runTool activity of a one-call delegation, from history (scheduled -> completed); B = an SDK Client already connected, same process; C = the mcp_call implementation in process, no Temporal',
+        'first call = WorkflowExecutionStarted -> first runTool completed; must connect = a server the pool never saw (its handshake lands in resolveAgent)',
+        'built-in reads may run as local activities (no activity events): then no runTool activity figure for them',
+      ],
     };
   } finally {
     await stopAll();
@@ -403,8 +443,8 @@ async function readTimeline(
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  // Alone, as under bench/run.ts: worker INFO lines would drown the figures.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const report = await benchMcpGateway();
-  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
+  const { installQuietRuntime } = await import('./quiet-runtime.js');
+  installQuietRuntime();
+  const { printReports } = await import('./report.js');
+  printReports([await benchMcpGateway()], 'mcp');
 }

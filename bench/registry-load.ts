@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { createRegistry, type DefinitionRegistry } from '../src/definitions/registry.js';
-import { median, type BenchReport } from './stats.js';
+import { median, type BenchReport, type BenchRow } from './stats.js';
 
 const DEFINITIONS = 1000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -69,13 +69,23 @@ async function measureLoad(
   return { registryMedian: median(registryTimes), baselineMedian: median(baselineTimes) };
 }
 
-function reportLines(label: string, count: number, times: LoadTimes): string[] {
-  const perItem = (ms: number) => ((ms / count) * 1000).toFixed(1);
-  const prefix = `${label}:`.padEnd(16);
+function reportRows(label: string, count: number, times: LoadTimes): BenchRow[] {
+  const ratio = times.registryMedian / times.baselineMedian;
   return [
-    `${prefix}registry.load ${times.registryMedian.toFixed(1)} ms total, ${perItem(times.registryMedian)} µs per definition`,
-    `${prefix}fs.readFile   ${times.baselineMedian.toFixed(1)} ms total, ${perItem(times.baselineMedian)} µs per file`,
-    `${prefix}ratio         ${(times.registryMedian / times.baselineMedian).toFixed(1)}x the plain read (parse, validate, hash, index)`,
+    {
+      metric: `${label}: registry.load per definition vs fs.readFile per file`,
+      value: (times.registryMedian / count) * 1000,
+      unit: 'µs',
+      baseline: (times.baselineMedian / count) * 1000,
+      ratio,
+    },
+    {
+      metric: `${label}: registry.load total vs fs.readFile total`,
+      value: times.registryMedian,
+      unit: 'ms',
+      baseline: times.baselineMedian,
+      ratio,
+    },
   ];
 }
 
@@ -109,9 +119,13 @@ export async function benchRegistryLoad(): Promise<BenchReport> {
 
     return {
       name: `registry load: definitions vs fs.readFile of the same files (median of ${RUNS})`,
-      lines: [
-        ...reportLines(`${DEFINITIONS} generated`, DEFINITIONS, synthetic),
-        ...reportLines(`${corpusFiles.length} corpus`, corpusFiles.length, corpus),
+      rows: [
+        ...reportRows(`${DEFINITIONS} generated`, DEFINITIONS, synthetic),
+        ...reportRows(`${corpusFiles.length} corpus`, corpusFiles.length, corpus),
+      ],
+      notes: [
+        'registry.load = glob, read, hash, tolerant parse, validate, index; baseline = fs.readFile of the same files',
+        'corpus = the Claude Code files of test/fixtures/corpus, read at the ecosystem level',
       ],
     };
   } finally {
@@ -120,7 +134,6 @@ export async function benchRegistryLoad(): Promise<BenchReport> {
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const report = await benchRegistryLoad();
-  console.log(report.name);
-  for (const line of report.lines ?? []) console.log(`  ${line}`);
+  const { printReports } = await import('./report.js');
+  printReports([await benchRegistryLoad()], 'registry');
 }

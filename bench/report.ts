@@ -35,9 +35,7 @@ function cells(key: string, row: BenchRow): string[] {
 
 export function renderTable(reports: KeyedReport[]): string {
   const header = ['bench', 'metric', 'value', 'baseline', 'ratio', 'target', 'met?'];
-  const body = reports.flatMap((report) =>
-    (report.rows ?? []).map((row) => cells(report.key, row)),
-  );
+  const body = reports.flatMap((report) => report.rows.map((row) => cells(report.key, row)));
   const widths = header.map((title, column) =>
     Math.max(title.length, ...body.map((line) => line[column]!.length)),
   );
@@ -60,11 +58,9 @@ export function renderTable(reports: KeyedReport[]): string {
 export function renderNotes(reports: KeyedReport[]): string {
   return reports
     .map((report) =>
-      [
-        `${report.key}: ${report.name}`,
-        ...(report.notes ?? []).map((note) => `  ${note}`),
-        ...(report.lines ?? []).map((old) => `  ${old}`),
-      ].join('\n'),
+      [`${report.key}: ${report.name}`, ...(report.notes ?? []).map((note) => `  ${note}`)].join(
+        '\n',
+      ),
     )
     .join('\n');
 }
@@ -111,7 +107,7 @@ export function machineFacts(): MachineFacts {
 interface ResultsFile {
   date: string;
   machine: MachineFacts;
-  benches: Array<KeyedReport & { finishedAt: string }>;
+  benches: Array<KeyedReport & { finishedAt: string; gitCommit: string }>;
 }
 
 /**
@@ -127,16 +123,18 @@ export function writeResults(reports: KeyedReport[], now = new Date()): string {
     ? (JSON.parse(readFileSync(path, 'utf8')) as ResultsFile).benches
     : [];
   const finishedAt = now.toISOString();
-  const fresh = reports.map(({ key, name, rows, notes, lines }) => ({
+  const machine = machineFacts();
+  // Per entry too: a day's file may hold entries of runs on different commits.
+  const fresh = reports.map(({ key, name, rows, notes }) => ({
     key,
     name,
     finishedAt,
-    ...(rows === undefined ? {} : { rows }),
+    gitCommit: machine.gitCommit,
+    rows,
     ...(notes === undefined ? {} : { notes }),
-    ...(lines === undefined ? {} : { lines }),
   }));
   const kept = previous.filter((old) => !fresh.some((entry) => entry.key === old.key));
-  const record: ResultsFile = { date, machine: machineFacts(), benches: [...kept, ...fresh] };
+  const record: ResultsFile = { date, machine, benches: [...kept, ...fresh] };
   writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
   return path;
 }

@@ -1,42 +1,109 @@
 /**
- * `npm run bench`: every benchmark, each reported as a ratio against a baseline measured in
- * the same run on the same machine. Figures, not assertions: tests never check speed.
+ * `npm run bench [-- --only name[,name]]`: every benchmark (or the ones named), each figure
+ * against a baseline measured in the same run on the same machine; then ONE table of every
+ * figure, and the same as JSON in bench/results/bench-<date>.json with the machine's facts.
+ * Figures, not assertions: tests never check speed, and a missed target does not fail the run.
  */
-import { Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { loadavg } from 'node:os';
 import { benchAgentsList } from './agents-list.js';
+import { benchCapacity } from './capacity.js';
+import { benchCardResume } from './card-resume.js';
 import { benchDelegationOverhead } from './delegation-overhead.js';
 import { benchKbSearch } from './kb-search.js';
 import { benchMcpGateway } from './mcp-gateway.js';
+import { installQuietRuntime } from './quiet-runtime.js';
 import { benchRegistryLoad } from './registry-load.js';
+import { renderNotes, renderTable, writeResults, type KeyedReport } from './report.js';
 import { benchSessionTask } from './session-task.js';
 import { benchStartAndApprove } from './start-and-approve.js';
 import type { BenchReport } from './stats.js';
+import { benchStepLatency } from './step-latency.js';
 
-// Worker logs would drown the figures; warnings and errors still show.
-Runtime.install({
-  logger: {
-    log: () => {},
-    trace: () => {},
-    debug: () => {},
-    info: () => {},
-    warn: (message) => console.warn(message),
-    error: (message) => console.error(message),
-  },
-  telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: 'ERROR' }) } },
-});
+/** In the order they run: the quick in-process ones first, Temporal ones after. */
+const BENCHES: Record<string, () => Promise<BenchReport>> = {
+  b1: benchDelegationOverhead,
+  'kb-search': benchKbSearch,
+  registry: benchRegistryLoad,
+  'agents-list': benchAgentsList,
+  'start-and-approve': benchStartAndApprove,
+  mcp: benchMcpGateway,
+  session: benchSessionTask,
+  'card-resume': benchCardResume,
+  'step-latency': benchStepLatency,
+  capacity: benchCapacity,
+};
 
-const benches: Array<() => Promise<BenchReport>> = [
-  benchDelegationOverhead,
-  benchKbSearch,
-  benchRegistryLoad,
-  benchAgentsList,
-  benchStartAndApprove,
-  benchMcpGateway,
-  benchSessionTask,
-];
+/** The names to run, from `--only a,b` or `--only=a,b`; every bench without it. */
+export function selectBenches(args: string[], known: string[]): string[] {
+  const names: string[] = [];
+  let only = false;
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    let value: string | undefined;
+    if (arg === '--only') value = args[++index];
+    else if (arg.startsWith('--only=')) value = arg.slice('--only='.length);
+    else throw new Error(`unknown argument ${arg}; usage: npm run bench -- [--only name[,name]]`);
+    if (value === undefined || value.trim() === '') throw new Error('--only needs bench names');
+    only = true;
+    names.push(
+      ...value
+        .split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== ''),
+    );
+  }
+  if (!only) return known;
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`unknown bench name(s): ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  }
+  // In the catalogue's order, each once.
+  return known.filter((name) => names.includes(name));
+}
 
-for (const bench of benches) {
-  const report = await bench();
-  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
+let selected: string[];
+try {
+  selected = selectBenches(process.argv.slice(2), Object.keys(BENCHES));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
+
+installQuietRuntime();
+
+const reports: KeyedReport[] = [];
+let failed = false;
+for (const key of selected) {
+  const load = loadavg()[0]!.toFixed(1);
+  const started = performance.now();
+  console.log(`running ${key} ...`);
+  let report: BenchReport;
+  try {
+    report = await BENCHES[key]!();
+  } catch (error) {
+    // One broken bench must not cost the figures of the others.
+    failed = true;
+    console.error(`${key} failed:`, error);
+    report = { name: `${key} FAILED`, rows: [], notes: [String((error as Error).stack ?? error)] };
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(0);
+  const keyed: KeyedReport = {
+    ...report,
+    key,
+    // The machine is shared: the load says how much the figures were contended.
+    notes: [
+      ...(report.notes ?? []),
+      `took ${seconds} s; 1-minute load average ${load} at start, ${loadavg()[0]!.toFixed(1)} at end`,
+    ],
+  };
+  reports.push(keyed);
+  console.log(renderTable([keyed]));
   console.log();
 }
+
+console.log(renderTable(reports));
+console.log();
+console.log(renderNotes(reports));
+console.log();
+console.log(`written to ${writeResults(reports)}`);
+if (failed) process.exitCode = 1;

@@ -20,14 +20,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { createDelegations } from '../src/temporal/delegations/facade.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { createSessions } from '../src/temporal/sessions/facade.js';
 import { startWorkerRuntime } from '../src/worker.js';
-import { alternate, eventMs, median, percentile, type BenchReport } from './stats.js';
+import {
+  alternate,
+  eventMs,
+  median,
+  percentile,
+  type BenchReport,
+  type BenchRow,
+} from './stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 20);
 const WARMUP = 3;
@@ -171,29 +177,74 @@ export async function benchSessionTask(): Promise<BenchReport> {
     const directTimes: number[] = [];
     for (const run of directRuns) directTimes.push((await runSpan(client, run.workflowId)).total);
 
-    const ms = (values: number[]) => median(values).toFixed(1);
     const of = (key: keyof SessionTimes) => sessionTimes.map((times) => times[key]);
     const sessionWall = sessionRuns.map((run) => run.wall);
     const directWall = directRuns.map((run) => run.wall);
     const overhead = sessionTimes.map((times) => times.total - times.mainRounds);
-    const wallRatio = median(sessionWall) / median(directWall);
-    const historyRatio = median(of('total')) / median(directTimes);
-    const overheadRatio = median(overhead) / median(directTimes);
     // What delegating through Task adds to the delegation itself, without the main agent's turns.
     const taskPath = sessionTimes.map((times) => times.childStart + times.child + times.resultBack);
-    const taskRatio = median(taskPath) / median(directTimes);
+    const versus = (
+      metric: string,
+      value: number,
+      baseline: number,
+      target?: string,
+    ): BenchRow => ({
+      metric,
+      value,
+      unit: 'ms',
+      baseline,
+      ratio: value / baseline,
+      ...(target === undefined ? {} : { target }),
+    });
+    const part = (metric: string, values: number[]): BenchRow => ({
+      metric,
+      value: median(values),
+      unit: 'ms',
+    });
+    const directRun = median(directTimes);
     return {
       name: `foreground Task round trip in a session vs the same delegation started directly (${PAIRS} alternating pairs after ${WARMUP} warm-up, polls every ${POLL_MS} ms)`,
-      lines: [
+      rows: [
+        versus(
+          'wall p50, session vs direct',
+          median(sessionWall),
+          median(directWall),
+          `<= ${TARGET}`,
+        ),
+        versus(
+          'wall p90, session vs direct',
+          percentile(sessionWall, 90),
+          percentile(directWall, 90),
+        ),
+        versus('history p50, session vs direct', median(of('total')), directRun),
+        part('  session: before child p50', of('beforeChild')),
+        part('  session: resolve main agent p50', of('mainResolve')),
+        part('  session: child start p50', of('childStart')),
+        versus('  session: child run p50 vs direct run', median(of('child')), directRun),
+        part('  session: result back p50', of('resultBack')),
+        part('  session: after child p50', of('afterChild')),
+        {
+          metric: '  child reports to its session p50',
+          value: median(of('childReports')),
+          unit: 'count',
+        },
+        versus(
+          'Task itself (start command -> child result seen) p50 vs direct',
+          median(taskPath),
+          directRun,
+        ),
+        versus(
+          'Task overhead (session minus its main model rounds) p50 vs direct',
+          median(overhead),
+          directRun,
+        ),
+        part('  the two main model rounds p50', of('mainRounds')),
+      ],
+      notes: [
         'session = start with a message, resolve main agent, main model round, Task starts the child, child runs, result back, main model round, reply seen',
-        'direct  = delegations.start of the same child, settle until its result',
-        `wall (client)  session p50 ${ms(sessionWall)} ms, p90 ${percentile(sessionWall, 90).toFixed(1)} ms | direct p50 ${ms(directWall)} ms, p90 ${percentile(directWall, 90).toFixed(1)} ms`,
-        `wall ratio: p50 ${wallRatio.toFixed(3)} (target <= ${TARGET})`,
-        `history        session p50 ${ms(of('total'))} ms | direct p50 ${ms(directTimes)} ms | ratio ${historyRatio.toFixed(3)}`,
-        `session by history (p50 each): before child ${ms(of('beforeChild'))} (resolve main ${ms(of('mainResolve'))}), child start ${ms(of('childStart'))}, child run ${ms(of('child'))}, result back ${ms(of('resultBack'))}, after child ${ms(of('afterChild'))}`,
-        `child run in the session p50 ${ms(of('child'))} ms vs direct ${ms(directTimes)} ms (it sent its session ${ms(of('childReports'))} reports: a foreground child reports only its cards)`,
-        `Task itself (start command -> child result seen by the session) p50 ${ms(taskPath)} ms vs direct ${ms(directTimes)} ms: ratio ${taskRatio.toFixed(3)}`,
-        `Task overhead (session history minus its two main model rounds, p50 ${ms(of('mainRounds'))} ms): p50 ${ms(overhead)} ms, ratio to direct ${overheadRatio.toFixed(3)}`,
+        'direct = delegations.start of the same child, settle until its result',
+        'history figures are server timestamps: session start to the workflow task that recorded the reply; delegation start to completed',
+        'a foreground child reports only its cards to its session',
       ],
     };
   } finally {
@@ -269,8 +320,8 @@ async function sessionTimeline(client: Client, workflowId: string): Promise<Sess
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  // Alone, as under bench/run.ts: worker INFO lines would drown the figures.
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const report = await benchSessionTask();
-  console.log([report.name, ...(report.lines ?? []).map((line) => `  ${line}`)].join('\n'));
+  const { installQuietRuntime } = await import('./quiet-runtime.js');
+  installQuietRuntime();
+  const { printReports } = await import('./report.js');
+  printReports([await benchSessionTask()], 'session');
 }

@@ -18,10 +18,8 @@ export interface BenchRow {
  */
 export interface BenchReport {
   name: string;
-  rows?: BenchRow[];
+  rows: BenchRow[];
   notes?: string[];
-  /** @deprecated free-form lines of the old report; being replaced by `rows`. */
-  lines?: string[];
 }
 
 export function median(values: number[]): number {

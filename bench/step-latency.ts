@@ -1,0 +1,231 @@
+/**
+ * Per-step latency: a 10-round scripted delegation (one `read` per round, as B1: 22 activities
+ * = resolveAgent, callModel + runTool per round, the final callModel) run back to back, and 50
+ * at once, on one dev server and worker. A step's time is the run's history span (first event
+ * to WorkflowExecutionCompleted) over its activities. Where it goes comes from the histories:
+ * workflow tasks waiting for the worker (WorkflowTaskScheduled → Started) and running in it
+ * (Started → Completed), activities dispatched (ActivityTaskScheduled → Started) and running
+ * (Started → Completed), and the turnaround between one activity's end and the next one's
+ * scheduling; plus the payload bytes each activity carries in and out.
+ *
+ * All of it twice: on the dev server as deputy starts it (queue processors' poll limits raised,
+ * DEV_SERVER_DYNAMIC_CONFIG) and with Temporal's default dynamic config, which is what a small
+ * cluster runs with. Targets (raised): at most 10 ms a step back to back, and at 50 concurrent at
+ * most 1.2x that.
+ */
+import { randomUUID } from 'node:crypto';
+import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
+import { breakdown, historyEvents, merge, type Breakdown } from './history.js';
+import { median, percentile, type BenchReport, type BenchRow } from './stats.js';
+import { delegationInput, startRig } from './temporal-rig.js';
+
+const ROUNDS = 10;
+const STEPS = ROUNDS * 2 + 2;
+const RUNS = Number(process.env.BENCH_STEP_RUNS ?? 15);
+const CONCURRENCY = Number(process.env.BENCH_STEP_CONCURRENCY ?? 50);
+const WAVES = Number(process.env.BENCH_STEP_WAVES ?? 2);
+const WARMUP = 2;
+
+const turns = Array.from(
+  { length: ROUNDS },
+  (_, index) =>
+    `  - text: round ${index + 1}\n    toolCalls: [{ name: read, arguments: { path: note.txt } }]`,
+);
+const FILES: Record<string, string> = {
+  'note.txt': 'a small file to read\n',
+  'scripts/steps.yaml': `turns:\n${turns.join('\n')}\n  - text: done\n`,
+  '.subagents/agents/stepper.md': `---\nname: stepper\ndescription: benchmark agent, one read per round\nmodel: scripted:scripts/steps.yaml\ntools: [read]\nmaxTurns: ${ROUNDS + 5}\n---\nBench.\n`,
+};
+
+interface Measured {
+  sequential: { perStep: number[]; wallPerStep: number[]; breakdown: Breakdown };
+  concurrent: { perStep: number[]; throughputPerStep: number[]; breakdown: Breakdown };
+}
+
+function expect(condition: boolean, what: string): asserts condition {
+  if (!condition) throw new Error(`step-latency: ${what}`);
+}
+
+async function measure(dynamicConfig: Readonly<Record<string, number>> | undefined) {
+  const rig = await startRig({
+    name: 'steps',
+    files: FILES,
+    ...(dynamicConfig === undefined ? {} : { dynamicConfig }),
+  });
+  const { client, taskQueue } = rig;
+  let runs = 0;
+  const start = async () => {
+    const id = `s-${++runs}-${randomUUID().slice(0, 8)}`;
+    return client.workflow.start('delegation', {
+      taskQueue,
+      workflowId: delegationWorkflowId('bench', id),
+      args: [delegationInput(id, 'stepper', 'bench')],
+    });
+  };
+  const finish = async (handle: Awaited<ReturnType<typeof start>>) => {
+    const result = (await handle.result()) as DelegationResult;
+    expect(result.status === 'completed' && result.roundsUsed === ROUNDS + 1, 'bad run');
+    return handle.workflowId;
+  };
+  const analyse = async (workflowIds: string[]) => {
+    const all: Breakdown[] = [];
+    for (const id of workflowIds) {
+      const one = breakdown(await historyEvents(client, id));
+      expect(one.activities === STEPS, `${id} ran ${one.activities} activities, not ${STEPS}`);
+      all.push(one);
+    }
+    return all;
+  };
+
+  return rig.run(async (): Promise<Measured> => {
+    for (let index = 0; index < WARMUP; index++) await finish(await start());
+    const sequentialIds: string[] = [];
+    const wallPerStep: number[] = [];
+    for (let index = 0; index < RUNS; index++) {
+      const started = performance.now();
+      sequentialIds.push(await finish(await start()));
+      wallPerStep.push((performance.now() - started) / STEPS);
+    }
+    const concurrentIds: string[] = [];
+    const throughputPerStep: number[] = [];
+    for (let wave = 0; wave < WAVES; wave++) {
+      const started = performance.now();
+      const handles = await Promise.all(Array.from({ length: CONCURRENCY }, start));
+      concurrentIds.push(...(await Promise.all(handles.map(finish))));
+      throughputPerStep.push((performance.now() - started) / (CONCURRENCY * STEPS));
+    }
+    // History reads after all runs, so they never slow a measured one.
+    const sequential = await analyse(sequentialIds);
+    const concurrent = await analyse(concurrentIds);
+    return {
+      sequential: {
+        perStep: sequential.map((one) => one.total / STEPS),
+        wallPerStep,
+        breakdown: merge(sequential),
+      },
+      concurrent: {
+        perStep: concurrent.map((one) => one.total / STEPS),
+        throughputPerStep,
+        breakdown: merge(concurrent),
+      },
+    };
+  });
+}
+
+/** The breakdown as rows: p50 of each part (all samples of all runs), and p99 of the waits. */
+function breakdownRows(label: string, of: Breakdown): BenchRow[] {
+  const rows: BenchRow[] = [];
+  const add = (part: string, values: number[], p99 = false) => {
+    rows.push({ metric: `${label} ${part} p50`, value: median(values), unit: 'ms' });
+    if (p99)
+      rows.push({ metric: `${label} ${part} p99`, value: percentile(values, 99), unit: 'ms' });
+  };
+  add('workflow task schedule-to-start', of.workflowTaskWait, true);
+  add('workflow task activation (started-to-completed)', of.workflowTaskRun);
+  add('activity dispatch (scheduled-to-started)', of.activityWait, true);
+  for (const [type, values] of [...of.activityRun].sort()) add(`${type} run`, values);
+  add('turnaround (activity completed -> next scheduled)', of.turnaround);
+  for (const [type, count] of [...of.localActivities].sort()) {
+    // Their time is inside the activation of the workflow task that ran them.
+    rows.push({
+      metric: `${label} ${type} local activities per run`,
+      value: count / of.runs,
+      unit: 'count',
+    });
+  }
+  return rows;
+}
+
+function payloadRows(of: Breakdown): BenchRow[] {
+  return [...of.payloadBytes]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .flatMap(([key, values]) => [
+      { metric: `payload ${key} p50`, value: median(values), unit: 'B' },
+      { metric: `payload ${key} max`, value: Math.max(...values), unit: 'B' },
+    ]);
+}
+
+export async function benchStepLatency(): Promise<BenchReport> {
+  const raised = await measure(undefined);
+  const defaults = await measure({});
+  const rows: BenchRow[] = [];
+  const side = (label: string, m: Measured, targets: boolean) => {
+    const sequential = median(m.sequential.perStep);
+    const concurrent = median(m.concurrent.perStep);
+    rows.push(
+      {
+        metric: `${label} sequential ms/step (history)`,
+        value: sequential,
+        unit: 'ms',
+        ...(targets ? { target: '<= 10' } : {}),
+      },
+      {
+        metric: `${label} sequential ms/step p99 (history)`,
+        value: percentile(m.sequential.perStep, 99),
+        unit: 'ms',
+      },
+      {
+        metric: `${label} sequential ms/step (wall)`,
+        value: median(m.sequential.wallPerStep),
+        unit: 'ms',
+      },
+      {
+        metric: `${label} ${CONCURRENCY} concurrent ms/step per delegation (history)`,
+        value: concurrent,
+        unit: 'ms',
+        baseline: sequential,
+        ratio: concurrent / sequential,
+        ...(targets ? { target: '<= 1.2' } : {}),
+      },
+      {
+        metric: `${label} ${CONCURRENCY} concurrent ms/step p99 per delegation (history)`,
+        value: percentile(m.concurrent.perStep, 99),
+        unit: 'ms',
+      },
+      {
+        metric: `${label} ${CONCURRENCY} concurrent wall / all steps (throughput)`,
+        value: median(m.concurrent.throughputPerStep),
+        unit: 'ms',
+      },
+      ...breakdownRows(`${label} sequential`, m.sequential.breakdown),
+      ...breakdownRows(`${label} ${CONCURRENCY} concurrent`, m.concurrent.breakdown),
+    );
+  };
+  side('raised', raised, true);
+  side('default', defaults, false);
+  rows.push(
+    {
+      metric: 'default vs raised: sequential ms/step',
+      value: median(defaults.sequential.perStep),
+      unit: 'ms',
+      baseline: median(raised.sequential.perStep),
+      ratio: median(defaults.sequential.perStep) / median(raised.sequential.perStep),
+    },
+    {
+      metric: `default vs raised: ${CONCURRENCY} concurrent ms/step`,
+      value: median(defaults.concurrent.perStep),
+      unit: 'ms',
+      baseline: median(raised.concurrent.perStep),
+      ratio: median(defaults.concurrent.perStep) / median(raised.concurrent.perStep),
+    },
+    ...payloadRows(raised.sequential.breakdown),
+  );
+  return {
+    name: `per-step latency: ${ROUNDS}-round delegation (${STEPS} activities), ${RUNS} back to back and ${WAVES} wave(s) of ${CONCURRENCY} at once; dev server raised vs default dynamic config`,
+    rows,
+    notes: [
+      'ms/step (history) = first event to WorkflowExecutionCompleted over 22 activities, median over runs',
+      'raised = DEV_SERVER_DYNAMIC_CONFIG (queue processors polled up to 10,000/s); default = Temporal defaults (20/s), like a small cluster',
+      'breakdown: p50 over every workflow task / activity of every run; payload bytes: data + metadata of the event payloads, raised sequential runs',
+      'read tools may run as local activities (a marker, no activity events): their time is then inside the workflow task activation, and the turnaround spans them',
+      'one worker with default tuning (workflow task slots, cache) on the same machine as the server and the client',
+    ],
+  };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const { installQuietRuntime } = await import('./quiet-runtime.js');
+  installQuietRuntime();
+  const { printReports } = await import('./report.js');
+  printReports([await benchStepLatency()], 'step-latency');
+}
