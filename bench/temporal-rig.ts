@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
 import { createAgentResolver } from '../src/agent-resolver.js';
 import { loadConfig } from '../src/config.js';
 import { createRegistry } from '../src/definitions/registry.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
+import { workerTuningOptions } from '../src/worker-tuning.js';
 
 export interface RigOptions {
   /** Temp directory prefix. */
@@ -24,10 +25,6 @@ export interface RigOptions {
   files: Record<string, string>;
   /** Passed to startDevServer; `{}` = Temporal's defaults (see DevServerOptions). */
   dynamicConfig?: Readonly<Record<string, number>>;
-  /** Worker tuning (slots, pollers, cache), e.g. to match a 50-delegation load. */
-  worker?: Partial<
-    Pick<WorkerOptions, 'maxConcurrentWorkflowTaskExecutions' | 'maxCachedWorkflows'>
-  >;
 }
 
 export interface Rig {
@@ -74,7 +71,9 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       taskQueue,
       workflowsPath: fileURLToPath(new URL('./bench-workflows.ts', import.meta.url)),
       activities: createActivities({ config, agents: createAgentResolver(config, registry) }),
-      ...options.worker,
+      // As deputy's own worker runs (src/worker.ts): its cache, slots and heartbeat throttle.
+      ...workerTuningOptions(config.worker),
+      maxHeartbeatThrottleInterval: '2 seconds',
     });
     const connection = await Connection.connect({ address: server.address });
     cleanups.push(() => connection.close());
