@@ -1,0 +1,91 @@
+/**
+ * How a delegation ended, read from Temporal itself: the workflow's result (a long poll that
+ * needs no worker) and its events (a query, answered by whichever worker is alive).
+ */
+import type { Client } from '@temporalio/client';
+import type {
+  DelegationEvent,
+  DelegationResult,
+  DelegationState,
+} from '../src/shared/delegation.js';
+import { eventsQuery, stateQuery } from '../src/shared/messages.js';
+import { sleep } from './cluster.js';
+
+export type Outcome =
+  | { kind: 'finished'; result: DelegationResult }
+  /** The workflow closed without a result (failed, terminated, cancelled by Temporal). */
+  | { kind: 'closed'; error: string }
+  /** Still open when the deadline passed: lost, as far as the suite can tell. */
+  | { kind: 'open'; status: string };
+
+export async function awaitOutcome(
+  client: Client,
+  workflowId: string,
+  deadline: number,
+): Promise<Outcome> {
+  const handle = client.workflow.getHandle(workflowId);
+  // The long poll is aborted at the deadline: left running, it would outlive the connection.
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), Math.max(deadline - Date.now(), 1));
+  try {
+    const result = await client.withAbortSignal(
+      abort.signal,
+      () => handle.result() as Promise<DelegationResult>,
+    );
+    return { kind: 'finished', result };
+  } catch (error) {
+    if (abort.signal.aborted) {
+      const description = await handle.describe().catch(() => null);
+      return { kind: 'open', status: description?.status.name ?? 'unknown' };
+    }
+    return { kind: 'closed', error: (error as Error).message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A query with retries: right after a kill the worker that would answer may be restarting. */
+async function queryWithRetry<T>(run: () => Promise<T>, what: string): Promise<T> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      lastError = error;
+      await sleep(1_000);
+    }
+  }
+  throw new Error(`${what}: ${(lastError as Error).message}`);
+}
+
+export function eventsOf(client: Client, workflowId: string): Promise<DelegationEvent[]> {
+  return queryWithRetry(
+    () => client.workflow.getHandle(workflowId).query(eventsQuery, 0),
+    `events of ${workflowId}`,
+  );
+}
+
+export function stateOf(client: Client, workflowId: string): Promise<DelegationState> {
+  return queryWithRetry(
+    () => client.workflow.getHandle(workflowId).query(stateQuery),
+    `state of ${workflowId}`,
+  );
+}
+
+/** Runs `work` over `items` with at most `limit` at a time (queries replay on two cores). */
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!, index);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
