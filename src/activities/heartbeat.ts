@@ -8,12 +8,20 @@ export const HEARTBEAT_INTERVAL_MS = 5_000;
  * timeout and a stop request (cancellation) reaches this activity.
  */
 export async function whileHeartbeating<T>(work: () => Promise<T>): Promise<T> {
-  const context = Context.current();
-  context.heartbeat();
-  const timer = setInterval(() => context.heartbeat(), HEARTBEAT_INTERVAL_MS);
+  const heartbeat = heartbeatOf(Context.current());
+  heartbeat();
+  const timer = setInterval(() => heartbeat(), HEARTBEAT_INTERVAL_MS);
   try {
     return await work();
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * The activity's heartbeat. A local activity (a read) has none: the worker running it is the one
+ * holding the workflow task that waits for it, and Temporal would refuse each with a warning.
+ */
+export function heartbeatOf(context: Context): (details?: unknown) => void {
+  return context.info.isLocal ? () => {} : (details) => context.heartbeat(details);
 }

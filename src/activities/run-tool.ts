@@ -12,7 +12,7 @@ import { createMcpTools, type McpGatewayDeps } from '../mcp/gateway-tools.js';
 import { ToolError } from '../tools/tool.js';
 import { buildToolbox } from '../tools/toolbox.js';
 import { offloadLongResult, type BlobStore } from './blob-store.js';
-import { whileHeartbeating } from './heartbeat.js';
+import { heartbeatOf, whileHeartbeating } from './heartbeat.js';
 import { runPostToolHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
 import type { ToolOutcome, ToolRun } from './types.js';
@@ -73,7 +73,7 @@ async function runTool(
           workspaceRoot: config.workspace,
           snapshot,
           signal: context.cancellationSignal,
-          heartbeat: (details) => context.heartbeat(details),
+          heartbeat: heartbeatOf(context),
         }),
       ),
     );
