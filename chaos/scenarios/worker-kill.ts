@@ -53,6 +53,7 @@ export async function workerKill(
   let toldLost = 0;
   let toolErrors = 0;
   let effectsCounted = 0;
+  let errorSample: string | undefined;
   let finishedStatus: Record<string, number> = {};
   const waveMs: number[] = [];
   try {
@@ -116,6 +117,7 @@ export async function workerKill(
         violations.push(...seen.violations);
         toldLost += seen.toldLost;
         toolErrors += seen.toolErrors;
+        errorSample ??= seen.errorSample;
         effectsCounted += seen.effects;
         finishedStatus = tally(finishedStatus, seen.status);
         if (fired && seen.finished && !seen.firedAt.has(plantedStep)) {
@@ -142,6 +144,7 @@ export async function workerKill(
       workerDeaths: pool.deaths,
       toolsToldLost: toldLost,
       otherToolErrors: toolErrors,
+      ...(errorSample === undefined ? {} : { otherToolErrorSample: errorSample }),
       effectsCounted,
       ...Object.fromEntries(Object.entries(finishedStatus).map(([k, v]) => [`ended_${k}`, v])),
       slowestWaveS: Number((Math.max(...waveMs) / 1000).toFixed(1)),
@@ -164,6 +167,8 @@ interface Checked {
   /** Steps whose result said the tool may have started and was not retried. */
   firedAt: Set<number>;
   finished: boolean;
+  /** One tool error that was not a lost worker, for the report. */
+  errorSample?: string;
 }
 
 /** One delegation's invariants: its end, its events and its effects on disk. */
@@ -219,7 +224,10 @@ export async function checkStepper(
           `${id}: read-class step ${step.step} (${step.tool}) was not retried: ${event.summary}`,
         );
       }
-    } else if (failed) checked.toolErrors++;
+    } else if (failed) {
+      checked.toolErrors++;
+      checked.errorSample ??= `${id} step ${step.step}: ${event.summary.slice(0, 160)}`;
+    }
     if (step.effect === 'line') {
       const count = lines.filter((l) => l === effectLine(tag, step.step, step.tool)).length;
       checked.effects++;
