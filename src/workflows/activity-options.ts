@@ -39,11 +39,15 @@ export const READ_TOOL: ActivityOptions = {
  * Read-class tools as local activities: run by the worker that runs the workflow task, their
  * result recorded as a marker, so a read costs no task-queue round trip and no activity events.
  * Safe only because reads may run twice: a worker lost mid-read re-runs it on replay.
+ *
+ * The budget is short because the workflow task stays open while it runs: a stop, a card
+ * decision or a state query waits for it (the API's state query falls back to visibility after
+ * 5 s). A read that outlasts it is cancelled and runs again as an ordinary activity.
  */
 export const LOCAL_READ_TOOL: LocalActivityOptions = {
-  startToCloseTimeout: READ_TOOL.startToCloseTimeout!,
+  startToCloseTimeout: '3 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: READ_TOOL.retry!,
+  retry: { maximumAttempts: 1 },
 };
 
 /**

@@ -2,8 +2,8 @@
  * One tool call of a round: what policy said, its card if it had one, and running it.
  * Sandbox code: the tool itself runs in an activity.
  */
-import { ActivityFailure, isCancellation, patched } from '@temporalio/workflow';
-import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import { ActivityFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
+import type { ModelTurn, ResolvedAgent, RunToolInput, ToolOutcome } from '../activities/types.js';
 import { decide } from '../policy/decide.js';
 import { mcpScopeVerdict, mcpTarget } from '../policy/mcp-scope.js';
 import { commandPatternRefusal, pathPatternRefusal } from '../policy/tool-patterns.js';
@@ -138,9 +138,11 @@ export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Pr
     return { content: `[tool '${call.name}' denied] ${verdict.reason}`, isError: true };
   }
   if (!schema) return { content: toolFailureText(call.name, 'unknown tool'), isError: true };
-  const { runTool } = toolActivities(schema, activitySummary(call, schema));
+  const summary = activitySummary(call, schema);
   try {
-    return await withSnapshot(resolved, (carrier) => runTool({ ...carrier, call }));
+    return await withSnapshot(resolved, (carrier) =>
+      runToolCall(schema, summary, { ...carrier, call }),
+    );
   } catch (error) {
     if (isCancellation(error)) throw error;
     const cause =
@@ -152,12 +154,24 @@ export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Pr
   }
 }
 
-/** Writes, exec and MCP run at most once as ordinary activities; reads run local. */
-function toolActivities(schema: ToolSchema, summary: string) {
-  if (isAtMostOnce(schema.toolClass)) return activitiesWith(ONCE_TOOL, summary);
-  return patched(LOCAL_READS_PATCH)
-    ? localActivitiesWith(LOCAL_READ_TOOL, summary)
-    : activitiesWith(READ_TOOL, summary);
+/**
+ * Writes, exec and MCP run at most once as ordinary activities. Reads run local; one that
+ * outlasts the local budget runs again as an ordinary activity: while a local activity runs,
+ * its workflow task stays open, and a stop or a state query waits for it.
+ */
+async function runToolCall(
+  schema: ToolSchema,
+  summary: string,
+  input: RunToolInput,
+): Promise<ToolOutcome> {
+  if (isAtMostOnce(schema.toolClass)) return activitiesWith(ONCE_TOOL, summary).runTool(input);
+  if (!patched(LOCAL_READS_PATCH)) return activitiesWith(READ_TOOL, summary).runTool(input);
+  try {
+    return await localActivitiesWith(LOCAL_READ_TOOL, summary).runTool(input);
+  } catch (error) {
+    if (!(error instanceof ActivityFailure && error.cause instanceof TimeoutFailure)) throw error;
+    return activitiesWith(READ_TOOL, summary).runTool(input);
+  }
 }
 
 /** What the Temporal UI shows for the activity: the tool, an MCP call's server/tool, a glimpse. */

@@ -1,7 +1,8 @@
 /**
  * Issue 13: tool and model calls carry the capability snapshot by reference, not whole; reads
  * run as local activities, writes as ordinary ones; a snapshot lost from the blob store costs one
- * failed attempt, after which the run sends it whole and finishes. Checked in the history.
+ * failed attempt, after which the run sends it whole and finishes; a read that outlasts the local
+ * budget moves to the task queue, where stops and queries reach it. Checked in the history.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -23,6 +24,20 @@ const agents = {
   - text: Copied.
 `,
   'source.txt': 'the original\n',
+  // A pattern that takes seconds on each of these lines even in RE2's linear-time engine.
+  '.subagents/agents/searcher.md':
+    '---\nname: searcher\ndescription: runs one slow search\nmodel: scripted:scripts/searcher.yaml\ntools: [grep]\n---\nSearch.\n',
+  'scripts/searcher.yaml': `turns:
+  - text: Searching.
+    toolCalls: [{ name: grep, arguments: { pattern: "(?i)\\\\pL{1000}\\\\pN{1000}", glob: "slow-*.txt" } }]
+  - text: Searched.
+`,
+  ...Object.fromEntries(
+    Array.from({ length: 8 }, (_, index) => [
+      `slow-${index}.txt`,
+      `${'é'.repeat(50_000)}${'x'.repeat(50_000)}\n`,
+    ]),
+  ),
 };
 
 type HistoryEvents = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>;
@@ -137,5 +152,28 @@ describe('the capability snapshot by reference', () => {
     expect(afterLoss[1]!.input).toHaveProperty('snapshot.agentName', 'copyist');
     expect(afterLoss[2]!.input).toHaveProperty('system');
     expect(existsSync(join(harness.workspace, 'copy.txt'))).toBe(true); // written once, after the loss
+  });
+});
+
+describe('reads as local activities', () => {
+  it('a read past the local budget moves to the task queue, where a stop and a query reach it', async () => {
+    const handle = await harness.start('searcher', 'Search the slow files');
+    // Past the 3 s local budget: the search runs again as an ordinary activity.
+    await eventually(
+      async () => {
+        const events = (await handle.fetchHistory()).events ?? [];
+        return scheduled(events).some((call) => call.type === 'runTool') ? true : undefined;
+      },
+      'the search as an ordinary activity',
+      30_000,
+    );
+    const askedAt = Date.now();
+    expect((await handle.query(stateQuery)).status).toBe('running');
+    expect(Date.now() - askedAt).toBeLessThan(2_000);
+    const stoppedAt = Date.now();
+    await handle.cancel();
+    expect((await handle.result()).status).toBe('stopped');
+    expect(Date.now() - stoppedAt).toBeLessThan(8_000);
+    expect(localActivityTypes((await handle.fetchHistory()).events ?? [])).toEqual(['runTool']);
   });
 });
