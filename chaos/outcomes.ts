@@ -8,7 +8,14 @@ import type {
   DelegationResult,
   DelegationState,
 } from '../src/shared/delegation.js';
+import { delegationWorkflowId } from '../src/shared/delegation.js';
 import { eventsQuery, stateQuery } from '../src/shared/messages.js';
+import { DeputyError } from '../src/errors.js';
+import type {
+  Delegations,
+  StartDelegationRequest,
+  StartedDelegation,
+} from '../src/temporal/delegations/facade.js';
 import { sleep } from './cluster.js';
 
 export type Outcome =
@@ -88,4 +95,35 @@ export async function mapLimit<T, R>(
   });
   await Promise.all(lanes);
   return results;
+}
+
+/**
+ * Starts a delegation through the facade, again while Temporal answers `unavailable`: on a
+ * loaded machine an RPC can miss the facade's 1.5 s deadline (src/temporal/delegations/rpc.ts)
+ * although it reached Temporal. The id is fixed, so a retry that finds it taken means the
+ * first attempt did start it. Each retry is counted in `retries`.
+ */
+export async function startDelegation(
+  delegations: Delegations,
+  request: StartDelegationRequest & { delegationId: string },
+  retries: { count: number },
+): Promise<StartedDelegation> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await delegations.start(request);
+    } catch (error) {
+      const kind = error instanceof DeputyError ? error.kind : null;
+      if (attempt > 0 && kind === 'conflict') {
+        return {
+          delegationId: request.delegationId,
+          workflowId: delegationWorkflowId(request.session, request.delegationId),
+          session: request.session,
+          agent: request.agent,
+        };
+      }
+      if (kind !== 'unavailable' || attempt >= 20) throw error;
+      retries.count++;
+      await sleep(1_000);
+    }
+  }
 }

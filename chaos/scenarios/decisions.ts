@@ -184,15 +184,20 @@ export async function decisions(
   try {
     // All of them open at once.
     await mapLimit(ids, 20, async (id, i) => {
-      const answer = await http(api, 'POST', '/delegations', {
-        agent: 'carded',
-        task: tags[i],
-        session: SESSION,
-        delegationId: id,
-      });
-      count(answer);
-      if (answer.status !== 201)
-        violations.push(`${id}: start answered ${answer.status} ${JSON.stringify(answer.body)}`);
+      const body = { agent: 'carded', task: tags[i], session: SESSION, delegationId: id };
+      // A 503 leaves the start's fate open: the id is fixed, so send it again; 409 then says
+      // the first one did start it.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const answer = await http(api, 'POST', '/delegations', body);
+        count(answer);
+        if (answer.status === 201 || (attempt > 0 && answer.status === 409)) return;
+        if (answer.status !== 503) {
+          violations.push(`${id}: start answered ${answer.status} ${JSON.stringify(answer.body)}`);
+          return;
+        }
+        await sleep(1_000);
+      }
+      violations.push(`${id}: start answered 503 twenty times`);
     });
     const drivers = Math.min(50, ids.length);
     await mapLimit(ids, drivers, async (id) => {

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { sleep, spawnWorker, startApi, type Site } from '../cluster.js';
-import { awaitOutcome, eventsOf } from '../outcomes.js';
+import { awaitOutcome, eventsOf, startDelegation } from '../outcomes.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
 
@@ -32,6 +32,7 @@ export async function gracefulShutdown(
 ): Promise<ScenarioResult> {
   const started = Date.now();
   const violations: string[] = [];
+  const startRetries = { count: 0 };
   const graceSeconds = options.toolSeconds * 2 + 5;
   const api = await startApi(site, address, ['sleeper']);
   const first = await spawnWorker(site, {
@@ -49,14 +50,18 @@ export async function gracefulShutdown(
     const tags = Array.from({ length: options.runs }, (_, i) => `g-${i}`);
     const handles = await Promise.all(
       tags.map((tag) =>
-        api.delegations.start({
-          agent: 'sleeper',
-          task: tag,
-          session: 'chaos',
-          delegationId: `${site.name}-${tag}`,
-          caller: ANONYMOUS_CALLER,
-          options: {},
-        }),
+        startDelegation(
+          api.delegations,
+          {
+            agent: 'sleeper',
+            task: tag,
+            session: 'chaos',
+            delegationId: `${site.name}-${tag}`,
+            caller: ANONYMOUS_CALLER,
+            options: {},
+          },
+          startRetries,
+        ),
       ),
     );
     const lines = async (tag: string): Promise<string[]> =>
@@ -128,6 +133,7 @@ export async function gracefulShutdown(
     runs: options.runs,
     checked: `tools of ${options.toolSeconds} s finish within a ${graceSeconds} s grace and are recorded once; nothing re-runs`,
     figures: {
+      startsRetriedAfter503: startRetries.count,
       graceS: graceSeconds,
       workerExitAfterSigtermS: Number((exitMs / 1000).toFixed(1)),
       workerExit: exit,

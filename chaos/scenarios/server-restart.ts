@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { http, sleep, startApi, startPool, startServer, type Api, type Site } from '../cluster.js';
-import { awaitOutcome, stateOf } from '../outcomes.js';
+import { awaitOutcome, stateOf, startDelegation } from '../outcomes.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
 
@@ -41,6 +41,7 @@ export async function serverRestart(
 ): Promise<ScenarioResult> {
   const started = Date.now();
   const violations: string[] = [];
+  const startRetries = { count: 0 };
   const server = await startServer(dataDir);
   const api: Api = await startApi(site, server.address, ['carded']);
   const pool = await startPool(site, 1, { address: server.address, bundle });
@@ -61,14 +62,18 @@ export async function serverRestart(
   try {
     const handles = await Promise.all(
       tags.map((tag, i) =>
-        api.delegations.start({
-          agent: 'carded',
-          task: tag,
-          session: 'chaos',
-          delegationId: ids[i]!,
-          caller: ANONYMOUS_CALLER,
-          options: {},
-        }),
+        startDelegation(
+          api.delegations,
+          {
+            agent: 'carded',
+            task: tag,
+            session: 'chaos',
+            delegationId: ids[i]!,
+            caller: ANONYMOUS_CALLER,
+            options: {},
+          },
+          startRetries,
+        ),
       ),
     );
     for (const id of ids) expected.set(id, `${id}.1`);
@@ -167,7 +172,7 @@ export async function serverRestart(
             { decision: 'approve' },
             15_000,
           );
-          if (answer.status !== 200 && answer.status !== 202 && answer.status !== 409) {
+          if (![200, 202, 409, 503].includes(answer.status)) {
             violations.push(
               `card ${card.id}: approving after the restarts answered ${answer.status} ${JSON.stringify(answer.body)}`,
             );
@@ -205,6 +210,7 @@ export async function serverRestart(
     checked:
       '0 lost cards across restarts on the same SQLite file; accepted decisions applied; every card decidable after; effects once',
     figures: {
+      startsRetriedAfter503: startRetries.count,
       restarts: options.restarts,
       sigterm: signals.SIGTERM!,
       sigkill: signals.SIGKILL!,

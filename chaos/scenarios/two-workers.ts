@@ -5,7 +5,7 @@
  */
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { sleep, spawnWorker, startApi, type Site } from '../cluster.js';
-import { awaitOutcome, mapLimit } from '../outcomes.js';
+import { awaitOutcome, mapLimit, startDelegation } from '../outcomes.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
 import { checkStepper } from './worker-kill.js';
@@ -23,6 +23,7 @@ export async function twoWorkers(
 ): Promise<ScenarioResult> {
   const started = Date.now();
   const violations: string[] = [];
+  const startRetries = { count: 0 };
   const api = await startApi(site, address, ['stepper']);
   const workers = await Promise.all([
     spawnWorker(site, { address, bundle }),
@@ -38,14 +39,18 @@ export async function twoWorkers(
     const tags = Array.from({ length: options.runs }, (_, i) => `t-${i}`);
     const handles = await Promise.all(
       tags.map((tag) =>
-        api.delegations.start({
-          agent: 'stepper',
-          task: tag,
-          session: 'chaos',
-          delegationId: `${site.name}-${tag}`,
-          caller: ANONYMOUS_CALLER,
-          options: {},
-        }),
+        startDelegation(
+          api.delegations,
+          {
+            agent: 'stepper',
+            task: tag,
+            session: 'chaos',
+            delegationId: `${site.name}-${tag}`,
+            caller: ANONYMOUS_CALLER,
+            options: {},
+          },
+          startRetries,
+        ),
       ),
     );
     await sleep(killAfterMs);
@@ -78,6 +83,7 @@ export async function twoWorkers(
     runs: options.runs,
     checked: 'the survivor finishes every delegation; scenario 1 invariants',
     figures: {
+      startsRetriedAfter503: startRetries.count,
       killedAfterS: killAfterMs / 1000,
       completed,
       toolsToldLost: toldLost,

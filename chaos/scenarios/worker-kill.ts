@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { effectLine, KILL_STEPS, STEPPER_STEPS } from '../agents.js';
 import { sleep, startApi, startPool, type Site } from '../cluster.js';
-import { awaitOutcome, eventsOf, mapLimit, type Outcome } from '../outcomes.js';
+import { awaitOutcome, eventsOf, mapLimit, type Outcome, startDelegation } from '../outcomes.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
 
@@ -45,6 +45,7 @@ export async function workerKill(
 ): Promise<ScenarioResult> {
   const started = Date.now();
   const violations: string[] = [];
+  const startRetries = { count: 0 };
   const api = await startApi(site, address, ['stepper']);
   const pool = await startPool(site, options.workers, { address, bundle });
   let planted = 0;
@@ -78,14 +79,18 @@ export async function workerKill(
 
       const handles = await Promise.all(
         tags.map((tag) =>
-          api.delegations.start({
-            agent: 'stepper',
-            task: tag,
-            session: 'chaos',
-            delegationId: `${site.name}-${tag}`,
-            caller: ANONYMOUS_CALLER,
-            options: {},
-          }),
+          startDelegation(
+            api.delegations,
+            {
+              agent: 'stepper',
+              task: tag,
+              session: 'chaos',
+              delegationId: `${site.name}-${tag}`,
+              caller: ANONYMOUS_CALLER,
+              options: {},
+            },
+            startRetries,
+          ),
         ),
       );
       const kills = (async () => {
@@ -137,6 +142,7 @@ export async function workerKill(
     checked:
       'no lost delegation; no write/edit/bash effect twice; success = effect on disk; lost tool told to the model (may have started, not retried)',
     figures: {
+      startsRetriedAfter503: startRetries.count,
       kills: plantedFired + timed,
       killsInsideTool: plantedFired,
       plantedKills: planted,
