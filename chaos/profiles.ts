@@ -10,6 +10,8 @@ import type { TwoWorkersOptions } from './scenarios/two-workers.js';
 import type { WorkerKillOptions } from './scenarios/worker-kill.js';
 
 export interface Profile {
+  /** Run the scenarios side by side (each on its own task queue) rather than one by one. */
+  parallel: boolean;
   kill: WorkerKillOptions;
   restart: ServerRestartOptions;
   decisions: DecisionsOptions;
@@ -19,6 +21,7 @@ export interface Profile {
 
 export const PROFILES: Record<string, Profile> = {
   short: {
+    parallel: true,
     kill: {
       runs: 16,
       wave: 16,
@@ -34,6 +37,7 @@ export const PROFILES: Record<string, Profile> = {
     graceful: { runs: 2, toolSeconds: 3 },
   },
   long: {
+    parallel: false,
     kill: {
       runs: 100,
       wave: 25,

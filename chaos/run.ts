@@ -86,17 +86,17 @@ async function guarded(name: string, body: () => Promise<ScenarioResult>): Promi
   }
 }
 
-const tasks: Array<Promise<ScenarioResult>> = [];
-if (wanted(1)) {
-  tasks.push(
-    guarded('1 worker SIGKILL', async () =>
+const scenarios: Array<[number, string, () => Promise<ScenarioResult>]> = [
+  [
+    1,
+    '1 worker SIGKILL',
+    async () =>
       workerKill(await site('kill'), server.address, bundle, rng.fork('kill'), profile.kill),
-    ),
-  );
-}
-if (wanted(2)) {
-  tasks.push(
-    guarded('2 server restarts', async () =>
+  ],
+  [
+    2,
+    '2 server restarts',
+    async () =>
       serverRestart(
         await site('restart'),
         join(root, 'temporal-restart'),
@@ -104,12 +104,11 @@ if (wanted(2)) {
         rng.fork('restart'),
         profile.restart,
       ),
-    ),
-  );
-}
-if (wanted(3)) {
-  tasks.push(
-    guarded('3 racing decisions', async () =>
+  ],
+  [
+    3,
+    '3 racing decisions',
+    async () =>
       decisions(
         await site('decide'),
         server.address,
@@ -117,19 +116,17 @@ if (wanted(3)) {
         rng.fork('decide'),
         profile.decisions,
       ),
-    ),
-  );
-}
-if (wanted(4)) {
-  tasks.push(
-    guarded('4 two workers', async () =>
+  ],
+  [
+    4,
+    '4 two workers',
+    async () =>
       twoWorkers(await site('two'), server.address, bundle, rng.fork('two'), profile.twoWorkers),
-    ),
-  );
-}
-if (wanted(5)) {
-  tasks.push(
-    guarded('5 graceful SIGTERM', async () =>
+  ],
+  [
+    5,
+    '5 graceful SIGTERM',
+    async () =>
       gracefulShutdown(
         await site('graceful'),
         server.address,
@@ -137,10 +134,20 @@ if (wanted(5)) {
         rng.fork('graceful'),
         profile.graceful,
       ),
-    ),
-  );
+  ],
+];
+const chosen = scenarios.filter(([n]) => wanted(n));
+// Side by side (short: mostly waiting on heartbeat timeouts) or one after another (long: the
+// load of one must not distort the figures of another).
+const results: ScenarioResult[] = [];
+if (profile.parallel) {
+  results.push(...(await Promise.all(chosen.map(([, name, body]) => guarded(name, body)))));
+} else {
+  // The 1,000 decided delegations take longest: last, so a deadline still gets the others.
+  const order = [...chosen.filter(([n]) => n !== 3), ...chosen.filter(([n]) => n === 3)];
+  for (const [, name, body] of order) results.push(await guarded(name, body));
+  results.sort((a, b) => a.scenario.localeCompare(b.scenario));
 }
-const results = await Promise.all(tasks);
 await server.stop();
 
 const report: RunReport = {
