@@ -11,6 +11,9 @@ import { targetMet, type BenchReport, type BenchRow } from './stats.js';
 export interface KeyedReport extends BenchReport {
   /** The `--only` name it ran under (b1, kb-search, ...). */
   key: string;
+  /** HEAD when it started (the tree is shared: it can move during a run). */
+  gitCommit?: string;
+  finishedAt?: string;
 }
 
 function formatNumber(value: number | undefined, digits = 2): string {
@@ -92,6 +95,11 @@ function git(args: string[]): string {
   }
 }
 
+export function headCommit(): string {
+  return git(['rev-parse', 'HEAD']).trim() || 'unknown';
+}
+
+/** Taken when a run starts: the commit and tree state the run began on. */
 export function machineFacts(): MachineFacts {
   return {
     cpus: cpus().length,
@@ -99,7 +107,7 @@ export function machineFacts(): MachineFacts {
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
     platform: `${process.platform} ${process.arch}`,
-    gitCommit: git(['rev-parse', 'HEAD']).trim() || 'unknown',
+    gitCommit: headCommit(),
     gitDirty: git(['status', '--porcelain', '--untracked-files=no']).trim() !== '',
   };
 }
@@ -114,7 +122,11 @@ interface ResultsFile {
  * Writes bench/results/bench-<date>.json. A run of a subset (`--only`) replaces those benches'
  * entries in the day's file and keeps the others, so one day's record can be built in parts.
  */
-export function writeResults(reports: KeyedReport[], now = new Date()): string {
+export function writeResults(
+  reports: KeyedReport[],
+  machine: MachineFacts = machineFacts(),
+  now = new Date(),
+): string {
   const date = now.toISOString().slice(0, 10);
   const directory = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(directory, { recursive: true });
@@ -123,13 +135,12 @@ export function writeResults(reports: KeyedReport[], now = new Date()): string {
     ? (JSON.parse(readFileSync(path, 'utf8')) as ResultsFile).benches
     : [];
   const finishedAt = now.toISOString();
-  const machine = machineFacts();
   // Per entry too: a day's file may hold entries of runs on different commits.
-  const fresh = reports.map(({ key, name, rows, notes }) => ({
+  const fresh = reports.map(({ key, name, rows, notes, gitCommit, finishedAt: at }) => ({
     key,
     name,
-    finishedAt,
-    gitCommit: machine.gitCommit,
+    finishedAt: at ?? finishedAt,
+    gitCommit: gitCommit ?? machine.gitCommit,
     rows,
     ...(notes === undefined ? {} : { notes }),
   }));

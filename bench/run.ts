@@ -13,7 +13,14 @@ import { benchKbSearch } from './kb-search.js';
 import { benchMcpGateway } from './mcp-gateway.js';
 import { installQuietRuntime } from './quiet-runtime.js';
 import { benchRegistryLoad } from './registry-load.js';
-import { renderNotes, renderTable, writeResults, type KeyedReport } from './report.js';
+import {
+  headCommit,
+  machineFacts,
+  renderNotes,
+  renderTable,
+  writeResults,
+  type KeyedReport,
+} from './report.js';
 import { benchSessionTask } from './session-task.js';
 import { benchStartAndApprove } from './start-and-approve.js';
 import type { BenchReport } from './stats.js';
@@ -70,11 +77,13 @@ try {
 }
 
 installQuietRuntime();
+const machine = machineFacts();
 
 const reports: KeyedReport[] = [];
 let failed = false;
 for (const key of selected) {
   const load = loadavg()[0]!.toFixed(1);
+  const gitCommit = headCommit();
   const started = performance.now();
   console.log(`running ${key} ...`);
   let report: BenchReport;
@@ -90,6 +99,8 @@ for (const key of selected) {
   const keyed: KeyedReport = {
     ...report,
     key,
+    gitCommit,
+    finishedAt: new Date().toISOString(),
     // The machine is shared: the load says how much the figures were contended.
     notes: [
       ...(report.notes ?? []),
@@ -105,5 +116,5 @@ console.log(renderTable(reports));
 console.log();
 console.log(renderNotes(reports));
 console.log();
-console.log(`written to ${writeResults(reports)}`);
+console.log(`written to ${writeResults(reports, machine)}`);
 if (failed) process.exitCode = 1;
