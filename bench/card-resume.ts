@@ -54,6 +54,8 @@ interface Resume {
   completed: number;
   /** Client: signal sent → result in hand. */
   wall: number;
+  /** Events that task's commands recorded (memo, search attributes, the activity, ...). */
+  commands: number;
 }
 
 function expect(condition: boolean, what: string): asserts condition {
@@ -80,7 +82,10 @@ async function resumeTimes(client: Client, workflowId: string, wall: number): Pr
   const taskStarted = after.find((event) => event.workflowTaskStartedEventAttributes);
   const taskDone = after.find((event) => event.workflowTaskCompletedEventAttributes);
   const taskWait = timeOf(taskStarted, 'WorkflowTaskStarted');
+  const doneIndex = after.findIndex((event) => event.workflowTaskCompletedEventAttributes);
+  const scheduledIndex = after.findIndex((event) => event.activityTaskScheduledEventAttributes);
   return {
+    commands: scheduledIndex - doneIndex,
     taskWait,
     taskRun: timeOf(taskDone, 'WorkflowTaskCompleted') - taskWait,
     scheduled: timeOf(
@@ -205,6 +210,13 @@ function compareRows(deputy: Resume[], bare: Resume[]): BenchRow[] {
   add('signal -> next activity scheduled (history)', 'scheduled');
   add('  of which signal -> workflow task started', 'taskWait');
   add('  of which that workflow task running', 'taskRun');
+  out.push({
+    metric: '  events that workflow task recorded (its commands) p50',
+    value: median(deputy.map((run) => run.commands)),
+    unit: 'count',
+    baseline: median(bare.map((run) => run.commands)),
+    ratio: median(deputy.map((run) => run.commands)) / median(bare.map((run) => run.commands)),
+  });
   add('signal -> completed (history)', 'completed');
   add('signal sent -> result (wall)', 'wall');
   return out;
