@@ -30,6 +30,8 @@ export interface DecisionsOptions {
   runs: number;
   /** Share of cards that get a race (half two decisions at once, half a decision and a stop). */
   raceShare: number;
+  /** How long after the last decision every delegation has to be terminal. */
+  terminalTimeoutMs: number;
 }
 
 type Action = 'approve' | 'deny' | 'stop' | 'double' | 'double-same' | 'decide-vs-stop';
@@ -231,14 +233,22 @@ export async function decisions(
     });
 
     // Every delegation terminal, then every invariant, one delegation at a time per lane.
-    const deadline = Date.now() + 180_000;
+    const deadline = Date.now() + options.terminalTimeoutMs;
     await mapLimit(ids, 10, async (id) => {
       const workflowId = `delegation/${SESSION}/${id}`;
       const outcome = await awaitOutcome(api.client, workflowId, deadline);
       const status = outcome.kind === 'finished' ? outcome.result.status : outcome.kind;
       outcomes[status] = (outcomes[status] ?? 0) + 1;
       if (outcome.kind !== 'finished') {
-        violations.push(`${id}: not terminal (${JSON.stringify(outcome)})`);
+        // What it waits on, and what the suite sent it: enough to tell a lost decision apart.
+        const now = await http(api, 'GET', `/delegations/${id}`, undefined, REQUEST_TIMEOUT_MS);
+        const pending = (now.body.pendingCards as ApprovalCard[] | undefined)?.map((c) => c.id);
+        const sent = cards
+          .get(id)!
+          .map((r) => `${r.cardId} ${r.action}: ${r.sent.map(describeAnswer).join(' | ')}`);
+        violations.push(
+          `${id}: not terminal after the deadline (${JSON.stringify(outcome)}), status ${String(now.body.status)}, pending cards ${JSON.stringify(pending)}; sent: ${sent.join(' || ') || 'nothing'}`,
+        );
         return;
       }
       const records = cards.get(id)!;
@@ -368,7 +378,13 @@ function checkCard(
     );
   }
   const all = record.sent.map(describeAnswer).join(' | ');
-  for (const sent of decisions) {
+  // Two identical decisions: either may be the one applied; one of them must not be a 409.
+  if (identical && decisions.every((d) => d.answer.status === 409)) {
+    violations.push(
+      `${where}: both identical decisions refused, yet the card was ${decided.status}: ${all}`,
+    );
+  }
+  for (const sent of identical ? [] : decisions) {
     const won = applied.includes(sent);
     const { status } = sent.answer;
     // The applied one: 200, 202, or 503 (its fate was open, docs/http-api.md); never 409.
