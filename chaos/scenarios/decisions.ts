@@ -257,10 +257,19 @@ export async function decisions(
         violations.push(`${id}: stopped, but nobody stopped it`);
       if (outcome.result.status === 'failed')
         violations.push(`${id}: failed: ${outcome.result.notice}`);
-      const [state, events] = await Promise.all([
-        stateOf(api.client, workflowId),
-        eventsOf(api.client, workflowId),
-      ]);
+      let state: DelegationState;
+      let events: Awaited<ReturnType<typeof eventsOf>>;
+      try {
+        [state, events] = await Promise.all([
+          stateOf(api.client, workflowId),
+          eventsOf(api.client, workflowId),
+        ]);
+      } catch (error) {
+        violations.push(
+          `${id}: ended ${outcome.result.status}, but its state cannot be read: ${(error as Error).message}`,
+        );
+        return;
+      }
       if (state.pendingCards.length > 0) {
         violations.push(
           `${id}: finished with pending cards ${state.pendingCards.map((c) => c.id).join(', ')}`,

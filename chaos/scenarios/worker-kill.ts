@@ -209,7 +209,17 @@ export async function checkStepper(
   if (result.status !== 'completed' && !result.notice) {
     violations.push(`${id}: ended ${result.status} without a notice saying why`);
   }
-  const events = (await eventsOf(client, workflowId)).filter((e) => e.type === 'tool-call');
+  // A query replays the run on a worker: a replay that fails (nondeterminism) is a finding too.
+  let all;
+  try {
+    all = await eventsOf(client, workflowId);
+  } catch (error) {
+    violations.push(
+      `${id}: finished ${result.status}, but its events cannot be read: ${(error as Error).message}`,
+    );
+    return checked;
+  }
+  const events = all.filter((e) => e.type === 'tool-call');
   if (result.status === 'completed' && events.length !== STEPPER_STEPS.length) {
     violations.push(
       `${id}: completed after ${events.length} tool calls, the script has ${STEPPER_STEPS.length}`,
