@@ -19,14 +19,15 @@ export function registerRunHandlers(
   state: () => DelegationState,
   onDecided?: (card: ApprovalCard) => void,
 ): (decision: CardDecision) => ApprovalCard | null {
-  const decideCard = (decision: CardDecision) => {
+  const decide = (decision: CardDecision, byPerson: boolean) => {
     const card = run.decideCard(decision);
     if (card) {
-      publishDecision(run);
+      publishDecision(run, byPerson);
       onDecided?.(card);
     }
     return card;
   };
+  const decideCard = (decision: CardDecision) => decide(decision, true);
   setHandler(stateQuery, state);
   setHandler(eventsQuery, (afterSeq: number) => run.eventsAfter(afterSeq));
   setHandler(decideCardSignal, (decision) => {
@@ -48,5 +49,5 @@ export function registerRunHandlers(
       },
     },
   );
-  return decideCard;
+  return (decision) => decide(decision, false);
 }

@@ -23,11 +23,26 @@ export function publish(run: DelegationRun): void {
     { key: PENDING_CARDS_ATTRIBUTE, value: run.pendingCards().length },
   ]);
   if (patched(CARDS_IN_MEMO)) upsertMemo({ pendingCards: run.pendingCards().map(cardForMemo) });
+  // Asked here for its marker (and Temporal's change-version upsert) to land with a park's
+  // commands, not in the task that applies the decision, which is the one this patch shortens.
+  patched(ONE_PUBLISH_ON_RESUME);
 }
 
-/** After a card decision; histories from before the patch published nothing here. */
-export function publishDecision(run: DelegationRun): void {
-  if (patched(CARDS_IN_MEMO)) publish(run);
+/**
+ * Patch id: the decision that leaves no card pending publishes nothing itself, because the
+ * rounds resume in the same activation and publish then: one upsert pair where there were two.
+ */
+const ONE_PUBLISH_ON_RESUME = 'one-publish-on-resume';
+
+/**
+ * After a card decision; histories from before the patch published nothing here.
+ * @param resumes the decision came from a person (signal or update), so the last one resumes the
+ *   rounds; settling cards on a stop publishes each, as the stop has no resume to do it.
+ */
+export function publishDecision(run: DelegationRun, resumes: boolean): void {
+  if (!patched(CARDS_IN_MEMO)) return;
+  if (resumes && run.pendingCards().length === 0 && patched(ONE_PUBLISH_ON_RESUME)) return;
+  publish(run);
 }
 
 function cardForMemo(card: ApprovalCard): ApprovalCard {
