@@ -165,12 +165,18 @@ async function approve(bench: Bench, parked: Parked[]): Promise<number> {
   await pool(parked, CONCURRENCY, async (one) => {
     // `recorded` (no worker applied it within the facade's wait) is fine: the signal is stored
     // and applies when a worker picks the delegation up; the result below waits for that.
+    let attempts = 0;
     await patiently(`approving ${one.cardId}`, async () => {
       try {
+        attempts++;
         await bench.delegations.decide(one.cardId, { decision: 'approve', decidedBy: null });
       } catch (error) {
-        // A retry of a decision that did reach Temporal: it is stored, the result says the rest.
-        if (!(error instanceof DeputyError && error.kind === 'conflict')) throw error;
+        // A retry of a decision that did reach Temporal (the first answer timed out): it is
+        // stored or applied already, so the card is taken or gone; the result says the rest.
+        const landed =
+          error instanceof DeputyError &&
+          (error.kind === 'conflict' || (attempts > 1 && error.kind === 'not-found'));
+        if (!landed) throw error;
       }
     });
     const result = (await bench.client.workflow
