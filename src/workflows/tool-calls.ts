@@ -169,9 +169,19 @@ async function runToolCall(
   try {
     return await localActivitiesWith(LOCAL_READ_TOOL, summary).runTool(input);
   } catch (error) {
-    if (!(error instanceof ActivityFailure && error.cause instanceof TimeoutFailure)) throw error;
+    if (!isTimeout(error)) throw error;
     return activitiesWith(READ_TOOL, summary).runTool(input);
   }
+}
+
+/**
+ * A local activity's timeout reaches the workflow as an ActivityFailure caused by a
+ * TimeoutFailure when it happens, but as the bare TimeoutFailure its marker recorded when the
+ * history is replayed: both must read as a timeout, or replay takes the other branch.
+ */
+function isTimeout(error: unknown): boolean {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  return cause instanceof TimeoutFailure;
 }
 
 /** What the Temporal UI shows for the activity: the tool, an MCP call's server/tool, a glimpse. */

@@ -11,7 +11,14 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResolvedAgent } from '../../src/activities/types.js';
 import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
-import { createHarness, eventually, type Harness } from './support/harness.js';
+import { Worker } from '@temporalio/worker';
+import {
+  createHarness,
+  eventually,
+  recordHistory,
+  workflowBundle,
+  type Harness,
+} from './support/harness.js';
 
 const agents = {
   '.subagents/agents/copyist.md':
@@ -174,6 +181,13 @@ describe('reads as local activities', () => {
     await handle.cancel();
     expect((await handle.result()).status).toBe('stopped');
     expect(Date.now() - stoppedAt).toBeLessThan(8_000);
-    expect(localActivityTypes((await handle.fetchHistory()).events ?? [])).toEqual(['runTool']);
+    const history = await handle.fetchHistory();
+    expect(localActivityTypes(history.events ?? [])).toEqual(['runTool']);
+    // The timed-out local read and its ordinary re-run replay as they ran.
+    await Worker.runReplayHistory(
+      { workflowBundle: await workflowBundle(), replayName: 'local-read-timeout' },
+      history,
+    );
+    await recordHistory(handle, 'local-read-timeout');
   });
 });
