@@ -119,7 +119,10 @@ async function retryOpenFates(api: Api, id: string, card: string, sent: Sent[]):
     const state = await http(api, 'GET', `/delegations/${id}`, undefined, REQUEST_TIMEOUT_MS);
     if (state.status !== 200) continue;
     const body = state.body as unknown as DelegationState;
-    if (body.result !== null || !body.pendingCards.some((c) => c.id === card)) return retries;
+    // Settled only when the run itself says so: an answer built from visibility (query timed
+    // out) has no decided cards and a memo that may lag, so it proves nothing either way.
+    if (body.result !== null || body.decidedCards.some((c) => c.id === card)) return retries;
+    if (!body.pendingCards.some((c) => c.id === card) && body.maxTurns !== 0) return retries;
     const first = sent[0]!;
     const reason = `chaos ${first.what} retry #${attempt}`;
     const answer =
