@@ -33,8 +33,10 @@ export const WORKER_TUNING_DEFAULTS = {
   maxConcurrentLocalActivityExecutions: 100,
   /**
    * How long a task waits on this worker's sticky queue before Temporal gives it to any worker
-   * (which replays). Temporal's 10 s: short enough that a dead worker's cached delegations move on
-   * quickly, long enough that a busy one keeps its own.
+   * (which replays). Temporal's 10 s. It is most of what a SIGKILLed worker costs: its cached
+   * delegations wait this long before the restarted one takes them (bench/capacity.ts: 100 resumed
+   * in 2.59x the warm time with 10 s, 1.86x with 3 s in one smaller run; a replay alone cost
+   * 1.35x). Kept at 10 s until more runs confirm 3 s; lower it where restarts matter.
    */
   stickyQueueScheduleToStartTimeoutSeconds: 10,
   /**
