@@ -37,6 +37,10 @@ export const DelegationStatus = component('DelegationStatus', DelegationStatusSc
 const Timestamp = z.iso.datetime();
 const Count = z.number().int().min(0);
 const DecidedBy = z.string().nullable().describe('user id of who decided; null without auth');
+const DecisionId = z
+  .string()
+  .optional()
+  .describe('the deciding request; absent when a stop settled the card');
 
 export const CardStateSchema = component(
   'CardState',
@@ -47,12 +51,14 @@ export const CardStateSchema = component(
       reason: z.string().nullable(),
       decidedAt: Timestamp,
       decidedBy: DecidedBy,
+      decisionId: DecisionId,
     }),
     z.object({
       status: z.literal('denied'),
       reason: z.string(),
       decidedAt: Timestamp,
       decidedBy: DecidedBy,
+      decisionId: DecisionId,
     }),
   ]),
 );

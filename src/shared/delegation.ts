@@ -54,8 +54,20 @@ export type CardDecisionKind = 'approve' | 'deny';
 
 export type CardState =
   | { status: 'pending' }
-  | { status: 'approved'; reason: string | null; decidedAt: string; decidedBy: string | null }
-  | { status: 'denied'; reason: string; decidedAt: string; decidedBy: string | null };
+  | {
+      status: 'approved';
+      reason: string | null;
+      decidedAt: string;
+      decidedBy: string | null;
+      decisionId?: string;
+    }
+  | {
+      status: 'denied';
+      reason: string;
+      decidedAt: string;
+      decidedBy: string | null;
+      decisionId?: string;
+    };
 
 /** An approval card (POL-2): a tool call waiting on a human. */
 export interface ApprovalCard {
@@ -90,6 +102,11 @@ export interface CardDecision {
   /** Shown to the model on deny; recorded on approve. */
   reason?: string;
   decidedBy?: string;
+  /**
+   * Unique per request (the API sets it): tells which of two racing decisions the card took,
+   * also when both say the same thing. Absent on a stop's settlement and on older decisions.
+   */
+  decisionId?: string;
 }
 
 /**

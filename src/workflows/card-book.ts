@@ -59,14 +59,16 @@ export class CardBook {
     if (this.rejectionOf(decision) !== null) return null;
     const card = this.cards.get(decision.cardId)!;
     const decidedBy = decision.decidedBy ?? null;
+    const which = decision.decisionId === undefined ? {} : { decisionId: decision.decisionId };
     card.state =
       decision.decision === 'approve'
-        ? { status: 'approved', reason: decision.reason ?? null, decidedAt, decidedBy }
+        ? { status: 'approved', reason: decision.reason ?? null, decidedAt, decidedBy, ...which }
         : {
             status: 'denied',
             reason: decision.reason ?? 'denied by a human',
             decidedAt,
             decidedBy,
+            ...which,
           };
     return card;
   }

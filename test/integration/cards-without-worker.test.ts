@@ -79,7 +79,10 @@ describe('card decisions without a worker', () => {
     });
     expect(winner.body.message).toMatch(/applies when a worker/);
     expect(loser.body).toMatchObject({ error: 'conflict' });
-    expect(loser.body.message).toMatch(new RegExp(`already has a decision waiting.*\\(${won}\\)`));
+    // Refused before its signal (the other was waiting) or after it (the other landed first).
+    expect(loser.body.message).toMatch(
+      new RegExp(`(waiting for a worker|another decision on card \\S+) \\(${won}\\)`),
+    );
 
     // Still refused after the race, and nothing has run: the card is still pending.
     const again = await timedRequest(app, 'POST', `/cards/${card!.id}`, { decision: 'approve' });

@@ -14,8 +14,13 @@
  * (or one that just died, which still looks alive for a while) it waits, and after the caller
  * gave up it may still apply. A stored signal never leaves anyone in that doubt.
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { WorkflowExecutionDescription, WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowNotFoundError,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import {
   delegationIdOfCard,
   type ApprovalCard,
@@ -28,7 +33,7 @@ import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
 import { rpc } from './rpc.js';
 import type { DecideOutcome, Delegations, RecordedDecision } from './types.js';
-import { unappliedDecisions } from './unapplied-decisions.js';
+import { allDecisions, unappliedDecisions } from './unapplied-decisions.js';
 import { mirroredPendingCards } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
@@ -50,7 +55,7 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
     const handle = await handleOfCard(deps.lookup, delegationId, cardId);
     const description = await describe(delegationId, handle);
     if (description.status.name !== 'RUNNING') {
-      throw await closedRunError(deps, delegationId, cardId);
+      throw await closedRunError(deps, delegationId, cardId, description);
     }
     const card = await pendingCard(deps, delegationId, cardId, description);
     const decision: CardDecision = {
@@ -58,15 +63,26 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
       decision: request.decision,
       ...(request.reason === undefined ? {} : { reason: request.reason }),
       ...(request.decidedBy == null ? {} : { decidedBy: request.decidedBy }),
+      decisionId: randomUUID(),
     };
 
-    const waiting = await firstUnapplied(handle, description.runId, cardId);
+    const waiting = (await unappliedDecisions(handle, description.runId)).find(
+      (earlier) => earlier.cardId === cardId,
+    );
     if (waiting !== undefined) throw alreadyRecorded(cardId, waiting);
-    await rpc(handle.client, () => handle.signal(decideCardSignal, decision));
+    try {
+      await rpc(handle.client, () => handle.signal(decideCardSignal, decision));
+    } catch (error) {
+      // The run closed (a stop, its end) between the check and the signal: it settled the card.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+      throw await closedRunError(deps, delegationId, cardId, await describe(delegationId, handle));
+    }
     // Two callers can both pass the check above before either signal lands. The workflow
     // applies whichever is first in history, so the other one is told now, not never.
-    const first = await firstUnapplied(handle, description.runId, cardId);
-    if (first !== undefined && !sameDecision(first, decision)) throw alreadyRecorded(cardId, first);
+    const first = (await allDecisions(handle, description.runId)).find(
+      (earlier) => earlier.cardId === cardId,
+    );
+    if (first !== undefined && !sameDecision(first, decision)) throw overtaken(cardId, first);
 
     return outcome(deps, handle, description, card, decision);
   };
@@ -101,11 +117,7 @@ async function outcome(
     await sleep(deps.pollMs);
     if (!stillPending(await describe(delegationId, handle), card.id)) break;
   }
-  const state = await deps.get(delegationId).catch((error: unknown) => {
-    if (error instanceof TemporalUnreachableError) throw error;
-    return null;
-  });
-  const decided = state?.decidedCards.find((candidate) => candidate.id === card.id);
+  const decided = await decidedCard(deps, delegationId, card.id);
   if (decided === undefined) {
     return recorded(
       card,
@@ -121,6 +133,29 @@ async function outcome(
   }
   return decided;
 }
+
+/**
+ * The card as the run settled it, or undefined when its state cannot be read in time. A closed
+ * run answers only through a worker replaying it, which a loaded machine may not do within one
+ * query bound, so that gets a few.
+ */
+async function decidedCard(
+  deps: CardDecisionDeps,
+  delegationId: string,
+  cardId: string,
+): Promise<ApprovalCard | undefined> {
+  for (let attempt = 0; attempt < STATE_ATTEMPTS; attempt++) {
+    const state = await deps.get(delegationId).catch((error: unknown) => {
+      if (error instanceof TemporalUnreachableError) throw error;
+      return null;
+    });
+    if (state !== null) return state.decidedCards.find((candidate) => candidate.id === cardId);
+  }
+  return undefined;
+}
+
+/** Tries at reading the delegation's state once the card has left the pending list. */
+const STATE_ATTEMPTS = 3;
 
 /**
  * The pending card, from the memo when the run mirrors its cards; otherwise (or when the memo
@@ -160,28 +195,17 @@ function stillPending(description: WorkflowExecutionDescription, cardId: string)
   return cards === null || cards.some((card) => card.id === cardId);
 }
 
-async function firstUnapplied(
-  handle: WorkflowHandle,
-  runId: string,
-  cardId: string,
-): Promise<CardDecision | undefined> {
-  return (await unappliedDecisions(handle, runId)).find((decision) => decision.cardId === cardId);
-}
-
+/** The same request: by its id, which every decision the API sends carries. */
 function sameDecision(a: CardDecision, b: CardDecision): boolean {
-  return (
-    a.decision === b.decision &&
-    (a.reason ?? null) === (b.reason ?? null) &&
-    (a.decidedBy ?? null) === (b.decidedBy ?? null)
-  );
+  return a.decisionId === b.decisionId;
 }
 
-/** Whether a decided card carries this decision (by the same person, when one is named). */
+/**
+ * Whether a decided card took this decision: by its id, so that of two racing requests saying
+ * the same thing only one is told it applied. A stop's settlement carries none.
+ */
 function decidedAs(card: ApprovalCard, decision: CardDecision): boolean {
-  const status = decision.decision === 'approve' ? 'approved' : 'denied';
-  return (
-    card.state.status === status && (card.state.decidedBy ?? null) === (decision.decidedBy ?? null)
-  );
+  return card.state.status !== 'pending' && card.state.decisionId === decision.decisionId;
 }
 
 function recorded(card: ApprovalCard, decision: CardDecision, message: string): RecordedDecision {
@@ -201,21 +225,32 @@ async function handleOfCard(
   }
 }
 
-/** The run has closed and settled its cards: say how, from its final state. */
+/**
+ * The run has closed and settled its cards: say how, from its final state. When that state
+ * cannot be read in time the card of a closed run is still not decidable: a conflict, since a
+ * run that existed settled every card it had; only a state that lacks the card means no such card.
+ */
 async function closedRunError(
   deps: CardDecisionDeps,
   delegationId: string,
   cardId: string,
+  description: WorkflowExecutionDescription,
 ): Promise<DeputyError> {
   const state = await deps.get(delegationId).catch((error: unknown) => {
     if (error instanceof TemporalUnreachableError) throw error;
     return null;
   });
-  const decided = state?.decidedCards.find((card) => card.id === cardId);
+  if (state === null) {
+    return new DeputyError(
+      'conflict',
+      `delegation ${delegationId} has ended (${description.status.name.toLowerCase()}) and settled its cards; card ${cardId} can no longer be decided`,
+    );
+  }
+  const decided = state.decidedCards.find((card) => card.id === cardId);
   if (decided !== undefined) {
     return new DeputyError(
       'conflict',
-      `card ${cardId} was already ${decided.state.status}${byWhom(decided)} (delegation ${state?.status})`,
+      `card ${cardId} was already ${decided.state.status}${byWhom(decided)} (delegation ${state.status})`,
     );
   }
   return unknownCard(cardId);
@@ -233,6 +268,14 @@ function alreadyRecorded(cardId: string, earlier: CardDecision): DeputyError {
   return new DeputyError(
     'conflict',
     `card ${cardId} already has a decision waiting for a worker (${earlier.decision}${by}); the first decision recorded is the one that applies`,
+  );
+}
+
+function overtaken(cardId: string, earlier: CardDecision): DeputyError {
+  const by = earlier.decidedBy === undefined ? '' : ` by ${earlier.decidedBy}`;
+  return new DeputyError(
+    'conflict',
+    `another decision on card ${cardId} (${earlier.decision}${by}) was recorded just before yours; the first decision recorded is the one that applies, yours was not applied`,
   );
 }
 

@@ -17,9 +17,22 @@ const PAGE_SIZE = 64;
 const MAX_EVENTS = 20_000;
 
 /** Unapplied decisions of run `runId`, oldest first (the order the workflow will apply them). */
-export async function unappliedDecisions(
+export function unappliedDecisions(handle: WorkflowHandle, runId: string): Promise<CardDecision[]> {
+  return decisionsInHistory(handle, runId, { unappliedOnly: true });
+}
+
+/**
+ * Every decision run `runId` was sent, oldest first. The first one for a card that was pending
+ * is the one the workflow applied (or will apply): later ones find it decided.
+ */
+export function allDecisions(handle: WorkflowHandle, runId: string): Promise<CardDecision[]> {
+  return decisionsInHistory(handle, runId, { unappliedOnly: false });
+}
+
+async function decisionsInHistory(
   handle: WorkflowHandle,
   runId: string,
+  { unappliedOnly }: { unappliedOnly: boolean },
 ): Promise<CardDecision[]> {
   const { client } = handle;
   const newestFirst: CardDecision[] = [];
@@ -35,7 +48,7 @@ export async function unappliedDecisions(
       }),
     );
     for (const event of page.history?.events ?? []) {
-      if (event.workflowTaskCompletedEventAttributes) return newestFirst.reverse();
+      if (unappliedOnly && event.workflowTaskCompletedEventAttributes) return newestFirst.reverse();
       const signal = event.workflowExecutionSignaledEventAttributes;
       if (signal?.signalName !== decideCardSignal.name) continue;
       const decision = await decode(handle, signal.input?.payloads?.[0]);
