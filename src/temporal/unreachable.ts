@@ -15,6 +15,7 @@ export class TemporalUnreachableError extends DeputyError {
 }
 
 /** gRPC status codes that mean the server did not answer (see @grpc/grpc-js `status`). */
+const CANCELLED = 1;
 const DEADLINE_EXCEEDED = 4;
 const UNAVAILABLE = 14;
 
@@ -28,7 +29,8 @@ export function isConnectionFailure(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
-    if (code === UNAVAILABLE || code === DEADLINE_EXCEEDED) return true;
+    // CANCELLED: the client gave up on the call (its deadline passed while the SDK retried).
+    if (code === UNAVAILABLE || code === DEADLINE_EXCEEDED || code === CANCELLED) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
@@ -40,7 +42,7 @@ export function connectionFailureReason(error: unknown): string {
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const code = (current as { code?: unknown }).code;
     if (code === UNAVAILABLE) return 'connection refused or lost';
-    if (code === DEADLINE_EXCEEDED) return 'no answer in time';
+    if (code === DEADLINE_EXCEEDED || code === CANCELLED) return 'no answer in time';
     current = (current as { cause?: unknown }).cause;
   }
   return 'no answer';
