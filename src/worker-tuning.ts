@@ -29,7 +29,7 @@ export const WORKER_TUNING_DEFAULTS = {
   maxConcurrentWorkflowTaskExecutions: 40,
   /** Activities (model turns, tools) run at once: Temporal's 100; mostly waiting on I/O. */
   maxConcurrentActivityTaskExecutions: 100,
-  /** deputy runs no local activities; Temporal's 100, there for completeness. */
+  /** Reads run as local activities (at most 3 s each); Temporal's 100 was not the limit measured. */
   maxConcurrentLocalActivityExecutions: 100,
   /**
    * How long a task waits on this worker's sticky queue before Temporal gives it to any worker
