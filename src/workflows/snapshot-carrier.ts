@@ -39,10 +39,11 @@ export function modelPromptOf(carrier: SnapshotCarrier) {
     : { system: carrier.snapshot.systemPrompt, tools: carrier.snapshot.tools };
 }
 
+/**
+ * Also unwrapped: a local activity's failure comes back from its marker on replay without the
+ * ActivityFailure it had when it happened (see `isTimeout` in tool-calls.ts).
+ */
 function isSnapshotMissing(error: unknown): boolean {
-  return (
-    error instanceof ActivityFailure &&
-    error.cause instanceof ApplicationFailure &&
-    error.cause.type === FAILURE_TYPES.snapshotMissing
-  );
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  return cause instanceof ApplicationFailure && cause.type === FAILURE_TYPES.snapshotMissing;
 }

@@ -159,6 +159,11 @@ describe('the capability snapshot by reference', () => {
     expect(afterLoss[1]!.input).toHaveProperty('snapshot.agentName', 'copyist');
     expect(afterLoss[2]!.input).toHaveProperty('system');
     expect(existsSync(join(harness.workspace, 'copy.txt'))).toBe(true); // written once, after the loss
+    // The failed attempt and the whole-snapshot retry replay as they ran.
+    await Worker.runReplayHistory(
+      { workflowBundle: await workflowBundle(), replayName: 'snapshot-missing' },
+      await handle.fetchHistory(),
+    );
   });
 });
 
