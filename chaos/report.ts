@@ -67,11 +67,18 @@ export function renderTable(report: RunReport): string {
   return [render(header), rule, ...rows.flatMap((row) => [render(row), rule])].join('\n');
 }
 
-/** bench/results/chaos-<profile>-<YYYY-MM-DD>.json; the path written. */
-export async function writeJson(report: RunReport): Promise<string> {
+/**
+ * bench/results/chaos-<profile>-<YYYY-MM-DD>.json, or `...-only-<scenarios>.json` for a subset
+ * (which must not replace the day's full record); the path written.
+ */
+export async function writeJson(report: RunReport, only: string | null): Promise<string> {
   const directory = join(PROJECT_ROOT, 'bench', 'results');
   await mkdir(directory, { recursive: true });
-  const path = join(directory, `chaos-${report.profile}-${report.startedAt.slice(0, 10)}.json`);
+  const subset = only === null ? '' : `-only-${only.replace(/[^0-9]+/g, '-')}`;
+  const path = join(
+    directory,
+    `chaos-${report.profile}-${report.startedAt.slice(0, 10)}${subset}.json`,
+  );
   await writeFile(path, `${JSON.stringify(report, null, 2)}\n`);
   return path;
 }

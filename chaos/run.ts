@@ -158,7 +158,7 @@ const report: RunReport = {
   passed: results.every((r) => r.violations.length === 0),
   scenarios: results.map((r) => ({ ...r, passed: r.violations.length === 0 })),
 };
-const path = await writeJson(report);
+const path = await writeJson(report, values.only ?? null);
 console.log('');
 console.log(renderTable(report));
 console.log('');

@@ -12,7 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { http, sleep, startApi, startPool, startServer, type Api, type Site } from '../cluster.js';
-import { awaitOutcome, stateOf, startDelegation } from '../outcomes.js';
+import { awaitOutcome, eventsOf, stateOf, startDelegation } from '../outcomes.js';
+import { TOLD } from './worker-kill.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
 
@@ -50,6 +51,7 @@ export async function serverRestart(
   let decisionsAcrossKills = 0;
   let cardsCarried = 0;
   let completed = 0;
+  let toolsToldLost = 0;
   const tags = Array.from({ length: options.parked }, (_, i) => `r-${i}`);
   const ids = tags.map((tag) => `${site.name}-${tag}`);
   /** Card id a delegation must be parked on next (after each accepted approval it moves on). */
@@ -194,10 +196,24 @@ export async function serverRestart(
       const c2 = await readFile(join(site.workspace, 'cards', `${tags[i]}.c2`), 'utf8').catch(
         () => '',
       );
-      if (c1 !== `${tags[i]} c1\n`)
-        violations.push(`${id}: approved write left ${JSON.stringify(c1)}`);
-      if (c2 !== `${tags[i]} c2\n`)
-        violations.push(`${id}: approved bash left ${JSON.stringify(c2)} (not exactly once)`);
+      // At most once: a tool whose dispatch a server kill lost may not have run, and then the
+      // model must have been told so; twice is always a violation.
+      const told = (await eventsOf(api.client, handles[i]!.workflowId)).filter(
+        (event) => event.type === 'tool-call' && TOLD.test(event.summary),
+      ).length;
+      for (const [effect, text, tool] of [
+        [c1, `${tags[i]} c1\n`, 'write'],
+        [c2, `${tags[i]} c2\n`, 'bash'],
+      ] as const) {
+        if (effect === text) continue;
+        if (effect === '' && told > 0) {
+          toolsToldLost++;
+          continue;
+        }
+        violations.push(
+          `${id}: approved ${tool} left ${JSON.stringify(effect)} (not exactly once; ${told} tool(s) told lost)`,
+        );
+      }
     }
   } finally {
     await pool.close();
@@ -208,7 +224,7 @@ export async function serverRestart(
     scenario: '2 server restarts',
     runs: options.parked,
     checked:
-      '0 lost cards across restarts on the same SQLite file; accepted decisions applied; every card decidable after; effects once',
+      '0 lost cards across restarts on the same SQLite file; accepted decisions applied; every card decidable after; effects at most once, a missing one told to the model',
     figures: {
       startsRetriedAfter503: startRetries.count,
       restarts: options.restarts,
@@ -222,6 +238,7 @@ export async function serverRestart(
       ),
       restartMaxS: Number((Math.max(0, ...restartMs) / 1000).toFixed(1)),
       completed,
+      toolsToldLost,
     },
     violations,
     durationMs: Date.now() - started,

@@ -33,7 +33,8 @@ export interface WorkerKillOptions {
   waveTimeoutMs: number;
 }
 
-const TOLD = /may have started.*not retried/;
+/** What the model reads when an at-most-once tool's worker or dispatch was lost. */
+export const TOLD = /may have started.*not retried/;
 const AT_MOST_ONCE = new Set(['write', 'edit', 'bash']);
 
 export async function workerKill(
