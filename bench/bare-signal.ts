@@ -5,53 +5,26 @@
  * policy, card book, events, memo or search attributes). The signal carries a CardDecision, so
  * both sides receive the same payload. Sandbox code, bundled only by the benchmark.
  */
-import {
-  condition,
-  defineQuery,
-  defineSignal,
-  proxyActivities,
-  setHandler,
-} from '@temporalio/workflow';
-import type { DeputyActivities } from '../src/activities/index.js';
+import { condition, defineQuery, defineSignal, setHandler } from '@temporalio/workflow';
 import type { CardDecision } from '../src/shared/delegation.js';
-import type { TranscriptEntry } from '../src/shared/model-contract.js';
-
-const { resolveAgent, callModel, runTool } = proxyActivities<DeputyActivities>({
-  startToCloseTimeout: '1 minute',
-});
+import { bareLoop } from './bare-workflow.js';
 
 /** Same name as deputy's own signal: the history events of both sides read alike. */
 export const bareGoSignal = defineSignal<[CardDecision]>('decideCard');
 /** True once the workflow waits for the signal (the delegation side polls its pending cards). */
 export const bareWaitingQuery = defineQuery<boolean>('waiting');
 
-export async function bareSignal(agent: string, task: string): Promise<number> {
+export function bareSignal(agent: string, task: string): Promise<number> {
   let waiting = false;
   let decided = false;
   setHandler(bareWaitingQuery, () => waiting);
   setHandler(bareGoSignal, () => {
     decided = true;
   });
-  const { snapshot } = await resolveAgent({ agent, caller: { id: null, roles: [] } });
-  const transcript: TranscriptEntry[] = [{ role: 'user', content: task }];
-  for (let round = 1; ; round++) {
-    const turn = await callModel({
-      agentName: snapshot.agentName,
-      level: snapshot.level,
-      model: snapshot.model,
-      system: snapshot.systemPrompt,
-      tools: snapshot.tools,
-      transcript,
-    });
-    transcript.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
-    if (turn.toolCalls.length === 0) return round;
-    for (const call of turn.toolCalls) {
-      waiting = true;
-      await condition(() => decided);
-      waiting = false;
-      decided = false;
-      const outcome = await runTool({ snapshot, call });
-      transcript.push({ role: 'tool', toolCallId: call.id, toolName: call.name, ...outcome });
-    }
-  }
+  return bareLoop(agent, task, async () => {
+    waiting = true;
+    await condition(() => decided);
+    waiting = false;
+    decided = false;
+  });
 }

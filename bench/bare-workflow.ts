@@ -11,7 +11,19 @@ const { resolveAgent, callModel, runTool } = proxyActivities<DeputyActivities>({
   startToCloseTimeout: '1 minute',
 });
 
-export async function bareRounds(agent: string, task: string): Promise<number> {
+export function bareRounds(agent: string, task: string): Promise<number> {
+  return bareLoop(agent, task);
+}
+
+/**
+ * The loop of a bare run; `beforeTool` runs before each tool call (the card-resume baseline
+ * waits for its signal there). Returns the rounds used.
+ */
+export async function bareLoop(
+  agent: string,
+  task: string,
+  beforeTool?: () => Promise<void>,
+): Promise<number> {
   const { snapshot } = await resolveAgent({ agent, caller: { id: null, roles: [] } });
   const transcript: TranscriptEntry[] = [{ role: 'user', content: task }];
   for (let round = 1; ; round++) {
@@ -26,6 +38,7 @@ export async function bareRounds(agent: string, task: string): Promise<number> {
     transcript.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
     if (turn.toolCalls.length === 0) return round;
     for (const call of turn.toolCalls) {
+      await beforeTool?.();
       const outcome = await runTool({ snapshot, call });
       transcript.push({ role: 'tool', toolCallId: call.id, toolName: call.name, ...outcome });
     }
