@@ -19,7 +19,6 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import proto from '@temporalio/proto';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../src/config.js';
 import { DeputyError } from '../src/errors.js';
@@ -30,6 +29,7 @@ import { startDevServer } from '../src/temporal/dev-server.js';
 import { WORKFLOWS_PATH } from '../src/worker.js';
 import { WORKER_TUNING_DEFAULTS } from '../src/worker-tuning.js';
 import { renderChart } from './capacity-chart.js';
+import { historySize } from './history-bytes.js';
 import {
   killBenchWorker,
   rssMiB,
@@ -39,7 +39,6 @@ import {
 } from './capacity-process.js';
 import { median, type BenchReport, type BenchRow } from './stats.js';
 
-const { temporal } = proto;
 const PARKED = Number(process.env.BENCH_PARKED ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SAMPLE_EVERY = Number(
@@ -187,30 +186,6 @@ async function approve(bench: Bench, parked: Parked[]): Promise<number> {
   return performance.now() - started;
 }
 
-interface HistorySize {
-  bytes: number;
-  events: number;
-  /** Encoded bytes by event type, largest first. */
-  byType: Array<{ type: string; bytes: number }>;
-}
-
-async function historySize(client: Client, workflowId: string): Promise<HistorySize> {
-  const history = await client.workflow.getHandle(workflowId).fetchHistory();
-  const byType = new Map<string, number>();
-  for (const event of history.events ?? []) {
-    const type = temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? 'unknown';
-    const bytes = temporal.api.history.v1.HistoryEvent.encode(event).finish().length;
-    byType.set(type, (byType.get(type) ?? 0) + bytes);
-  }
-  return {
-    bytes: temporal.api.history.v1.History.encode(history).finish().length,
-    events: history.events?.length ?? 0,
-    byType: [...byType]
-      .map(([type, bytes]) => ({ type: type.replace(/^EVENT_TYPE_/, ''), bytes }))
-      .sort((a, b) => b.bytes - a.bytes),
-  };
-}
-
 async function writeWorkspace(workspace: string): Promise<void> {
   await mkdir(join(workspace, '.subagents', 'agents'), { recursive: true });
   await mkdir(join(workspace, 'scripts'), { recursive: true });
@@ -306,7 +281,11 @@ export async function benchCapacity(): Promise<BenchReport> {
     progress('histories');
     // 2. What one parked delegation's history weighs.
     const histories = await Promise.all(
-      main.parked.slice(0, HISTORIES).map((one) => historySize(client, one.workflowId)),
+      main.parked
+        .slice(0, HISTORIES)
+        .map(async (one) =>
+          historySize(await client.workflow.getHandle(one.workflowId).fetchHistory()),
+        ),
     );
 
     progress('drain');

@@ -7,67 +7,31 @@
  * before snapshots went by reference, so it is also the "before" of that change.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { createActivities } from '../src/activities/index.js';
-import { createAgentResolver } from '../src/agent-resolver.js';
-import { loadConfig } from '../src/config.js';
-import { createRegistry } from '../src/definitions/registry.js';
 import { delegationWorkflowId } from '../src/shared/delegation.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
 import { historySize, type HistorySize } from './history-bytes.js';
-import { median, percentile, type BenchReport } from './stats.js';
+import { alternate, median, percentile, type BenchReport } from './stats.js';
+import { delegationInput, startRig } from './temporal-rig.js';
 
 const ROUNDS = 10;
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 15);
 
 export async function benchDelegationOverhead(): Promise<BenchReport> {
-  const root = await mkdtemp(join(tmpdir(), 'deputy-bench-b1-'));
-  const workspace = join(root, 'workspace');
-  await mkdir(join(workspace, '.subagents', 'agents'), { recursive: true });
-  await mkdir(join(workspace, 'scripts'), { recursive: true });
-  await writeFile(join(workspace, 'note.txt'), 'a small file to read\n');
   const turns = Array.from(
     { length: ROUNDS },
     (_, index) =>
       `  - text: round ${index + 1}\n    toolCalls: [{ name: read, arguments: { path: note.txt } }]`,
   );
-  await writeFile(
-    join(workspace, 'scripts', 'bench.yaml'),
-    `turns:\n${turns.join('\n')}\n  - text: done\n`,
-  );
-  await writeFile(
-    join(workspace, '.subagents', 'agents', 'bench.md'),
-    `---\nname: bench\ndescription: benchmark agent\nmodel: scripted:scripts/bench.yaml\ntools: [read]\nmaxTurns: ${ROUNDS + 5}\n---\nBench.\n`,
-  );
   const prompt =
     'Read what the task names, compare it with the notes, and say what differs. '.repeat(40);
-  await writeFile(
-    join(workspace, '.subagents', 'agents', 'wide.md'),
-    `---\nname: wide\ndescription: benchmark agent with a realistic toolset\nmodel: scripted:scripts/bench.yaml\ntools: [read, glob, grep, write, edit, bash]\napprovalMode: full-access\nmaxTurns: ${ROUNDS + 5}\n---\n${prompt}\n`,
-  );
-
-  const server = await startDevServer({ dataDir: join(root, 'data'), headless: true });
-  const config = loadConfig(
-    { workspace, temporalAddress: server.address },
-    { DEPUTY_USER_DIR: join(root, 'user') },
-  );
-  const registry = createRegistry({ config });
-  await registry.load();
-  const nativeConnection = await NativeConnection.connect({ address: server.address });
-  const taskQueue = `bench-${randomUUID()}`;
-  const worker = await Worker.create({
-    connection: nativeConnection,
-    taskQueue,
-    workflowsPath: fileURLToPath(new URL('./bench-workflows.ts', import.meta.url)),
-    activities: createActivities({ config, agents: createAgentResolver(config, registry) }),
+  const { client, taskQueue, run } = await startRig({
+    name: 'b1',
+    files: {
+      'note.txt': 'a small file to read\n',
+      'scripts/bench.yaml': `turns:\n${turns.join('\n')}\n  - text: done\n`,
+      '.subagents/agents/bench.md': `---\nname: bench\ndescription: benchmark agent\nmodel: scripted:scripts/bench.yaml\ntools: [read]\nmaxTurns: ${ROUNDS + 5}\n---\nBench.\n`,
+      '.subagents/agents/wide.md': `---\nname: wide\ndescription: benchmark agent with a realistic toolset\nmodel: scripted:scripts/bench.yaml\ntools: [read, glob, grep, write, edit, bash]\napprovalMode: full-access\nmaxTurns: ${ROUNDS + 5}\n---\n${prompt}\n`,
+    },
   });
-  const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection });
 
   let lastWorkflowId = '';
   const runDelegation = async (agent = 'bench'): Promise<number> => {
@@ -77,16 +41,7 @@ export async function benchDelegationOverhead(): Promise<BenchReport> {
     const result = await client.workflow.execute('delegation', {
       taskQueue,
       workflowId: lastWorkflowId,
-      args: [
-        {
-          delegationId: id,
-          agent,
-          task: 'bench',
-          session: 'bench',
-          caller: { id: null, roles: [] },
-          options: {},
-        },
-      ],
+      args: [delegationInput(id, agent, 'bench')],
     });
     if ((result as { roundsUsed: number }).roundsUsed !== ROUNDS + 1) throw new Error('bad run');
     return performance.now() - started;
@@ -113,28 +68,16 @@ export async function benchDelegationOverhead(): Promise<BenchReport> {
   const delegationTimes: number[] = [];
   const bareTimes: number[] = [];
   let history: Record<'bench' | 'wide', { delegation: HistorySize; bare: HistorySize }> | undefined;
-  try {
-    await worker.runUntil(async () => {
-      await runDelegation(); // warm-up: bundle caches, connections, SQLite pages
-      await runBare();
-      for (let pair = 0; pair < PAIRS; pair++) {
-        // Alternate which goes first, so drift on the machine hits both sides alike.
-        if (pair % 2 === 0) {
-          delegationTimes.push(await runDelegation());
-          bareTimes.push(await runBare());
-        } else {
-          bareTimes.push(await runBare());
-          delegationTimes.push(await runDelegation());
-        }
-      }
-      history = { bench: await historyPerRound('bench'), wide: await historyPerRound('wide') };
-    });
-  } finally {
-    await connection.close();
-    await nativeConnection.close();
-    await server.stop();
-    await rm(root, { recursive: true, force: true });
-  }
+  await run(async () => {
+    await runDelegation(); // warm-up: bundle caches, connections, SQLite pages
+    await runBare();
+    // Alternating which goes first, so drift on the machine hits both sides alike.
+    await alternate(PAIRS, [
+      async () => delegationTimes.push(await runDelegation()),
+      async () => bareTimes.push(await runBare()),
+    ]);
+    history = { bench: await historyPerRound('bench'), wide: await historyPerRound('wide') };
+  });
 
   const steps = ROUNDS * 2 + 2; // callModel + runTool per round, final callModel, resolveAgent
   const medianRatio = median(delegationTimes) / median(bareTimes);
