@@ -7,9 +7,10 @@
  * snapshot whole, as it did then. Which one is decided by what `resolveAgent` recorded, so
  * replay takes the same path without a patch.
  */
-import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { ResolvedAgent, SnapshotCarrier } from '../activities/types.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
+import { activityCause } from './failure-notice.js';
 
 /**
  * Runs `call` with the snapshot's reference; when the store lost it (a wiped data directory, a
@@ -39,11 +40,8 @@ export function modelPromptOf(carrier: SnapshotCarrier) {
     : { system: carrier.snapshot.systemPrompt, tools: carrier.snapshot.tools };
 }
 
-/**
- * Also unwrapped: a local activity's failure comes back from its marker on replay without the
- * ActivityFailure it had when it happened (see `isTimeout` in tool-calls.ts).
- */
+/** In either form a local read's failure takes (see activityCause). */
 function isSnapshotMissing(error: unknown): boolean {
-  const cause = error instanceof ActivityFailure ? error.cause : error;
+  const cause = activityCause(error);
   return cause instanceof ApplicationFailure && cause.type === FAILURE_TYPES.snapshotMissing;
 }

@@ -22,7 +22,7 @@ import {
   ONCE_TOOL,
   READ_TOOL,
 } from './activity-options.js';
-import { causeOf } from './failure-notice.js';
+import { activityCause, causeOf } from './failure-notice.js';
 import { withSnapshot } from './snapshot-carrier.js';
 
 /** Marks runs that scope MCP calls by declared server and `approve` list (issue 9). */
@@ -174,14 +174,9 @@ async function runToolCall(
   }
 }
 
-/**
- * A local activity's timeout reaches the workflow as an ActivityFailure caused by a
- * TimeoutFailure when it happens, but as the bare TimeoutFailure its marker recorded when the
- * history is replayed: both must read as a timeout, or replay takes the other branch.
- */
+/** A local read past its budget: a TimeoutFailure, in either form (see activityCause). */
 function isTimeout(error: unknown): boolean {
-  const cause = error instanceof ActivityFailure ? error.cause : error;
-  return cause instanceof TimeoutFailure;
+  return activityCause(error) instanceof TimeoutFailure;
 }
 
 /** What the Temporal UI shows for the activity: the tool, an MCP call's server/tool, a glimpse. */
