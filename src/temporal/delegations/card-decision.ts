@@ -40,8 +40,11 @@ import type { LiveWorkerCheck } from './worker-liveness.js';
 export interface CardDecisionDeps {
   lookup: DelegationLookup;
   hasLiveWorker: LiveWorkerCheck;
-  /** Reads a delegation's state; its query should be bounded by about `decisionWaitMs`. */
-  get(delegationId: string): Promise<DelegationState>;
+  /**
+   * The delegation's state as its workflow answers it, or null when it cannot (visibility's
+   * picture would have no decided cards); bounded by about `decisionWaitMs`.
+   */
+  get(delegationId: string): Promise<DelegationState | null>;
   /** Milliseconds to wait for a polling worker to apply the decision before answering `recorded`. */
   decisionWaitMs: number;
   /** Milliseconds between looks at the run while waiting. */
@@ -172,9 +175,9 @@ async function pendingCard(
   if (fromMemo !== undefined) return fromMemo;
   if (await deps.hasLiveWorker(description.taskQueue)) {
     const state = await deps.get(delegationId);
-    const pending = state.pendingCards.find((card) => card.id === cardId);
+    const pending = state?.pendingCards.find((card) => card.id === cardId);
     if (pending !== undefined) return pending;
-    const decided = state.decidedCards.find((card) => card.id === cardId);
+    const decided = state?.decidedCards.find((card) => card.id === cardId);
     if (decided !== undefined) throw alreadyDecided(decided);
   } else if (mirrored === null) {
     // A run started before deputy mirrored its cards: only a worker can check this card.

@@ -23,7 +23,7 @@ import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids
 import { createDelegationLookup, describe, orNotFound, sessionClauses } from './lookup.js';
 import { rpc } from './rpc.js';
 import { createSettle } from './settle.js';
-import { createStateReader } from './state.js';
+import { createStateReader, createWorkflowStateReader } from './state.js';
 import { firstLine, memoStartedBy, statusOf, summaryOf } from './visibility.js';
 import { DELEGATION_WORKFLOW_TYPE, type DelegationSummary, type Delegations } from './types.js';
 import { createLiveWorkerCheck } from './worker-liveness.js';
@@ -56,8 +56,9 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
   const lookup = createDelegationLookup(client);
   const hasLiveWorker = createLiveWorkerCheck(client, options.namespace);
   const get = createStateReader({ client, lookup, hasLiveWorker, queryTimeoutMs });
-  // A decision answers within seconds, so the state it reads must not wait longer than that.
-  const getForDecision = createStateReader({
+  // A decision answers within seconds, so the state it reads must not wait longer than that;
+  // and it must know the workflow's own answer from visibility's, which has no decided cards.
+  const getForDecision = createWorkflowStateReader({
     client,
     lookup,
     hasLiveWorker,

@@ -38,24 +38,45 @@ export interface StateReaderDeps {
 export function createStateReader(
   deps: StateReaderDeps,
 ): (delegationId: string) => Promise<DelegationState> {
-  const { client, lookup, hasLiveWorker, queryTimeoutMs } = deps;
   return async function get(delegationId) {
-    const handle = await lookup.handleOf(delegationId);
+    const handle = await deps.lookup.handleOf(delegationId);
     const description = await describe(delegationId, handle);
-    if (await hasLiveWorker(description.taskQueue)) {
-      try {
-        return await client.withDeadline(Date.now() + queryTimeoutMs, () =>
-          handle.query(stateQuery),
-        );
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
-        // The workflow failed or was terminated before it could answer, or no worker answered
-        // in time (one that just died still looks alive for a while): fall through.
-      }
-    }
+    const state = await queryState(deps, delegationId, handle, description);
+    if (state !== null) return state;
     // Build what visibility knows instead of failing the caller.
     return stateFromDescription(delegationId, await describe(delegationId, handle), handle);
   };
+}
+
+/**
+ * The state as the workflow itself answers it, or null when it could not. For callers that must
+ * tell "no such card" from "not known": visibility's picture has no decided cards.
+ */
+export function createWorkflowStateReader(
+  deps: StateReaderDeps,
+): (delegationId: string) => Promise<DelegationState | null> {
+  return async function get(delegationId) {
+    const handle = await deps.lookup.handleOf(delegationId);
+    return queryState(deps, delegationId, handle, await describe(delegationId, handle));
+  };
+}
+
+/** The state query, bounded; null without a live worker or an answer in time. */
+async function queryState(
+  { client, hasLiveWorker, queryTimeoutMs }: StateReaderDeps,
+  delegationId: string,
+  handle: WorkflowHandle,
+  description: WorkflowExecutionDescription,
+): Promise<DelegationState | null> {
+  if (!(await hasLiveWorker(description.taskQueue))) return null;
+  try {
+    return await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(stateQuery));
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
+    // The workflow failed or was terminated before it could answer, or no worker answered in
+    // time (one that just died still looks alive for a while).
+    return null;
+  }
 }
 
 /** The result of a run that closed without returning one: failed, or stopped if it was. */
