@@ -8,6 +8,7 @@ import type {
   DelegationResult,
   DelegationState,
 } from '../src/shared/delegation.js';
+import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { delegationWorkflowId } from '../src/shared/delegation.js';
 import { eventsQuery, stateQuery } from '../src/shared/messages.js';
 import { DeputyError } from '../src/errors.js';
@@ -126,4 +127,33 @@ export async function startDelegation(
       await sleep(1_000);
     }
   }
+}
+
+/**
+ * One delegation of `agent` per tag, all at once, in session `chaos` with the id
+ * `<site>-<tag>`: how every scenario starts its wave.
+ */
+export function startWave(
+  delegations: Delegations,
+  site: { name: string },
+  agent: string,
+  tags: string[],
+  retries: { count: number },
+): Promise<StartedDelegation[]> {
+  return Promise.all(
+    tags.map((tag) =>
+      startDelegation(
+        delegations,
+        {
+          agent,
+          task: tag,
+          session: 'chaos',
+          delegationId: `${site.name}-${tag}`,
+          caller: ANONYMOUS_CALLER,
+          options: {},
+        },
+        retries,
+      ),
+    ),
+  );
 }

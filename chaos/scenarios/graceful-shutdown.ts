@@ -11,9 +11,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { sleep, spawnWorker, startApi, type Site } from '../cluster.js';
-import { awaitOutcome, eventsOf, startDelegation } from '../outcomes.js';
+import { awaitOutcome, eventsOf, startWave } from '../outcomes.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
 
@@ -48,22 +47,7 @@ export async function gracefulShutdown(
   let exit = '';
   try {
     const tags = Array.from({ length: options.runs }, (_, i) => `g-${i}`);
-    const handles = await Promise.all(
-      tags.map((tag) =>
-        startDelegation(
-          api.delegations,
-          {
-            agent: 'sleeper',
-            task: tag,
-            session: 'chaos',
-            delegationId: `${site.name}-${tag}`,
-            caller: ANONYMOUS_CALLER,
-            options: {},
-          },
-          startRetries,
-        ),
-      ),
-    );
+    const handles = await startWave(api.delegations, site, 'sleeper', tags, startRetries);
     const lines = async (tag: string): Promise<string[]> =>
       (await readFile(join(site.workspace, 'slow', `${tag}.log`), 'utf8').catch(() => ''))
         .split('\n')

@@ -10,9 +10,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { http, sleep, startApi, startPool, startServer, type Api, type Site } from '../cluster.js';
-import { awaitOutcome, eventsOf, stateOf, startDelegation } from '../outcomes.js';
+import { awaitOutcome, eventsOf, stateOf, startWave } from '../outcomes.js';
 import { TOLD } from './worker-kill.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
@@ -62,22 +61,7 @@ export async function serverRestart(
     return new Set((answer.body.cards as Array<{ id: string }>).map((c) => c.id));
   };
   try {
-    const handles = await Promise.all(
-      tags.map((tag, i) =>
-        startDelegation(
-          api.delegations,
-          {
-            agent: 'carded',
-            task: tag,
-            session: 'chaos',
-            delegationId: ids[i]!,
-            caller: ANONYMOUS_CALLER,
-            options: {},
-          },
-          startRetries,
-        ),
-      ),
-    );
+    const handles = await startWave(api.delegations, site, 'carded', tags, startRetries);
     for (const id of ids) expected.set(id, `${id}.1`);
     // Every card the suite expects pending is listed by the API: none lost.
     const allListed = async (when: string): Promise<void> => {

@@ -3,9 +3,8 @@
  * survivor must finish every delegation, with the same invariants as scenario 1 (no effect
  * twice, a lost tool told to the model, nothing lost).
  */
-import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { sleep, spawnWorker, startApi, type Site } from '../cluster.js';
-import { awaitOutcome, mapLimit, startDelegation } from '../outcomes.js';
+import { awaitOutcome, mapLimit, startWave } from '../outcomes.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
 import { checkStepper } from './worker-kill.js';
@@ -37,22 +36,7 @@ export async function twoWorkers(
   let survivorAlive = false;
   try {
     const tags = Array.from({ length: options.runs }, (_, i) => `t-${i}`);
-    const handles = await Promise.all(
-      tags.map((tag) =>
-        startDelegation(
-          api.delegations,
-          {
-            agent: 'stepper',
-            task: tag,
-            session: 'chaos',
-            delegationId: `${site.name}-${tag}`,
-            caller: ANONYMOUS_CALLER,
-            options: {},
-          },
-          startRetries,
-        ),
-      ),
-    );
+    const handles = await startWave(api.delegations, site, 'stepper', tags, startRetries);
     await sleep(killAfterMs);
     await workers[victim]!.kill('SIGKILL');
     const deadline = Date.now() + 150_000;

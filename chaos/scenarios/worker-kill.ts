@@ -12,10 +12,9 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { effectLine, KILL_STEPS, STEPPER_STEPS } from '../agents.js';
 import { sleep, startApi, startPool, type Site } from '../cluster.js';
-import { awaitOutcome, eventsOf, mapLimit, type Outcome, startDelegation } from '../outcomes.js';
+import { awaitOutcome, eventsOf, mapLimit, type Outcome, startWave } from '../outcomes.js';
 import type { ScenarioResult } from '../report.js';
 import type { Rng } from '../rng.js';
 
@@ -78,22 +77,7 @@ export async function workerKill(
       ).sort((a, b) => a - b);
       const killTargets = killTimes.map(() => rng.int(0, 1000));
 
-      const handles = await Promise.all(
-        tags.map((tag) =>
-          startDelegation(
-            api.delegations,
-            {
-              agent: 'stepper',
-              task: tag,
-              session: 'chaos',
-              delegationId: `${site.name}-${tag}`,
-              caller: ANONYMOUS_CALLER,
-              options: {},
-            },
-            startRetries,
-          ),
-        ),
-      );
+      const handles = await startWave(api.delegations, site, 'stepper', tags, startRetries);
       const kills = (async () => {
         const t0 = Date.now();
         for (let i = 0; i < killTimes.length; i++) {
