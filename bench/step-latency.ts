@@ -6,7 +6,10 @@
  * workflow tasks waiting for the worker (WorkflowTaskScheduled → Started) and running in it
  * (Started → Completed), activities dispatched (ActivityTaskScheduled → Started) and running
  * (Started → Completed), and the turnaround between one activity's end and the next one's
- * scheduling; plus the payload bytes each activity carries in and out.
+ * scheduling; plus the payload bytes each activity carries in and out. The back-to-back runs
+ * alternate with two baselines of the same 22 steps (BASELINES): deputy's activities in a bare
+ * workflow, and no-op activities, which is what a step costs this machine with nothing of
+ * deputy's in it.
  *
  * All of it twice: on the dev server as deputy starts it (queue processors' poll limits raised,
  * DEV_SERVER_DYNAMIC_CONFIG) and with Temporal's default dynamic config, which is what a small
@@ -37,8 +40,20 @@ const FILES: Record<string, string> = {
   '.subagents/agents/stepper.md': `---\nname: stepper\ndescription: benchmark agent, one read per round\nmodel: scripted:scripts/steps.yaml\ntools: [read]\nmaxTurns: ${ROUNDS + 5}\n---\nBench.\n`,
 };
 
+/**
+ * What a sequential delegation is compared with, run alternately with it: the same activities
+ * in a bare workflow (reads local, as deputy runs them), and no-op steps of the same shape.
+ */
+const BASELINES = {
+  bareLocalReads: 'bare workflow, same activities, reads local',
+  floorRounds: "no-op steps, same shape (Temporal's floor here)",
+} as const;
+type Baseline = keyof typeof BASELINES;
+
 interface Measured {
   sequential: { perStep: number[]; wallPerStep: number[]; breakdown: Breakdown };
+  /** Raised config only: ms/step of each baseline, and its breakdown. */
+  baselines: Record<Baseline, { perStep: number[]; breakdown: Breakdown }>;
   concurrent: { perStep: number[]; throughputPerStep: number[]; breakdown: Breakdown };
 }
 
@@ -46,7 +61,10 @@ function expect(condition: boolean, what: string): asserts condition {
   if (!condition) throw new Error(`step-latency: ${what}`);
 }
 
-async function measure(dynamicConfig: Readonly<Record<string, number>> | undefined) {
+async function measure(
+  dynamicConfig: Readonly<Record<string, number>> | undefined,
+  withBaselines: boolean,
+) {
   const rig = await startRig({
     name: 'steps',
     files: FILES,
@@ -61,6 +79,16 @@ async function measure(dynamicConfig: Readonly<Record<string, number>> | undefin
       workflowId: delegationWorkflowId('bench', id),
       args: [delegationInput(id, 'stepper', 'bench')],
     });
+  };
+  const startBaseline = (kind: Baseline) =>
+    client.workflow.start(kind, {
+      taskQueue,
+      workflowId: `${kind}-${++runs}-${randomUUID().slice(0, 8)}`,
+      args: kind === 'floorRounds' ? [ROUNDS] : ['stepper', 'bench'],
+    });
+  const finishBaseline = async (handle: Awaited<ReturnType<typeof startBaseline>>) => {
+    await handle.result();
+    return handle.workflowId;
   };
   const finish = async (handle: Awaited<ReturnType<typeof start>>) => {
     const result = (await handle.result()) as DelegationResult;
@@ -78,13 +106,21 @@ async function measure(dynamicConfig: Readonly<Record<string, number>> | undefin
   };
 
   return rig.run(async (): Promise<Measured> => {
-    for (let index = 0; index < WARMUP; index++) await finish(await start());
+    const kinds = withBaselines ? (Object.keys(BASELINES) as Baseline[]) : [];
+    for (let index = 0; index < WARMUP; index++) {
+      await finish(await start());
+      for (const kind of kinds) await finishBaseline(await startBaseline(kind));
+    }
     const sequentialIds: string[] = [];
+    const baselineIds = new Map<Baseline, string[]>(kinds.map((kind) => [kind, []]));
     const wallPerStep: number[] = [];
     for (let index = 0; index < RUNS; index++) {
       const started = performance.now();
       sequentialIds.push(await finish(await start()));
       wallPerStep.push((performance.now() - started) / STEPS);
+      for (const kind of kinds) {
+        baselineIds.get(kind)!.push(await finishBaseline(await startBaseline(kind)));
+      }
     }
     const concurrentIds: string[] = [];
     const throughputPerStep: number[] = [];
@@ -97,7 +133,13 @@ async function measure(dynamicConfig: Readonly<Record<string, number>> | undefin
     // History reads after all runs, so they never slow a measured one.
     const sequential = await analyse(sequentialIds);
     const concurrent = await analyse(concurrentIds);
+    const baselines = {} as Measured['baselines'];
+    for (const [kind, ids] of baselineIds) {
+      const all = await analyse(ids);
+      baselines[kind] = { perStep: all.map((one) => one.total / STEPS), breakdown: merge(all) };
+    }
     return {
+      baselines,
       sequential: {
         perStep: sequential.map((one) => one.total / STEPS),
         wallPerStep,
@@ -146,8 +188,8 @@ function payloadRows(of: Breakdown): BenchRow[] {
 }
 
 export async function benchStepLatency(): Promise<BenchReport> {
-  const raised = await measure(undefined);
-  const defaults = await measure({});
+  const raised = await measure(undefined, true);
+  const defaults = await measure({}, false);
   const rows: BenchRow[] = [];
   const side = (label: string, m: Measured, targets: boolean) => {
     const sequential = median(m.sequential.perStep);
@@ -192,6 +234,20 @@ export async function benchStepLatency(): Promise<BenchReport> {
     );
   };
   side('raised', raised, true);
+  for (const [kind, what] of Object.entries(BASELINES) as Array<[Baseline, string]>) {
+    const baseline = raised.baselines[kind];
+    const perStep = median(baseline.perStep);
+    rows.push(
+      {
+        metric: `raised sequential ms/step vs ${what}`,
+        value: median(raised.sequential.perStep),
+        unit: 'ms',
+        baseline: perStep,
+        ratio: median(raised.sequential.perStep) / perStep,
+      },
+      ...breakdownRows(`raised ${kind}`, baseline.breakdown),
+    );
+  }
   side('default', defaults, false);
   rows.push(
     {

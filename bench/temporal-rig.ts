@@ -70,7 +70,11 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       namespace: config.temporal.namespace,
       taskQueue,
       workflowsPath: fileURLToPath(new URL('./bench-workflows.ts', import.meta.url)),
-      activities: createActivities({ config, agents: createAgentResolver(config, registry) }),
+      activities: {
+        ...createActivities({ config, agents: createAgentResolver(config, registry) }),
+        // bench/floor-workflow.ts: a step that does nothing, for Temporal's own cost.
+        floorStep: () => Promise.resolve(),
+      },
       // As deputy's own worker runs (src/worker.ts): its cache, slots and heartbeat throttle.
       ...workerTuningOptions(config.worker),
       maxHeartbeatThrottleInterval: '2 seconds',

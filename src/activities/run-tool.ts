@@ -17,6 +17,9 @@ import { runPostToolHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
 import type { ToolOutcome, ToolRun } from './types.js';
 
+/** The built-in tools that list or search a tree, and so consult the hidden roots themselves. */
+const WALKS_TREES = new Set(['glob', 'grep', 'kb_search']);
+
 /**
  * Runs one tool call. A tool's own failure is a result the model reads (`[tool 'X' failed] ...`),
  * never an activity failure: only a lost worker or a stop makes this activity fail. The outcome
@@ -43,9 +46,10 @@ async function runTool(
   const context = Context.current();
   const tool = buildToolbox(snapshot, {
     workspaceRoot: config.workspace,
-    // Recomputed per call like the resolver does: policy refuses calls that name these paths,
-    // and searches over a folder holding them skip them.
-    hiddenRoots: deputyRoots(config).hiddenRoots,
+    // Recomputed per call like the resolver does (a link may have moved since), but only for
+    // the tools that walk a tree and must skip them: a call that names one of these paths was
+    // refused by policy before it got here, and resolving them costs a dozen system calls.
+    hiddenRoots: WALKS_TREES.has(call.name) ? deputyRoots(config).hiddenRoots : [],
     ...(mcp === undefined ? {} : { extra: createMcpTools(snapshot, mcp) }),
   }).get(call.name);
   if (!tool) {

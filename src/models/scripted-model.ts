@@ -83,6 +83,14 @@ export function exhaustedText(turnCount: number): string {
   return `[scripted model] script exhausted after ${turnCount} turns`;
 }
 
+/**
+ * Scripts parsed before, by path, with the text they were parsed from. The file is read on every
+ * call (an edited script takes effect at the next turn) but parsed again only when its text
+ * changed: parsing YAML was most of a scripted model call's time.
+ */
+const parsedScripts = new Map<string, { source: string; script: Script }>();
+const PARSED_SCRIPTS_KEPT = 64;
+
 /** Reads and validates a script file. Throws `ModelConfigError` naming the file and the field. */
 export function loadScript(absolutePath: string): Script {
   let source: string;
@@ -93,6 +101,18 @@ export function loadScript(absolutePath: string): Script {
       `scripted model ${absolutePath}: cannot read the script: ${(error as Error).message}`,
     );
   }
+  const parsed = parsedScripts.get(absolutePath);
+  if (parsed?.source === source) return parsed.script;
+  const script = parseScript(absolutePath, source);
+  parsedScripts.delete(absolutePath);
+  if (parsedScripts.size >= PARSED_SCRIPTS_KEPT) {
+    parsedScripts.delete(parsedScripts.keys().next().value as string);
+  }
+  parsedScripts.set(absolutePath, { source, script });
+  return script;
+}
+
+function parseScript(absolutePath: string, source: string): Script {
   let raw: unknown;
   try {
     raw = parseYaml(source);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ModelConfigError } from '../../src/models/model-adapter.js';
@@ -103,6 +106,23 @@ describe('loadScriptedModel validation', () => {
     expect(() => loadScriptedModel(`${scripts}missing.yaml`)).toThrow(
       /missing\.yaml: cannot read the script/,
     );
+  });
+
+  it('reads an edited script again, and refuses it once it turns invalid', async () => {
+    // Parsed scripts are kept by path and text: the same path with new text is parsed anew.
+    const dir = mkdtempSync(join(tmpdir(), 'deputy-script-'));
+    try {
+      const file = join(dir, 'edited.yaml');
+      writeFileSync(file, 'turns:\n  - text: first version\n');
+      const before = await loadScriptedModel(file).complete(request([task]), {});
+      writeFileSync(file, 'turns:\n  - text: second version\n');
+      const after = await loadScriptedModel(file).complete(request([task]), {});
+      expect([before.text, after.text]).toEqual(['first version', 'second version']);
+      writeFileSync(file, 'turns: []\n');
+      expect(() => loadScriptedModel(file)).toThrow(/edited\.yaml is invalid/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses an empty script and an empty turn', () => {
