@@ -11,6 +11,8 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { DurationSchema } from './definitions/schema.js';
+import { CARD_TIMEOUT_OUTCOMES } from './shared/capability-snapshot.js';
 import { TASK_QUEUE } from './shared/delegation.js';
 import {
   scanConfigSecrets,
@@ -80,6 +82,19 @@ export const ConfiguredMcpServerSchema = z.object({
 });
 export type ConfiguredMcpServer = z.infer<typeof ConfiguredMcpServerSchema>;
 
+/**
+ * The workspace's card deadlines: what a definition without `cardTimeout` (and the others)
+ * falls back to. Nothing here means cards wait for a decision as long as it takes.
+ */
+export const CardsConfigSchema = z
+  .object({
+    timeout: DurationSchema.optional(),
+    reminder: DurationSchema.optional(),
+    timeoutOutcome: z.enum(CARD_TIMEOUT_OUTCOMES).default('deny'),
+  })
+  .strict();
+export type CardsConfig = z.infer<typeof CardsConfigSchema>;
+
 export const TokenSchema = z.object({ user: z.string().min(1), roles: z.array(z.string()) });
 
 export const ConfigFileSchema = z
@@ -124,6 +139,8 @@ export const ConfigFileSchema = z
      * overridden by `DEPUTY_WORKER_<UPPER_SNAKE>`; read when a worker starts.
      */
     worker: WorkerTuningSchema.default({ ...WORKER_TUNING_DEFAULTS }),
+    /** Card deadlines for definitions that set none (`cardTimeout`, `cardReminder`, ...). */
+    cards: CardsConfigSchema.default({ timeoutOutcome: 'deny' }),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFileSchema>;

@@ -14,6 +14,7 @@ import {
 } from '../definitions/schema.js';
 import { APPROVAL_MODES } from '../shared/policy-contract.js';
 import { utf8Text } from './schemas.js';
+import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
 
 /** Largest system prompt accepted, in UTF-8 bytes: 256 KiB, as qwen-code's daemon. */
 export const MAX_SYSTEM_PROMPT_BYTES = 256 * 1024;
@@ -135,6 +136,12 @@ export const AgentSummarySchema = z.object({
   maxTurns: z.number().int(),
   runConfig: z.record(z.string(), z.unknown()).optional(),
   background: z.boolean(),
+  cardTimeout: z
+    .string()
+    .optional()
+    .describe("how long the agent's cards wait; absent: the workspace's"),
+  cardReminder: z.string().optional().describe('a reminder this long before a card deadline'),
+  cardTimeoutOutcome: z.enum(CARD_TIMEOUT_OUTCOMES).optional(),
   color: z.string(),
   icon: z.string(),
   displayOrder: z.number().int(),

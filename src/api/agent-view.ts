@@ -44,6 +44,11 @@ export function agentSummary(loaded: LoadedDefinition, effective: boolean): Agen
     maxTurns: definition.maxTurns,
     ...(isRecord(runConfig) ? { runConfig } : {}),
     background: definition.background,
+    ...(definition.cardTimeout === undefined ? {} : { cardTimeout: definition.cardTimeout }),
+    ...(definition.cardReminder === undefined ? {} : { cardReminder: definition.cardReminder }),
+    ...(definition.cardTimeoutOutcome === undefined
+      ? {}
+      : { cardTimeoutOutcome: definition.cardTimeoutOutcome }),
     color: definition.color,
     icon: definition.icon,
     displayOrder: definition.displayOrder,

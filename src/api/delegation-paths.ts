@@ -83,7 +83,7 @@ export const delegationPaths: PathItems = {
     get: {
       summary: 'Live events (Server-Sent Events); pending cards are replayed on attach',
       description:
-        'Event names: started, model-turn, tool-call, card-opened, card-decided, finished. ' +
+        'Event names: started, model-turn, tool-call, card-opened, card-decided, card-reminder, finished. ' +
         'Each `data` is the JSON event; `id` is its sequence number, so `Last-Event-ID` resumes. ' +
         'The stream ends after `finished`.',
       parameters: [

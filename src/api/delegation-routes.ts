@@ -53,6 +53,7 @@ export function registerDelegationRoutes(
       options: {
         ...(body.unattended === true ? { unattended: 'deny' as const } : {}),
         ...(background ? { background } : {}),
+        ...(body.cardTimeout === undefined ? {} : { cardTimeout: body.cardTimeout }),
       },
       ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
     });

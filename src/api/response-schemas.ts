@@ -42,6 +42,11 @@ const DecisionId = z
   .optional()
   .describe('the deciding request; absent when a stop settled the card');
 
+const Expired = z
+  .literal(true)
+  .optional()
+  .describe('settled by its deadline (`decidedBy` is `deadline`), not by a person');
+
 export const CardStateSchema = component(
   'CardState',
   z.discriminatedUnion('status', [
@@ -52,6 +57,7 @@ export const CardStateSchema = component(
       decidedAt: Timestamp,
       decidedBy: DecidedBy,
       decisionId: DecisionId,
+      expired: Expired,
     }),
     z.object({
       status: z.literal('denied'),
@@ -59,6 +65,7 @@ export const CardStateSchema = component(
       decidedAt: Timestamp,
       decidedBy: DecidedBy,
       decisionId: DecisionId,
+      expired: Expired,
     }),
   ]),
 );
@@ -77,6 +84,11 @@ export const ApprovalCardSchema = component(
       .describe('secret-looking values replaced by `__redacted__`'),
     reason: z.string(),
     openedAt: Timestamp,
+    deadline: Timestamp.optional().describe(
+      'when it is settled without a decision (`cardTimeout`); absent: it waits for one',
+    ),
+    remindAt: Timestamp.optional().describe('when its reminder fires; absent: no reminder'),
+    remindedAt: Timestamp.optional().describe('when the reminder fired'),
     state: CardStateSchema,
   }),
 );
@@ -87,8 +99,10 @@ export const DeniedCallSchema = component(
   z.object({
     tool: z.string(),
     by: z
-      .enum(['policy', 'human'])
-      .describe('`policy`: decide() or an unknown tool; `human`: a card was denied'),
+      .enum(['policy', 'human', 'deadline'])
+      .describe(
+        '`policy`: decide() or an unknown tool; `human`: a card was denied; `deadline`: its card expired',
+      ),
     reason: z.string(),
   }),
 );

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../definitions/names.js';
+import { DurationSchema } from '../definitions/schema.js';
 import { DELEGATION_STATUSES } from '../shared/delegation.js';
 import { AGENT_NAME_PATTERN, ID_PATTERN } from '../temporal/delegations/ids.js';
 
@@ -56,6 +57,10 @@ export const StartDelegationBodySchema = z
     background: z.boolean().optional(),
     /** No human will answer: every `ask` becomes `deny` (POL-3). */
     unattended: z.boolean().optional(),
+    /** How long its cards wait (`30m`), over the definition's and the workspace's. */
+    cardTimeout: DurationSchema.optional().describe(
+      "how long this delegation's approval cards wait (`90s`, `30m`, `2h`) before they are settled",
+    ),
   })
   .strict();
 export type StartDelegationBody = z.infer<typeof StartDelegationBodySchema>;

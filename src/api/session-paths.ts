@@ -89,7 +89,7 @@ export const sessionPaths: PathItems = {
       summary: "Live events of the session and its children's cards (Server-Sent Events)",
       description:
         'Event names: started, message, model-turn, tool-call, task-started, task-finished, ' +
-        "card-opened, card-decided (the session's own cards and its children's: the card names " +
+        "card-opened, card-decided, card-reminder (the session's own cards and its children's: the card names " +
         'its delegation and agent), reply, finished. On attach, every pending card of the ' +
         'session and its children is sent first (`replayed: true`). `Last-Event-ID` resumes.',
       parameters: [

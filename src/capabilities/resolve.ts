@@ -4,6 +4,7 @@ import type { LoadedDefinition } from '../definitions/definition.js';
 import { effectivePolicy } from '../definitions/permission-mode.js';
 import type { Caller } from '../shared/caller.js';
 import type {
+  CardDeadlines,
   CapabilitySnapshot,
   KnowledgeSourceRef,
   McpServerRef,
@@ -12,6 +13,7 @@ import type {
   SkillRef,
 } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
+import { parseDuration } from '../shared/duration.js';
 import type { ToolProviderInfo } from '../shared/tool-contract.js';
 import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
 import { assembleSystemPrompt, MAIN_AGENT_FRAMING, SUBAGENT_FRAMING } from './prompt.js';
@@ -44,6 +46,8 @@ export interface CapabilityConfigView {
   /** Default per-MCP-call timeout in seconds (CAP-3). */
   mcpToolTimeoutSeconds: number;
   writableRoots?: DeputyConfig['writableRoots'];
+  /** The workspace's card deadlines; omitted: none. */
+  cards?: DeputyConfig['cards'];
 }
 
 export interface ResolveInput {
@@ -208,9 +212,48 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     // Only on a session's snapshot: delegates' snapshots stay as they were (replay).
     ...(targets === null ? {} : { delegation: { targets } }),
     limits: { maxTurns: definition.maxTurns, toolResultMaxChars: TOOL_RESULT_MAX_CHARS },
+    ...cardDeadlinesOf(definition, input.config.cards, diagnostics),
     callerRoles: [...new Set(input.caller.roles)],
     diagnostics: dedupe([...input.loaded.diagnostics, ...diagnostics]),
   };
+}
+
+/**
+ * The card deadlines in effect: each of the definition's three fields, else the workspace's.
+ * A reminder that would fire before the card opens is left out, and said so.
+ */
+function cardDeadlinesOf(
+  definition: LoadedDefinition['definition'],
+  workspace: CapabilityConfigView['cards'],
+  diagnostics: Diagnostic[],
+): Pick<CapabilitySnapshot, 'cardDeadlines'> {
+  const timeout = definition.cardTimeout ?? workspace?.timeout;
+  if (timeout === undefined) return {};
+  const timeoutMs = durationMs(timeout);
+  const reminder = definition.cardReminder ?? workspace?.reminder;
+  const reminderMs = reminder === undefined ? undefined : durationMs(reminder);
+  const deadlines: CardDeadlines = {
+    timeoutMs,
+    outcome: definition.cardTimeoutOutcome ?? workspace?.timeoutOutcome ?? 'deny',
+    source: definition.cardTimeout === undefined ? 'workspace' : 'definition',
+  };
+  if (reminderMs !== undefined && reminderMs < timeoutMs) deadlines.reminderMs = reminderMs;
+  else if (reminderMs !== undefined) {
+    diagnostics.push({
+      severity: 'warning',
+      path: 'cardReminder',
+      code: 'cardReminder.not-before-deadline',
+      message: `cardReminder ${reminder} is not shorter than cardTimeout ${timeout}: no reminder is sent`,
+    });
+  }
+  return { cardDeadlines: deadlines };
+}
+
+/** Milliseconds of a duration already checked on load or in the configuration. */
+function durationMs(text: string): number {
+  const parsed = parseDuration(text);
+  if (!parsed.ok) throw new Error(`card deadline: ${parsed.problem}`);
+  return parsed.ms;
 }
 
 /** The approval mode in effect and, only when there are any, the flags permissionMode adds. */

@@ -34,12 +34,21 @@ export function registerDelegationCommands(
     .option('--session <session>', 'parent session the approval cards go to', DEFAULT_SESSION)
     .option('--background', 'print the delegation id and return at once')
     .option('--unattended', 'no human will answer: every approval becomes a denial')
+    .option(
+      '--card-timeout <duration>',
+      "how long this delegation's approval cards wait (90s, 30m, 2h) before they are settled",
+    )
     .option('--json', 'machine-readable output')
     .action(
       async (
         agent: string,
         task: string,
-        options: JsonOption & { session: string; background?: boolean; unattended?: boolean },
+        options: JsonOption & {
+          session: string;
+          background?: boolean;
+          unattended?: boolean;
+          cardTimeout?: string;
+        },
         command: Command,
       ) =>
         run(command, (io) =>
@@ -57,6 +66,7 @@ export function registerDelegationCommands(
               options: {
                 ...(options.unattended ? { unattended: 'deny' as const } : {}),
                 ...(background ? { background: true } : {}),
+                ...(options.cardTimeout === undefined ? {} : { cardTimeout: options.cardTimeout }),
               },
             });
             if (background) {

@@ -29,6 +29,9 @@ export function cardLines(card: ApprovalCard): string[] {
     `card ${card.id}: ${card.agent} wants ${card.tool} ${argumentsLine(card.arguments)}`,
     `  why: ${card.reason}`,
     `  delegation ${card.delegationId} (session ${card.session}), opened ${card.openedAt}`,
+    ...(card.deadline === undefined
+      ? []
+      : [`  deadline: ${card.deadline}${card.remindAt ? ` (reminder ${card.remindAt})` : ''}`]),
     `  approve: ${approveCommand(card.id)}`,
     `  deny:    ${denyCommand(card.id)}`,
   ];
@@ -49,8 +52,15 @@ export function eventLines(event: DelegationEvent): string[] {
       return ['approval needed:', ...cardLines(event.card).map((line) => `  ${line}`)];
     case 'card-decided': {
       const by = event.card.state.status !== 'pending' && event.card.state.decidedBy;
-      return [`card ${event.card.id} ${event.card.state.status}${by ? ` by ${by}` : ''}`];
+      const expired = event.card.state.status !== 'pending' && event.card.state.expired;
+      return [
+        `card ${event.card.id} ${event.card.state.status}${by ? ` by ${by}` : ''}${expired ? ` (expired: no decision by ${event.card.deadline})` : ''}`,
+      ];
     }
+    case 'card-reminder':
+      return [
+        `reminder: card ${event.card.id} (${event.card.tool}) is still waiting; deadline ${event.card.deadline}`,
+      ];
     case 'finished':
       return [`finished: ${event.result.status}`];
     case 'message':

@@ -4,6 +4,7 @@ import type {
   MemoryMode,
 } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
+import type { CardTimeoutOutcome } from '../shared/capability-snapshot.js';
 import type { ApprovalMode } from '../shared/policy-contract.js';
 import type { PermissionMode } from './schema.js';
 
@@ -59,6 +60,15 @@ export interface AgentDefinition {
   /** True when `permissionMode` decides approvals: the file sets it and no valid approvalMode. */
   permissionModeApplies?: boolean;
   background: boolean;
+  /**
+   * How long its approval cards wait for a decision (`30m`, `2h`), as written; absent: the
+   * workspace's `cards.timeout`, or no deadline. A bad value is left out with a diagnostic.
+   */
+  cardTimeout?: string;
+  /** A reminder this long before a card's deadline (`10m`); absent: the workspace's, or none. */
+  cardReminder?: string;
+  /** What a card becomes when its deadline passes; absent: the workspace's, or `deny`. */
+  cardTimeoutOutcome?: CardTimeoutOutcome;
   hooks: Record<string, HookCommand[]>;
   color: string;
   icon: string;

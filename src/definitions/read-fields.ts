@@ -3,6 +3,7 @@
  * and says why in a diagnostic; list readers keep the valid entries and report the others.
  * This module dispatches each key to its reader and keeps the keys no reader knows.
  */
+import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
 import { APPROVAL_MODES } from '../shared/policy-contract.js';
 import type { AgentDefinition } from './definition.js';
 import { UNSUPPORTED_FIELDS, ecosystemNotes } from './ecosystem.js';
@@ -17,6 +18,7 @@ import {
 import { report, type ReadContext, type Values } from './read-context.js';
 import {
   readBoolean,
+  readDuration,
   readEnum,
   readInteger,
   readModel,
@@ -102,6 +104,17 @@ export function readFields(values: Values, definition: AgentDefinition, ctx: Rea
       case 'background':
         definition.background = readBoolean(key, value, ctx) ?? definition.background;
         break;
+      case 'cardTimeout':
+      case 'cardReminder': {
+        const duration = readDuration(key, value, ctx);
+        if (duration !== undefined) definition[key] = duration;
+        break;
+      }
+      case 'cardTimeoutOutcome': {
+        const outcome = readEnum(key, value, CARD_TIMEOUT_OUTCOMES, ctx);
+        if (outcome !== undefined) definition.cardTimeoutOutcome = outcome;
+        break;
+      }
       case 'hooks':
         definition.hooks = readHooks(value, ctx);
         break;

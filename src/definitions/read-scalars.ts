@@ -2,8 +2,9 @@
  * Readers of single-valued fields (text, enum, boolean, integer, model). Each returns the value
  * or undefined after a diagnostic, so the caller keeps the field's default.
  */
+import { parseDuration } from '../shared/duration.js';
 import { isModelHandle } from './ecosystem.js';
-import { mustBe, report, type ReadContext } from './read-context.js';
+import { invalid, mustBe, report, type ReadContext } from './read-context.js';
 
 const DEFAULT_USED = 'the default is used';
 
@@ -46,6 +47,18 @@ export function readPositiveInteger(
 ): number | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
   mustBe(ctx, path, 'a positive integer', value, DEFAULT_USED);
+  return undefined;
+}
+
+/** A duration as written (`90s`, `30m`, `1h30m`), kept as text; left out when it is not one. */
+export function readDuration(path: string, value: unknown, ctx: ReadContext): string | undefined {
+  if (typeof value !== 'string') {
+    mustBe(ctx, path, 'a duration such as 90s, 30m or 2h', value, 'it is left out');
+    return undefined;
+  }
+  const parsed = parseDuration(value);
+  if (parsed.ok) return value.trim();
+  invalid(ctx, path, `${path}: ${parsed.problem}; it is left out`);
   return undefined;
 }
 

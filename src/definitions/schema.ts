@@ -4,6 +4,8 @@
  */
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
+import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
+import { parseDuration } from '../shared/duration.js';
 import { APPROVAL_MODES } from '../shared/policy-contract.js';
 import { formatPath } from './issue-path.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
@@ -32,6 +34,12 @@ export const NameSchema = z
   .regex(NAME_PATTERN, 'must match ^[a-z0-9][a-z0-9-]*$ (lower-case letters, digits and hyphens)');
 
 const NonBlank = z.string().regex(/\S/, 'must not be empty');
+
+/** `90s`, `30m`, `2h`, `1h30m`: positive, at most 30 days (src/shared/duration.ts). */
+export const DurationSchema = z.string().superRefine((text, ctx) => {
+  const parsed = parseDuration(text);
+  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.problem });
+});
 
 export const ToolSpecSchema = NonBlank.describe(
   'Provider, Provider:Tool, Tool, mcp:server or mcp:server:tool (CAP-1)',
@@ -154,6 +162,13 @@ export const frontmatterShape = {
     .enum(PERMISSION_MODES)
     .describe("Claude Code's permission mode: mapped onto the policy unless approvalMode is set"),
   background: z.boolean(),
+  cardTimeout: DurationSchema.describe(
+    'How long an approval card waits for a decision (`90s`, `30m`, `2h`) before it is settled',
+  ),
+  cardReminder: DurationSchema.describe("A reminder this long before a card's deadline"),
+  cardTimeoutOutcome: z
+    .enum(CARD_TIMEOUT_OUTCOMES)
+    .describe('What a card becomes when its deadline passes; `deny` by default'),
   hooks: HooksSchema,
   color: NonBlank,
   icon: NonBlank,

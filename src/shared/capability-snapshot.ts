@@ -58,6 +58,25 @@ export interface SnapshotLimits {
   toolResultMaxChars: number;
 }
 
+/** What an approval card becomes when its deadline passes. */
+export const CARD_TIMEOUT_OUTCOMES = ['deny', 'approve'] as const;
+export type CardTimeoutOutcome = (typeof CARD_TIMEOUT_OUTCOMES)[number];
+
+/**
+ * Deadlines of a delegation's approval cards: the definition's `cardTimeout`, `cardReminder`
+ * and `cardTimeoutOutcome`, each falling back to the workspace's `cards` section. Absent from a
+ * snapshot when no timeout applies: its cards wait for a decision as long as it takes.
+ */
+export interface CardDeadlines {
+  /** A card is settled this long after it opened (unless the delegation's start set its own). */
+  timeoutMs: number;
+  /** A reminder fires this long before the deadline; absent: none. */
+  reminderMs?: number;
+  outcome: CardTimeoutOutcome;
+  /** Where the timeout came from: the delegation's start is only in the run, never here. */
+  source: 'definition' | 'workspace' | 'delegation';
+}
+
 /**
  * What a definition resolved into for one caller at one moment. `resolveAgent` returns it as
  * the first step of a delegation, so it lives in workflow history: editing the file later
@@ -98,6 +117,8 @@ export interface CapabilitySnapshot {
    */
   delegation?: { targets: DelegateTarget[] };
   limits: SnapshotLimits;
+  /** Only when a card timeout applies: other snapshots stay as they were (replay). */
+  cardDeadlines?: CardDeadlines;
   /** Hooks by event, as the definition declared them; absent or empty = none run. */
   hooks?: Record<string, HookCommandRef[]>;
   /** Roles the delegation runs with (POL-4); empty with `callerAnonymous` = auth disabled. */

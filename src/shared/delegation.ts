@@ -22,6 +22,11 @@ export interface DelegationOptions {
   unattended?: UnattendedVerdict;
   /** Return at once; the delegation runs on (DEF-1 `background`, RUN-7). */
   background?: boolean;
+  /**
+   * How long this delegation's cards wait (`30m`), over the definition's and the workspace's
+   * `cardTimeout`; checked when the delegation starts.
+   */
+  cardTimeout?: string;
 }
 
 export interface DelegationInput {
@@ -60,6 +65,8 @@ export type CardState =
       decidedAt: string;
       decidedBy: string | null;
       decisionId?: string;
+      /** Settled by its deadline, not by a person (`decidedBy` is `deadline`). */
+      expired?: true;
     }
   | {
       status: 'denied';
@@ -67,7 +74,11 @@ export type CardState =
       decidedAt: string;
       decidedBy: string | null;
       decisionId?: string;
+      expired?: true;
     };
+
+/** `decidedBy` of a card its deadline settled. */
+export const DEADLINE_DECIDER = 'deadline';
 
 /** An approval card (POL-2): a tool call waiting on a human. */
 export interface ApprovalCard {
@@ -82,6 +93,12 @@ export interface ApprovalCard {
   arguments: Record<string, unknown>;
   reason: string;
   openedAt: string;
+  /** When it is settled without a decision (its `cardTimeout`); absent: it waits forever. */
+  deadline?: string;
+  /** When its reminder fires (`cardReminder` before the deadline); absent: no reminder. */
+  remindAt?: string;
+  /** When the reminder fired; absent until it has. */
+  remindedAt?: string;
   state: CardState;
 }
 
@@ -115,8 +132,8 @@ export interface CardDecision {
  */
 export interface DeniedCall {
   tool: string;
-  /** `policy`: decide() or an unknown tool; `human`: a card was denied. */
-  by: 'policy' | 'human';
+  /** `policy`: decide() or an unknown tool; `human`: a card was denied; `deadline`: it expired. */
+  by: 'policy' | 'human' | 'deadline';
   reason: string;
 }
 
@@ -144,6 +161,8 @@ export type DelegationEvent =
   | { seq: number; at: string; type: 'tool-call'; tool: string; verdict: string; summary: string }
   | { seq: number; at: string; type: 'card-opened'; card: ApprovalCard }
   | { seq: number; at: string; type: 'card-decided'; card: ApprovalCard }
+  // A pending card's reminder (`cardReminder` before its deadline), once per card.
+  | { seq: number; at: string; type: 'card-reminder'; card: ApprovalCard }
   | { seq: number; at: string; type: 'finished'; result: DelegationResult }
   // Sessions only (RUN-7): a user message taken up, the answer to it, a child's start and end.
   | { seq: number; at: string; type: 'message'; text: string; from: string | null }

@@ -1,5 +1,7 @@
 /** Failure types (`ApplicationFailure.type`) the workflow and clients tell apart. */
 export const FAILURE_TYPES = {
+  /** A delegation's own `cardTimeout` is not a duration. Not retryable. */
+  cardTimeoutInvalid: 'CardTimeoutInvalid',
   /** No definition has the requested name. Not retryable. */
   agentNotFound: 'AgentNotFound',
   /** The model handle cannot become an adapter (unknown handle, missing key). Not retryable. */

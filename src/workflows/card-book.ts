@@ -55,11 +55,14 @@ export class CardBook {
   }
 
   /** Applies a decision to a pending card; returns the card, or null when it does not apply. */
-  apply(decision: CardDecision, decidedAt: string): ApprovalCard | null {
+  apply(decision: CardDecision, decidedAt: string, expired = false): ApprovalCard | null {
     if (this.rejectionOf(decision) !== null) return null;
     const card = this.cards.get(decision.cardId)!;
     const decidedBy = decision.decidedBy ?? null;
-    const which = decision.decisionId === undefined ? {} : { decisionId: decision.decisionId };
+    const which = {
+      ...(decision.decisionId === undefined ? {} : { decisionId: decision.decisionId }),
+      ...(expired ? { expired: true as const } : {}),
+    };
     card.state =
       decision.decision === 'approve'
         ? { status: 'approved', reason: decision.reason ?? null, decidedAt, decidedBy, ...which }

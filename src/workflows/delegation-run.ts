@@ -4,6 +4,7 @@
  * the `state` and `events` queries read it directly. `new Date()` is the workflow clock here.
  */
 import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type { CardDeadlines } from '../shared/capability-snapshot.js';
 import type {
   ApprovalCard,
   CardDecision,
@@ -45,6 +46,8 @@ export class DelegationRun {
   private cardSequence: number;
   private nextEventSeq: number;
   private readonly previousRuns: number;
+  /** Deadlines new cards get (card-deadlines.ts); null: they wait as long as it takes. */
+  private cardDeadlines: CardDeadlines | null = null;
 
   constructor(
     private readonly input: DelegationInput,
@@ -106,9 +109,10 @@ export class DelegationRun {
   }
 
   /** The snapshot this run works with; only a delegation's first run records `started`. */
-  recordResolved(resolved: ResolvedAgent): void {
+  recordResolved(resolved: ResolvedAgent, cardDeadlines: CardDeadlines | null = null): void {
     const { snapshot } = resolved;
     this.resolvedAgent = resolved;
+    this.cardDeadlines = cardDeadlines;
     this.model = snapshot.model;
     this.definitionHash = snapshot.definitionHash;
     this.maxTurns = snapshot.limits.maxTurns;
@@ -147,11 +151,46 @@ export class DelegationRun {
       arguments: redactSecrets(call.arguments) as Record<string, unknown>,
       reason,
       openedAt: now(),
+      ...this.deadlineFields(),
       state: { status: 'pending' },
     };
     this.cards.open(card);
     this.emit({ type: 'card-opened', card });
     return card;
+  }
+
+  /** A new card's deadline and reminder, from the workflow clock. */
+  private deadlineFields(): Pick<ApprovalCard, 'deadline' | 'remindAt'> {
+    if (this.cardDeadlines === null) return {};
+    const { timeoutMs, reminderMs } = this.cardDeadlines;
+    const deadline = Date.now() + timeoutMs;
+    return {
+      deadline: new Date(deadline).toISOString(),
+      ...(reminderMs === undefined
+        ? {}
+        : { remindAt: new Date(deadline - reminderMs).toISOString() }),
+    };
+  }
+
+  /**
+   * The earliest deadline of the pending cards, for ops (the memo's `earliestCardDeadline`):
+   * null when none has one, undefined when this run gives its cards no deadlines.
+   */
+  earliestCardDeadline(): string | null | undefined {
+    if (this.cardDeadlines === null) return undefined;
+    const deadlines = this.cards.pending().flatMap((card) => card.deadline ?? []);
+    return deadlines.length === 0 ? null : deadlines.sort()[0]!;
+  }
+
+  /** What a card becomes when its deadline passes. */
+  cardTimeoutOutcome(): CardDeadlines['outcome'] {
+    return this.cardDeadlines?.outcome ?? 'deny';
+  }
+
+  /** A pending card's reminder: recorded on the card and in the stream, once. */
+  remindCard(card: ApprovalCard): void {
+    card.remindedAt = now();
+    this.emit({ type: 'card-reminder', card: { ...card } });
   }
 
   pendingCards(): ApprovalCard[] {
@@ -168,8 +207,8 @@ export class DelegationRun {
   }
 
   /** Applies a decision to a pending card; returns the card, or null when it does not apply. */
-  decideCard(decision: CardDecision): ApprovalCard | null {
-    const card = this.cards.apply(decision, now());
+  decideCard(decision: CardDecision, expired = false): ApprovalCard | null {
+    const card = this.cards.apply(decision, now(), expired);
     if (card) this.emit({ type: 'card-decided', card });
     return card;
   }
@@ -294,7 +333,9 @@ export class DelegationRun {
 
 /** Who refused a settled call, and why; null when it ran (or failed on its own). */
 function deniedBy(item: PlannedCall): Omit<DeniedCall, 'tool'> | null {
-  if (item.card?.state.status === 'denied') return { by: 'human', reason: item.card.state.reason };
+  if (item.card?.state.status === 'denied') {
+    return { by: item.card.state.expired ? 'deadline' : 'human', reason: item.card.state.reason };
+  }
   if (!item.card && item.verdict.kind === 'deny')
     return { by: 'policy', reason: item.verdict.reason };
   return null;

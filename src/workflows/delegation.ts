@@ -18,6 +18,7 @@ import type { DelegationInput, DelegationResult } from '../shared/delegation.js'
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS } from './activity-options.js';
 import type { CarriedState } from './carried-state.js';
+import { cardDeadlinesFor } from './card-deadlines.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
@@ -76,12 +77,13 @@ export async function delegation(
         ...(input.model === undefined ? {} : { model: input.model }),
         ...(input.parentModel === undefined ? {} : { parentModel: input.parentModel }),
       }));
-    run.recordResolved(resolved);
+    run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, input.options));
 
     const end = await runRounds({
       run,
       resolved,
       unattended: input.options.unattended,
+      settleCard: decideCard,
       outOfTurns: () => run.outOfTurns(),
       async betweenRounds() {
         if (!historyNearLimit()) return;
@@ -119,12 +121,10 @@ export async function delegation(
       // TaskStop (RUN-5). Settling must itself not be cancelled, or cards stay pending forever.
       return await CancellationScope.nonCancellable(async () => {
         for (const card of run.pendingCards()) {
-          decideCard({
-            cardId: card.id,
-            decision: 'deny',
-            reason: 'stopped',
-            decidedBy: 'TaskStop',
-          });
+          decideCard(
+            { cardId: card.id, decision: 'deny', reason: 'stopped', decidedBy: 'TaskStop' },
+            {},
+          );
         }
         return finish(
           run.endedEarly('stopped', 'Stopped by TaskStop; pending approval cards were denied.'),

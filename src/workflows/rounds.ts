@@ -2,10 +2,10 @@
  * The loop of RUN-2, shared by a delegation and a session: one model call per round, then policy
  * on every tool call, cards for those that ask, and the calls themselves. Sandbox code.
  */
-import { condition } from '@temporalio/workflow';
 import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
 import type { UnattendedVerdict } from '../shared/policy-contract.js';
 import { activitiesWith, MODEL_CALL } from './activity-options.js';
+import { awaitCardDecisions, type SettleCard } from './card-deadlines.js';
 import { applyClaudePreToolHooks } from './claude-hooks.js';
 import type { DelegationRun } from './delegation-run.js';
 import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
@@ -24,6 +24,8 @@ export interface RoundsOptions {
   workflowCall?(item: PlannedCall): Promise<ToolOutcome> | null;
   /** Told after each model turn and each park or resume (a child reports to its session). */
   onProgress?(): Promise<void>;
+  /** Settles cards whose deadline passed, as a decision does (registerRunHandlers). */
+  settleCard: SettleCard;
   /** Told when a round opens cards (a child forwards them to its session). */
   onCardsOpened?(items: PlannedCall[]): Promise<void>;
 }
@@ -65,7 +67,7 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
       run.park();
       publish(run);
       await options.onCardsOpened?.(carded);
-      await condition(() => !run.hasPendingCards());
+      await awaitCardDecisions(run, options.settleCard);
       run.resume();
       publish(run);
       await options.onProgress?.();

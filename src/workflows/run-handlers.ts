@@ -7,27 +7,28 @@ import { ApplicationFailure, log, setHandler } from '@temporalio/workflow';
 import type { ApprovalCard, CardDecision, DelegationState } from '../shared/delegation.js';
 import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
 import type { DelegationRun } from './delegation-run.js';
+import type { SettleCard } from './card-deadlines.js';
 import { publishDecision } from './visibility.js';
 
 /**
  * @param state what the `state` query answers (a session adds its tasks to the run's state)
  * @param onDecided told after a card decision applied (a child forwards it to its session)
- * @returns the decision function, for settling cards on stop
+ * @returns the settling function, for a stop's denials and for deadlines (card-deadlines.ts)
  */
 export function registerRunHandlers(
   run: DelegationRun,
   state: () => DelegationState,
   onDecided?: (card: ApprovalCard) => void,
-): (decision: CardDecision) => ApprovalCard | null {
-  const decide = (decision: CardDecision, byPerson: boolean) => {
-    const card = run.decideCard(decision);
+): SettleCard {
+  const decide: SettleCard = (decision, how) => {
+    const card = run.decideCard(decision, how.expired === true);
     if (card) {
-      publishDecision(run, byPerson);
+      publishDecision(run, how.resumes === true);
       onDecided?.(card);
     }
     return card;
   };
-  const decideCard = (decision: CardDecision) => decide(decision, true);
+  const decideCard = (decision: CardDecision) => decide(decision, { resumes: true });
   setHandler(stateQuery, state);
   setHandler(eventsQuery, (afterSeq: number) => run.eventsAfter(afterSeq));
   setHandler(decideCardSignal, (decision) => {
@@ -49,5 +50,5 @@ export function registerRunHandlers(
       },
     },
   );
-  return (decision) => decide(decision, false);
+  return decide;
 }

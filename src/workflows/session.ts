@@ -24,6 +24,7 @@ import { activitiesWith, RESOLVE_AGENT } from './activity-options.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
+import { cardDeadlinesFor } from './card-deadlines.js';
 import { runRounds } from './rounds.js';
 import { registerRunHandlers } from './run-handlers.js';
 import type { SessionCarried } from './session-carried.js';
@@ -120,7 +121,7 @@ export async function session(
     const resolved: ResolvedAgent =
       run.resolved ??
       (await resolveAgent({ agent: input.agent, caller: input.caller, asSession: true }));
-    run.recordResolved(resolved);
+    run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, {}));
     const workflowCall = taskTools({ input, run, resolved, tasks, finishTask });
 
     for (;;) {
@@ -143,6 +144,7 @@ export async function session(
         run,
         resolved,
         unattended: input.options.unattended,
+        settleCard: decideCard,
         outOfTurns: () => run.outOfTurns(since),
         betweenRounds: () => handOverIfLong(since),
         workflowCall,
@@ -161,12 +163,10 @@ export async function session(
       return await CancellationScope.nonCancellable(async () => {
         const children = await stopChildren();
         for (const card of run.pendingCards()) {
-          decideCard({
-            cardId: card.id,
-            decision: 'deny',
-            reason: 'stopped',
-            decidedBy: 'TaskStop',
-          });
+          decideCard(
+            { cardId: card.id, decision: 'deny', reason: 'stopped', decidedBy: 'TaskStop' },
+            {},
+          );
         }
         const unanswered =
           inbox.length === 0 ? null : `${inbox.length} message(s) were not answered.`;

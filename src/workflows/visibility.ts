@@ -22,7 +22,15 @@ export function publish(run: DelegationRun): void {
     { key: STATUS_ATTRIBUTE, value: run.status },
     { key: PENDING_CARDS_ATTRIBUTE, value: run.pendingCards().length },
   ]);
-  if (patched(CARDS_IN_MEMO)) upsertMemo({ pendingCards: run.pendingCards().map(cardForMemo) });
+  if (patched(CARDS_IN_MEMO)) {
+    const deadline = run.earliestCardDeadline();
+    upsertMemo({
+      pendingCards: run.pendingCards().map(cardForMemo),
+      // Only where deadlines apply (older histories replay the memo they recorded); null
+      // removes the key once no pending card has one.
+      ...(deadline === undefined ? {} : { earliestCardDeadline: deadline }),
+    });
+  }
   // Asked here for its marker (and Temporal's change-version upsert) to land with a park's
   // commands, not in the task that applies the decision, which is the one this patch shortens.
   patched(ONE_PUBLISH_ON_RESUME);
@@ -36,8 +44,8 @@ const ONE_PUBLISH_ON_RESUME = 'one-publish-on-resume';
 
 /**
  * After a card decision; histories from before the patch published nothing here.
- * @param resumes the decision came from a person (signal or update), so the last one resumes the
- *   rounds; settling cards on a stop publishes each, as the stop has no resume to do it.
+ * @param resumes the decision came from a person (signal or update) or a deadline, so the last one
+ *   resumes the rounds; settling cards on a stop publishes each, as the stop has no resume to do it.
  */
 export function publishDecision(run: DelegationRun, resumes: boolean): void {
   if (!patched(CARDS_IN_MEMO)) return;

@@ -27,6 +27,7 @@ import { createStateReader, createWorkflowStateReader } from './state.js';
 import { firstLine, memoStartedBy, statusOf, summaryOf } from './visibility.js';
 import { DELEGATION_WORKFLOW_TYPE, type DelegationSummary, type Delegations } from './types.js';
 import { createLiveWorkerCheck } from './worker-liveness.js';
+import { parseDuration } from '../../shared/duration.js';
 
 export * from './types.js';
 
@@ -74,6 +75,10 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         throw new DeputyError('invalid', `agent name '${request.agent.slice(0, 80)}' is not valid`);
       }
       if (request.task.trim() === '') throw new DeputyError('invalid', 'task is empty');
+      if (request.options.cardTimeout !== undefined) {
+        const parsed = parseDuration(request.options.cardTimeout);
+        if (!parsed.ok) throw new DeputyError('invalid', `cardTimeout: ${parsed.problem}`);
+      }
       if (request.delegationId !== undefined && (await lookup.taken(delegationId))) {
         throw new DeputyError(
           'conflict',
