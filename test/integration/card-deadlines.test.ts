@@ -125,6 +125,37 @@ describe('card deadlines', () => {
     await killWorker(second);
   }, 60_000);
 
+  it('applies a decision recorded while no worker ran before a deadline that passed meanwhile', async () => {
+    const app = createApp({
+      delegations: harness.delegations,
+      config: harness.config,
+      auth: createAuth({}),
+    });
+    const first = await spawnWorker(harness, cleanups);
+    const started = await timedRequest(app, 'POST', '/delegations?wait=true', {
+      agent: 'hasty',
+      task: 'Write the note',
+      session: `dl-${randomUUID().slice(0, 8)}`,
+      delegationId: `late-${randomUUID().slice(0, 8)}`,
+    });
+    const card = pendingCard(started.body.state as DelegationState)!;
+    await killWorker(first);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const decided = await timedRequest(app, 'POST', `/cards/${card.id}`, {
+      decision: 'approve',
+      reason: 'just in time',
+    });
+    expect(decided).toMatchObject({ status: 202, body: { status: 'recorded' } });
+
+    const second = await spawnWorker(harness, cleanups);
+    const handle = harness.client.workflow.getHandle(started.body.workflowId as string);
+    expect(await handle.result()).toMatchObject({ status: 'completed', deniedCalls: [] });
+    const [settled] = (await handle.query(stateQuery)).decidedCards;
+    expect(settled!.state).toMatchObject({ status: 'approved', reason: 'just in time' });
+    expect(settled!.state).not.toHaveProperty('expired');
+    await killWorker(second);
+  }, 60_000);
+
   describe('with a worker running', () => {
     beforeAll(() => harness.startWorker());
     afterAll(() => harness.stopWorker());
@@ -166,6 +197,18 @@ describe('card deadlines', () => {
       await expect(harness.start('scribe', 'Write', { cardTimeout: 'soon' })).rejects.toThrow(
         /cardTimeout: 'soon' is not a duration/,
       );
+      const app = createApp({
+        delegations: harness.delegations,
+        config: harness.config,
+        auth: createAuth({}),
+      });
+      const refused = await timedRequest(app, 'POST', '/delegations', {
+        agent: 'scribe',
+        task: 'Write',
+        cardTimeout: '0s',
+      });
+      expect(refused.status).toBe(422);
+      expect(JSON.stringify(refused.body)).toMatch(/cardTimeout.*zero/);
     }, 30_000);
   });
 });
