@@ -4,7 +4,7 @@
  * workers may poll the same queue; nothing here assumes there is only one.
  */
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import type { AgentResolver } from './activities/resolve-agent.js';
 import { createAgentResolver } from './agent-resolver.js';
@@ -16,6 +16,7 @@ import type { McpGatewayDeps } from './mcp/gateway-tools.js';
 import { createMcpRuntime, type McpRuntime } from './mcp/mcp-runtime.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import type { SecretMasker } from './secrets/masker.js';
+import { assertSearchAttributes } from './temporal/search-attribute-check.js';
 import { workerTuningOptions } from './worker-tuning.js';
 
 /** The workflow bundle is reached by file path only, never by import (sandbox boundary). */
@@ -50,6 +51,9 @@ export interface DeputyWorkerOptions {
 
 export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<Worker> {
   const settings = options.settings ?? options.config;
+  await assertSearchAttributes(options.connection, options.config.temporal.namespace, (message) =>
+    Runtime.instance().logger.warn(message),
+  );
   return Worker.create({
     connection: options.connection,
     namespace: options.config.temporal.namespace,

@@ -54,6 +54,7 @@ export function registerDelegationRoutes(
         ...(body.unattended === true ? { unattended: 'deny' as const } : {}),
         ...(background ? { background } : {}),
         ...(body.cardTimeout === undefined ? {} : { cardTimeout: body.cardTimeout }),
+        ...(body.maxTokens === undefined ? {} : { maxTokens: body.maxTokens }),
       },
       ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
     });

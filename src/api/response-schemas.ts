@@ -109,6 +109,19 @@ export const DeniedCallSchema = component(
 
 export const DeniedCallsSchema = z.array(DeniedCallSchema);
 
+export const UsageSchema = component(
+  'Usage',
+  z.object({
+    inputTokens: Count.describe('every input token, cached ones included'),
+    outputTokens: Count,
+    cachedInputTokens: Count.describe('of the input, read from the provider prompt cache'),
+    modelCalls: Count,
+    modelCallsWithoutUsage: Count.describe(
+      'calls whose provider reported no usage: not in the token counts',
+    ),
+  }),
+);
+
 export const DelegationResultSchema = component(
   'DelegationResult',
   z.object({
@@ -124,6 +137,7 @@ export const DelegationResultSchema = component(
     deniedCalls: DeniedCallsSchema.describe(
       'Calls denied during the run: a completed run with denials did not do all it was asked',
     ),
+    usage: UsageSchema.optional().describe('tokens of its model calls'),
   }),
 );
 
@@ -150,6 +164,9 @@ export const DelegationStateSchema = component(
     deniedCalls: DeniedCallsSchema.describe(
       'Calls denied so far, in order (the most recent 100 after a continue-as-new)',
     ),
+    usage: UsageSchema.optional().describe(
+      "tokens so far (a session's include its finished children's); absent when rebuilt from visibility",
+    ),
     result: DelegationResultSchema.nullable(),
   }),
 );
@@ -163,6 +180,9 @@ export const DelegationSummarySchema = component(
     session: z.string().nullable(),
     status: DelegationStatus,
     pendingCards: Count.describe('how many approval cards wait on a human'),
+    tokens: Count.nullable().describe(
+      'input + output tokens as of its last status change; null before its first model call',
+    ),
     task: z.string().nullable().describe('first line of the task'),
     startedAt: Timestamp,
     closedAt: Timestamp.nullable(),

@@ -58,6 +58,12 @@ export const StartDelegationBodySchema = z
     /** No human will answer: every `ask` becomes `deny` (POL-3). */
     unattended: z.boolean().optional(),
     /** How long its cards wait (`30m`), over the definition's and the workspace's. */
+    maxTokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("token budget (input + output), over the definition's `maxTokens`"),
     cardTimeout: DurationSchema.optional().describe(
       "how long this delegation's approval cards wait (`90s`, `30m`, `2h`) before they are settled",
     ),

@@ -211,7 +211,11 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     background: definition.background,
     // Only on a session's snapshot: delegates' snapshots stay as they were (replay).
     ...(targets === null ? {} : { delegation: { targets } }),
-    limits: { maxTurns: definition.maxTurns, toolResultMaxChars: TOOL_RESULT_MAX_CHARS },
+    limits: {
+      maxTurns: definition.maxTurns,
+      toolResultMaxChars: TOOL_RESULT_MAX_CHARS,
+      ...(definition.maxTokens === undefined ? {} : { maxTokens: definition.maxTokens }),
+    },
     ...cardDeadlinesOf(definition, input.config.cards, diagnostics),
     callerRoles: [...new Set(input.caller.roles)],
     diagnostics: dedupe([...input.loaded.diagnostics, ...diagnostics]),

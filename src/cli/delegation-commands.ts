@@ -1,6 +1,6 @@
 /** Client commands: delegate, status, list, cards, approve, deny, stop. */
 import { userInfo } from 'node:os';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DELEGATION_STATUSES, type DelegationStatus } from '../shared/delegation.js';
 import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
 import { isRecorded, type Delegations } from '../temporal/delegations/facade.js';
@@ -38,6 +38,9 @@ export function registerDelegationCommands(
       '--card-timeout <duration>',
       "how long this delegation's approval cards wait (90s, 30m, 2h) before they are settled",
     )
+    .option('--max-tokens <count>', 'token budget (input + output) of this delegation', (value) =>
+      parsePositiveInteger(value),
+    )
     .option('--json', 'machine-readable output')
     .action(
       async (
@@ -48,6 +51,7 @@ export function registerDelegationCommands(
           background?: boolean;
           unattended?: boolean;
           cardTimeout?: string;
+          maxTokens?: number;
         },
         command: Command,
       ) =>
@@ -67,6 +71,7 @@ export function registerDelegationCommands(
                 ...(options.unattended ? { unattended: 'deny' as const } : {}),
                 ...(background ? { background: true } : {}),
                 ...(options.cardTimeout === undefined ? {} : { cardTimeout: options.cardTimeout }),
+                ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
               },
             });
             if (background) {
@@ -242,4 +247,12 @@ function safeUserName(): string {
   } catch {
     return 'unknown';
   }
+}
+
+function parsePositiveInteger(value: string): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count <= 0) {
+    throw new InvalidArgumentError('expected a positive whole number');
+  }
+  return count;
 }

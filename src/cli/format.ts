@@ -4,6 +4,7 @@ import type {
   DelegationEvent,
   DelegationResult,
   DelegationState,
+  UsageTotals,
 } from '../shared/delegation.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
 
@@ -78,6 +79,13 @@ export function eventLines(event: DelegationEvent): string[] {
   }
 }
 
+/** `1456 in (0 cached), 59 out, 3 model calls`, and the calls no provider counted. */
+export function usageLine(usage: UsageTotals): string {
+  const uncounted =
+    usage.modelCallsWithoutUsage > 0 ? `, ${usage.modelCallsWithoutUsage} not counted` : '';
+  return `${usage.inputTokens} in (${usage.cachedInputTokens} cached), ${usage.outputTokens} out, ${usage.modelCalls} model call(s)${uncounted}`;
+}
+
 export function resultLines(result: DelegationResult): string[] {
   const denied = result.deniedCalls ?? [];
   const tally = denied.length > 0 ? `, ${denied.length} tool call(s) denied` : '';
@@ -100,6 +108,7 @@ export function stateLines(state: DelegationState): string[] {
   ];
   if (state.definitionHash)
     lines.push(`  definition: sha256 ${state.definitionHash.slice(0, 12)}…`);
+  if (state.usage) lines.push(`  tokens:   ${usageLine(state.usage)}`);
   if (state.pendingCards.length > 0) {
     lines.push(`  pending cards: ${state.pendingCards.length}`);
     for (const card of state.pendingCards) lines.push(...cardLines(card).map((l) => `    ${l}`));
@@ -114,13 +123,14 @@ export function stateLines(state: DelegationState): string[] {
 
 export function summaryTable(rows: DelegationSummary[]): string[] {
   if (rows.length === 0) return ['no delegations'];
-  const header = ['ID', 'AGENT', 'SESSION', 'STATUS', 'CARDS', 'STARTED', 'TASK'];
+  const header = ['ID', 'AGENT', 'SESSION', 'STATUS', 'CARDS', 'TOKENS', 'STARTED', 'TASK'];
   const cells = rows.map((row) => [
     row.delegationId,
     row.agent ?? '?',
     row.session ?? '?',
     row.status,
     String(row.pendingCards),
+    row.tokens === null ? '-' : String(row.tokens),
     row.startedAt.replace('T', ' ').slice(0, 19),
     oneLine(row.task ?? '', 60),
   ]);

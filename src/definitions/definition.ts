@@ -51,6 +51,8 @@ export interface AgentDefinition {
   knowledge: KnowledgeSourceRef[];
   memory: MemoryMode;
   maxTurns: number;
+  /** Token budget (input + output) of each delegation; absent: none. */
+  maxTokens?: number;
   approvalMode: ApprovalMode;
   /**
    * Claude Code's `permissionMode`, as written; null when the file has none. Mapped onto the

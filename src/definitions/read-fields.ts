@@ -93,6 +93,11 @@ export function readFields(values: Values, definition: AgentDefinition, ctx: Rea
         definition.unknownKeys[key] = value;
         break;
       }
+      case 'maxTokens': {
+        const budget = readPositiveInteger(key, value, ctx);
+        if (budget !== undefined) definition.maxTokens = budget;
+        break;
+      }
       case 'approvalMode':
         definition.approvalMode =
           readEnum(key, value, APPROVAL_MODES, ctx) ?? definition.approvalMode;

@@ -157,6 +157,11 @@ export const frontmatterShape = {
    * keys a hand-written file has are kept; the API refuses them on the way in.
    */
   runConfig: z.looseObject({ max_turns: z.number().int().positive().optional() }),
+  maxTokens: z
+    .number()
+    .int()
+    .positive()
+    .describe('Token budget (input + output) of a delegation; it stops before the call past it'),
   approvalMode: z.enum(APPROVAL_MODES),
   permissionMode: z
     .enum(PERMISSION_MODES)

@@ -164,5 +164,17 @@ export function fromMessage(message: Message, label: string): ModelResponse {
       });
     }
   }
-  return { text: texts.join(''), toolCalls, modelLabel: label };
+  const { usage } = message;
+  const cached = usage.cache_read_input_tokens ?? 0;
+  return {
+    text: texts.join(''),
+    toolCalls,
+    modelLabel: label,
+    // Anthropic counts cache reads and writes apart from `input_tokens`; deputy's input is all.
+    usage: {
+      inputTokens: usage.input_tokens + cached + (usage.cache_creation_input_tokens ?? 0),
+      outputTokens: usage.output_tokens,
+      cachedInputTokens: cached,
+    },
+  };
 }

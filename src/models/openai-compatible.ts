@@ -155,7 +155,22 @@ export function fromChatCompletion(completion: ChatCompletion, label: string): M
       arguments: parseArguments(call.function.name, call.function.arguments, label),
     });
   }
-  return { text: message.content ?? '', toolCalls, modelLabel: label };
+  const { usage } = completion;
+  return {
+    text: message.content ?? '',
+    toolCalls,
+    modelLabel: label,
+    // Local servers often send no usage: then there is none to report, not zero.
+    ...(usage === undefined || usage === null
+      ? {}
+      : {
+          usage: {
+            inputTokens: usage.prompt_tokens,
+            outputTokens: usage.completion_tokens,
+            cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+          },
+        }),
+  };
 }
 
 function parseArguments(toolName: string, text: string, label: string): Record<string, unknown> {

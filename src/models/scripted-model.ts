@@ -32,8 +32,8 @@ import { z } from 'zod';
 import type {
   ModelRequest,
   ModelResponse,
+  TokenUsage,
   ToolCallRequest,
-  TranscriptEntry,
 } from '../shared/model-contract.js';
 import { ModelConfigError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
@@ -155,16 +155,18 @@ export function createScriptedModel(
       if (callOptions.signal?.aborted) {
         return Promise.reject(callOptions.signal.reason as Error);
       }
-      return Promise.resolve(replayTurn(script, request.transcript, label));
+      return Promise.resolve(replayTurn(script, request, label));
     },
   };
 }
 
-function replayTurn(script: Script, transcript: TranscriptEntry[], label: string): ModelResponse {
+function replayTurn(script: Script, request: ModelRequest, label: string): ModelResponse {
+  const { transcript } = request;
   const turnIndex = transcript.filter((entry) => entry.role === 'assistant').length;
   const turn = script.turns[turnIndex];
   if (turn === undefined) {
-    return { text: exhaustedText(script.turns.length), toolCalls: [], modelLabel: label };
+    const text = exhaustedText(script.turns.length);
+    return { text, toolCalls: [], modelLabel: label, usage: scriptedUsage(request, text, []) };
   }
   const toolResults = transcript.filter((entry) => entry.role === 'tool').reverse();
   const variables: Variables = {
@@ -180,7 +182,28 @@ function replayTurn(script: Script, transcript: TranscriptEntry[], label: string
     name: call.name,
     arguments: substitute(call.arguments, variables) as Record<string, unknown>,
   }));
-  return { text: substitute(turn.text, variables) as string, toolCalls, modelLabel: label };
+  const text = substitute(turn.text, variables) as string;
+  return { text, toolCalls, modelLabel: label, usage: scriptedUsage(request, text, toolCalls) };
+}
+
+/**
+ * The scripted model's token counts: deterministic, about four characters a token of what it
+ * was sent and what it answers (no tokenizer: a stand-in for budgets and usage, not a measure).
+ */
+export function scriptedUsage(
+  request: ModelRequest,
+  text: string,
+  toolCalls: ToolCallRequest[],
+): TokenUsage {
+  const sent =
+    request.system.length +
+    JSON.stringify(request.tools).length +
+    request.transcript.reduce((sum, entry) => sum + entry.content.length, 0);
+  return {
+    inputTokens: Math.ceil(sent / 4),
+    outputTokens: Math.ceil((text.length + JSON.stringify(toolCalls).length) / 4),
+    cachedInputTokens: 0,
+  };
 }
 
 type Variables = Record<'task' | 'lastToolResult' | 'lastTaskId', string>;

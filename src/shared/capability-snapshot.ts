@@ -56,6 +56,8 @@ export interface SnapshotLimits {
   maxTurns: number;
   /** Tool results above this many characters are cut before entering history (RUN-3). */
   toolResultMaxChars: number;
+  /** DEF-1 `maxTokens`: only when the definition sets one (other snapshots stay as they were). */
+  maxTokens?: number;
 }
 
 /** What an approval card becomes when its deadline passes. */

@@ -27,6 +27,8 @@ export interface DelegationOptions {
    * `cardTimeout`; checked when the delegation starts.
    */
   cardTimeout?: string;
+  /** Token budget (input + output) of this delegation, over the definition's `maxTokens`. */
+  maxTokens?: number;
 }
 
 export interface DelegationInput {
@@ -146,6 +148,39 @@ export interface DelegationResult {
   roundsUsed: number;
   /** Calls denied during the run, in order. Absent from results recorded before deputy 0.2. */
   deniedCalls?: DeniedCall[];
+  /** Tokens of its model calls; absent from results recorded before usage was counted. */
+  usage?: UsageTotals;
+}
+
+/** The running totals of a delegation's model calls (issue 14). */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  modelCalls: number;
+  /** Calls whose provider reported no usage (some local servers): not in the token counts. */
+  modelCallsWithoutUsage: number;
+}
+
+export function emptyUsage(): UsageTotals {
+  return {
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    modelCalls: 0,
+    modelCallsWithoutUsage: 0,
+  };
+}
+
+/** `a + b`, field by field (a session adds its children's). */
+export function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    modelCalls: a.modelCalls + b.modelCalls,
+    modelCallsWithoutUsage: a.modelCallsWithoutUsage + b.modelCallsWithoutUsage,
+  };
 }
 
 export type DelegationEvent =
@@ -188,5 +223,7 @@ export interface DelegationState {
   transcriptSummary: string[];
   /** Calls denied so far, in order (the most recent 100 after a continue-as-new). */
   deniedCalls: DeniedCall[];
+  /** Tokens so far (a session's include its finished children's); absent from visibility. */
+  usage?: UsageTotals;
   result: DelegationResult | null;
 }

@@ -42,4 +42,15 @@ export interface ModelResponse {
   toolCalls: ToolCallRequest[];
   /** Who answered, e.g. `openai/gpt-4o` or `scripted:scripts/demo.yaml (scripted model)`. */
   modelLabel: string;
+  /** Tokens of this call as the provider counted them; absent when it reported none. */
+  usage?: TokenUsage;
+}
+
+/** One model call's tokens (issue 14). */
+export interface TokenUsage {
+  /** Every input token, cached ones included. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Of `inputTokens`, those read from the provider's prompt cache. */
+  cachedInputTokens: number;
 }

@@ -22,6 +22,9 @@ export const PENDING_CARDS_ATTRIBUTE = defineSearchAttributeKey(
   SearchAttributeType.INT,
 );
 
+/** Input + output tokens of a delegation's model calls so far, as of its last status change. */
+export const TOKENS_ATTRIBUTE = defineSearchAttributeKey('DeputyTokens', SearchAttributeType.INT);
+
 export const CUSTOM_SEARCH_ATTRIBUTES = [
   AGENT_ATTRIBUTE,
   SESSION_ATTRIBUTE,
@@ -29,6 +32,7 @@ export const CUSTOM_SEARCH_ATTRIBUTES = [
   DELEGATION_ID_ATTRIBUTE,
   PENDING_CARDS_ATTRIBUTE,
   PARENT_ATTRIBUTE,
+  TOKENS_ATTRIBUTE,
 ] as const;
 
 /**

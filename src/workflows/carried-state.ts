@@ -4,7 +4,12 @@
  * nothing for it.
  */
 import type { ResolvedAgent } from '../activities/types.js';
-import type { ApprovalCard, DeniedCall, DelegationEvent } from '../shared/delegation.js';
+import type {
+  ApprovalCard,
+  DeniedCall,
+  DelegationEvent,
+  UsageTotals,
+} from '../shared/delegation.js';
 import type { TranscriptEntry } from '../shared/model-contract.js';
 
 export interface CarriedState {
@@ -21,6 +26,8 @@ export interface CarriedState {
   previousRuns: number;
   /** The most recent denied calls; absent when carried by a run from before deputy 0.2. */
   deniedCalls?: DeniedCall[];
+  /** Token totals so far; absent when carried by a run from before usage was counted. */
+  usage?: UsageTotals;
 }
 
 /**

@@ -15,7 +15,7 @@ import type {
   DelegationStatus,
   DeniedCall,
 } from '../shared/delegation.js';
-import { cardIdFor } from '../shared/delegation.js';
+import { addUsage, cardIdFor, emptyUsage, type UsageTotals } from '../shared/delegation.js';
 import type { ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
 import { redactSecrets } from '../shared/redact.js';
 import type { SessionMessage, SessionTask } from '../shared/session.js';
@@ -46,6 +46,7 @@ export class DelegationRun {
   private cardSequence: number;
   private nextEventSeq: number;
   private readonly previousRuns: number;
+  private usage: UsageTotals;
   /** Deadlines new cards get (card-deadlines.ts); null: they wait as long as it takes. */
   private cardDeadlines: CardDeadlines | null = null;
 
@@ -69,6 +70,7 @@ export class DelegationRun {
     this.cardSequence = carried?.cardSequence ?? 0;
     this.nextEventSeq = carried?.nextEventSeq ?? 1;
     this.previousRuns = carried?.previousRuns ?? 0;
+    this.usage = carried?.usage ?? emptyUsage();
   }
 
   get resolved(): ResolvedAgent | null {
@@ -99,6 +101,7 @@ export class DelegationRun {
       decidedCards: this.cards.decided(),
       transcriptSummary: this.transcript.map(summarizeEntry),
       deniedCalls: [...this.denied],
+      usage: { ...this.usage },
       result: this.result,
     };
   }
@@ -122,6 +125,11 @@ export class DelegationRun {
 
   recordModelTurn(turn: ModelTurn): void {
     this.rounds += 1;
+    this.usage = addUsage(this.usage, {
+      ...(turn.usage ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }),
+      modelCalls: 1,
+      modelCallsWithoutUsage: turn.usage === undefined ? 1 : 0,
+    });
     // The adapter's own label says what really answered ("... (scripted model)").
     this.model = turn.modelLabel;
     this.transcript.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
@@ -304,12 +312,26 @@ export class DelegationRun {
       nextEventSeq: this.nextEventSeq,
       previousRuns: this.previousRuns + 1,
       deniedCalls: this.denied.slice(-CARRIED_DENIED_CALLS),
+      usage: { ...this.usage },
     };
   }
 
   /** What every result reports besides its text: rounds used and calls denied. */
-  private tally(): Pick<DelegationResult, 'roundsUsed' | 'deniedCalls'> {
-    return { roundsUsed: this.rounds, deniedCalls: [...this.denied] };
+  private tally(): Pick<DelegationResult, 'roundsUsed' | 'deniedCalls' | 'usage'> {
+    return { roundsUsed: this.rounds, deniedCalls: [...this.denied], usage: { ...this.usage } };
+  }
+
+  /** Input and output tokens of every model call so far. */
+  tokensUsed(): number {
+    return this.usage.inputTokens + this.usage.outputTokens;
+  }
+
+  /** The token budget was used up before the next model call could be made. */
+  cutAtTokenBudget(maxTokens: number): DelegationResult {
+    return this.endedEarly(
+      'completed',
+      `Stopped at the token budget (maxTokens ${maxTokens}) before model round ${this.rounds + 1}: ${this.tokensUsed()} tokens used.`,
+    );
   }
 
   private resolvedOrThrow(): ResolvedAgent {

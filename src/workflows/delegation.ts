@@ -85,6 +85,7 @@ export async function delegation(
       unattended: input.options.unattended,
       settleCard: decideCard,
       outOfTurns: () => run.outOfTurns(),
+      maxTokens: input.options.maxTokens ?? resolved.snapshot.limits.maxTokens,
       async betweenRounds() {
         if (!historyNearLimit()) return;
         // Hand over between rounds: no card pending, no tool running, no handler mid-flight,
@@ -113,7 +114,11 @@ export async function delegation(
       },
     });
     return await finish(
-      end.kind === 'answered' ? run.completedWith(end.turn.text) : run.cutAtMaxTurns(end.turn),
+      end.kind === 'answered'
+        ? run.completedWith(end.turn.text)
+        : end.kind === 'out-of-turns'
+          ? run.cutAtMaxTurns(end.turn)
+          : run.cutAtTokenBudget(end.maxTokens),
     );
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;

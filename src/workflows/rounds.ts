@@ -18,6 +18,8 @@ export interface RoundsOptions {
   unattended: UnattendedVerdict | undefined;
   /** True when the next round would pass this pass's `maxTurns`. */
   outOfTurns(): boolean;
+  /** The token budget, checked before each model call; absent: none. */
+  maxTokens?: number | undefined;
   /** Runs between rounds (no card pending, no tool running): may continue-as-new. */
   betweenRounds(): Promise<void>;
   /** Calls the workflow runs itself (a session's Task tools); null for every other call. */
@@ -30,15 +32,23 @@ export interface RoundsOptions {
   onCardsOpened?(items: PlannedCall[]): Promise<void>;
 }
 
-/** How a pass of rounds ended: the model answered, or it asked for tools with no turn left. */
+/**
+ * How a pass of rounds ended: the model answered, it asked for tools with no turn left, or the
+ * token budget was used up before the next model call.
+ */
 export type RoundsEnd =
-  { kind: 'answered'; turn: ModelTurn } | { kind: 'out-of-turns'; turn: ModelTurn };
+  | { kind: 'answered'; turn: ModelTurn }
+  | { kind: 'out-of-turns'; turn: ModelTurn }
+  | { kind: 'out-of-tokens'; maxTokens: number };
 
 export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
   const { run, resolved, unattended } = options;
   const { snapshot } = resolved;
   for (;;) {
     await options.betweenRounds();
+    if (options.maxTokens !== undefined && run.tokensUsed() >= options.maxTokens) {
+      return { kind: 'out-of-tokens', maxTokens: options.maxTokens };
+    }
     const { callModel } = activitiesWith(MODEL_CALL, `model round ${run.roundsUsed + 1}`);
     const turn: ModelTurn = await withSnapshot(resolved, (carrier) =>
       callModel({

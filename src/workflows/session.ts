@@ -31,6 +31,7 @@ import type { SessionCarried } from './session-carried.js';
 import { TaskBook } from './task-book.js';
 import { cancelTask, taskTools } from './task-tools.js';
 import { publish } from './visibility.js';
+import { addUsage, emptyUsage } from '../shared/delegation.js';
 
 const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve main agent');
 
@@ -66,12 +67,21 @@ export async function session(
   };
 
   // Handlers first, before any await, so no message, report or query is ever missed.
-  const decideCard = registerRunHandlers(run, (): SessionState => ({
-    ...run.state(),
-    kind: 'session',
-    tasks: tasks.list(),
-    queuedMessages: inbox.length,
-  }));
+  const decideCard = registerRunHandlers(run, (): SessionState => {
+    const own = run.state();
+    const children = tasks.list();
+    return {
+      ...own,
+      // The session's own model calls and those of every child that finished (RUN-7).
+      usage: children.reduce(
+        (sum, task) => (task.result?.usage ? addUsage(sum, task.result.usage) : sum),
+        own.usage ?? emptyUsage(),
+      ),
+      kind: 'session',
+      tasks: children,
+      queuedMessages: inbox.length,
+    };
+  });
   setHandler(sessionMessageSignal, (message) => {
     inbox.push(message);
   });
@@ -146,12 +156,16 @@ export async function session(
         unattended: input.options.unattended,
         settleCard: decideCard,
         outOfTurns: () => run.outOfTurns(since),
+        maxTokens: resolved.snapshot.limits.maxTokens,
         betweenRounds: () => handOverIfLong(since),
         workflowCall,
       });
       if (end.kind === 'answered') run.recordReply(end.turn.text);
       else {
-        const cut = run.cutAtMaxTurns(end.turn);
+        const cut =
+          end.kind === 'out-of-turns'
+            ? run.cutAtMaxTurns(end.turn)
+            : run.cutAtTokenBudget(end.maxTokens);
         run.recordReply([cut.text, cut.notice].filter(Boolean).join('\n\n'));
       }
       messageStartedAtRound = null;

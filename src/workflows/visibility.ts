@@ -5,7 +5,11 @@
  */
 import { patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ApprovalCard } from '../shared/delegation.js';
-import { PENDING_CARDS_ATTRIBUTE, STATUS_ATTRIBUTE } from '../shared/search-attributes.js';
+import {
+  PENDING_CARDS_ATTRIBUTE,
+  STATUS_ATTRIBUTE,
+  TOKENS_ATTRIBUTE,
+} from '../shared/search-attributes.js';
 import type { DelegationRun } from './delegation-run.js';
 
 /**
@@ -18,9 +22,12 @@ const CARDS_IN_MEMO = 'cards-in-memo';
 const MEMO_ARGUMENT_CHARS = 1_000;
 
 export function publish(run: DelegationRun): void {
+  const tokens = run.tokensUsed();
   upsertSearchAttributes([
     { key: STATUS_ATTRIBUTE, value: run.status },
     { key: PENDING_CARDS_ATTRIBUTE, value: run.pendingCards().length },
+    // Only once there are some: histories from before usage was counted replay as recorded.
+    ...(tokens === 0 ? [] : [{ key: TOKENS_ATTRIBUTE, value: tokens }]),
   ]);
   if (patched(CARDS_IN_MEMO)) {
     const deadline = run.earliestCardDeadline();

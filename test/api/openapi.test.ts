@@ -203,6 +203,7 @@ const summary: DelegationSummary = {
   status: 'completed',
   pendingCards: 0,
   task: 'Say hello',
+  tokens: 1515,
   startedAt: '2026-01-01T00:00:00.000Z',
   closedAt: '2026-01-01T00:00:05.000Z',
 };

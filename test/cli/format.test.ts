@@ -84,12 +84,13 @@ describe('CLI formatting', () => {
         status: 'parked',
         pendingCards: 1,
         task: 'Greet',
+        tokens: 1515,
         startedAt: '2026-01-01T00:00:00.000Z',
         closedAt: null,
       },
     ]);
-    expect(table[0]).toMatch(/^ID\s+AGENT\s+SESSION\s+STATUS/);
-    expect(table[1]).toContain('2026-01-01 00:00:00');
+    expect(table[0]).toMatch(/^ID\s+AGENT\s+SESSION\s+STATUS\s+CARDS\s+TOKENS/);
+    expect(table[1]).toMatch(/parked\s+1\s+1515\s+2026-01-01 00:00:00/);
     expect(summaryTable([])).toEqual(['no delegations']);
   });
 

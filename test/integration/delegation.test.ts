@@ -180,7 +180,18 @@ describe('delegation workflow', () => {
       notice: null,
       roundsUsed: 3,
       deniedCalls: [],
+      // The scripted model's deterministic counts, one per model call (issue 14).
+      usage: {
+        inputTokens: expect.any(Number),
+        outputTokens: expect.any(Number),
+        cachedInputTokens: 0,
+        modelCalls: 3,
+        modelCallsWithoutUsage: 0,
+      },
     });
+    // Each round sends the transcript so far, so the input grows past the output.
+    expect(result.usage!.inputTokens).toBeGreaterThan(result.usage!.outputTokens);
+    expect(result.usage!.outputTokens).toBeGreaterThan(0);
     expect(readFileSync(join(harness.workspace, 'notes.txt'), 'utf8')).toBe(
       'the quick brown fox\n',
     );
@@ -343,6 +354,11 @@ describe('delegation workflow', () => {
       notice: null,
       roundsUsed: MARATHON_ROUNDS + 1,
       deniedCalls: [],
+      // Carried across every continue-as-new: one count per model call of all the runs.
+      usage: expect.objectContaining({
+        modelCalls: MARATHON_ROUNDS + 1,
+        modelCallsWithoutUsage: 0,
+      }),
     });
     const runs: string[] = [];
     for await (const run of harness.client.workflow.list({

@@ -125,6 +125,12 @@ describe('a session', () => {
       ['writer', true, 'completed'],
     ]);
     expect(state.tasks[0]?.lastText).toContain('deputy test workspace');
+    // Usage adds up: the lead's four model calls and each child's two (issue 14).
+    const children = state.tasks.map((task) => task.result?.usage);
+    expect(children.map((usage) => usage?.modelCalls)).toEqual([2, 2]);
+    expect(state.usage?.modelCalls).toBe(8);
+    const childTokens = children.reduce((sum, usage) => sum + usage!.inputTokens, 0);
+    expect(state.usage!.inputTokens).toBeGreaterThan(childTokens);
     const types = (await eventsOf(sessionId)).map((event) => event.type);
     expect(types.filter((type) => type === 'task-started')).toHaveLength(2);
     expect(types.filter((type) => type === 'task-finished')).toHaveLength(2);

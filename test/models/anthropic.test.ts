@@ -122,7 +122,22 @@ describe('Anthropic adapter over real HTTP', () => {
         },
       ],
       modelLabel: 'anthropic/claude-sonnet-4-5',
+      // The fixture's usage: input_tokens 472, output_tokens 91, no cache fields.
+      usage: { inputTokens: 472, outputTokens: 91, cachedInputTokens: 0 },
     });
+  });
+
+  it('counts cache reads and writes into the input, and reads as cached', async () => {
+    const body = fixture('anthropic/tool-use.json') as Record<string, unknown>;
+    body.usage = {
+      input_tokens: 20,
+      output_tokens: 91,
+      cache_read_input_tokens: 400,
+      cache_creation_input_tokens: 52,
+    };
+    server().respond({ status: 200, body });
+    const { usage } = await adapter().complete(sampleRequest, {});
+    expect(usage).toEqual({ inputTokens: 472, outputTokens: 91, cachedInputTokens: 400 });
   });
 
   it('honours maxTokens and omits system and tools when empty', async () => {

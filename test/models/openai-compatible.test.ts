@@ -114,7 +114,29 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
         { id: 'call_Vb3nK8s1PzW6', name: 'grep', arguments: { pattern: 'TODO', path: 'src' } },
       ],
       modelLabel: 'openai/gpt-4o-mini',
+      usage: { inputTokens: 212, outputTokens: 48, cachedInputTokens: 0 },
     });
+  });
+
+  it('reports cached prompt tokens, and no usage at all when the server sends none', async () => {
+    const cached = fixture('openai/tool-calls.json') as Record<string, unknown>;
+    cached.usage = {
+      prompt_tokens: 212,
+      completion_tokens: 48,
+      total_tokens: 260,
+      prompt_tokens_details: { cached_tokens: 128 },
+    };
+    server().respond({ status: 200, body: cached });
+    expect((await adapter().complete(sampleRequest, {})).usage).toEqual({
+      inputTokens: 212,
+      outputTokens: 48,
+      cachedInputTokens: 128,
+    });
+    // Local servers (Ollama, llama.cpp) may leave usage out: none reported, not zero.
+    const bare = fixture('openai/tool-calls.json') as Record<string, unknown>;
+    delete bare.usage;
+    server().respond({ status: 200, body: bare });
+    expect(await adapter().complete(sampleRequest, {})).not.toHaveProperty('usage');
   });
 
   it('sends no tools array for a tool-less request and no key from the environment', async () => {
@@ -130,6 +152,7 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
         text: 'The README has 3 TODOs; all are in src/cli.',
         toolCalls: [],
         modelLabel: 'openai/gpt-4o-mini',
+        usage: { inputTokens: 301, outputTokens: 17, cachedInputTokens: 0 },
       });
       const [sent] = server().requests;
       expect(sent?.body).toEqual({

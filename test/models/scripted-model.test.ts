@@ -38,7 +38,17 @@ describe('scripted model', () => {
         { id: 'call_0_1', name: 'glob', arguments: { pattern: '**/*.md' } },
       ],
       modelLabel: model.label,
+      // About four characters a token: 'You are a test.' + '[]' + 'tidy the notes' is 31.
+      usage: {
+        inputTokens: 8,
+        outputTokens: Math.ceil(
+          (response.text.length + JSON.stringify(response.toolCalls).length) / 4,
+        ),
+        cachedInputTokens: 0,
+      },
     });
+    // Deterministic: a retried call counts the same.
+    expect((await model.complete(request([task]), {})).usage).toEqual(response.usage);
   });
 
   it('picks the turn from the number of assistant entries (stateless)', async () => {

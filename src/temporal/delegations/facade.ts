@@ -79,6 +79,10 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         const parsed = parseDuration(request.options.cardTimeout);
         if (!parsed.ok) throw new DeputyError('invalid', `cardTimeout: ${parsed.problem}`);
       }
+      const budget = request.options.maxTokens;
+      if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0)) {
+        throw new DeputyError('invalid', `maxTokens must be a positive integer, not ${budget}`);
+      }
       if (request.delegationId !== undefined && (await lookup.taken(delegationId))) {
         throw new DeputyError(
           'conflict',

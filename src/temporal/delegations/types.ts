@@ -46,6 +46,11 @@ export interface DelegationSummary {
   pendingCards: number;
   /** First line of the task (the memo). */
   task: string | null;
+  /**
+   * Input + output tokens as of its last status change (the DeputyTokens search attribute);
+   * null before its first model call, and for delegations from before usage was counted.
+   */
+  tokens: number | null;
   startedAt: string;
   closedAt: string | null;
 }

@@ -10,6 +10,7 @@ import {
   PENDING_CARDS_ATTRIBUTE,
   SESSION_ATTRIBUTE,
   STATUS_ATTRIBUTE,
+  TOKENS_ATTRIBUTE,
 } from '../../shared/search-attributes.js';
 import { effectiveStatus } from './status.js';
 import type { DelegationSummary } from './types.js';
@@ -32,6 +33,7 @@ export function summaryOf(info: WorkflowExecutionInfo): DelegationSummary {
     pendingCards:
       info.status.name === 'RUNNING' ? (attributes.get(PENDING_CARDS_ATTRIBUTE) ?? 0) : 0,
     task: typeof task === 'string' ? task : null,
+    tokens: attributes.get(TOKENS_ATTRIBUTE) ?? null,
     startedAt: info.startTime.toISOString(),
     closedAt: info.closeTime?.toISOString() ?? null,
   };
