@@ -29,6 +29,9 @@ export interface StreamSource {
   pendingCards?: () => Promise<ApprovalCard[]>;
 }
 
+/** Unanswered events queries on a finished delegation before its final state ends the stream. */
+const FINISHED_RETRIES = 3;
+
 export async function delegationEventStream(
   c: Context,
   delegations: Delegations,
@@ -60,16 +63,19 @@ export async function delegationEventStream(
     let last = afterSeq;
     let quietSince = Date.now();
     let first = true;
+    let unansweredSinceFinished = 0;
     while (!stream.aborted) {
       let batch: DelegationEvent[];
       try {
         batch = await delegations.events(delegationId, last);
       } catch (error) {
         if (error instanceof DeputyError && error.kind === 'not-found') return;
-        // The workflow cannot answer (no worker, or it closed without answering): if it is
-        // finished, say so from its final state; otherwise keep waiting for a worker.
+        // The workflow cannot answer (no worker, a busy one, or it closed without answering): if
+        // it is finished, say so from its final state, but only after asking again: the final
+        // state has no events, so ending on the first unanswered query (a worker slow under
+        // load) would drop the last model turns from a stream that could have had them.
         const state = await delegations.get(delegationId).catch(() => null);
-        if (state?.result != null) {
+        if (state?.result != null && ++unansweredSinceFinished >= FINISHED_RETRIES) {
           await send(stream, mask(syntheticFinished(state, last + 1)));
           return;
         }

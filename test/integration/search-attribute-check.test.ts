@@ -5,6 +5,7 @@
  * here has none.
  */
 import { randomUUID } from 'node:crypto';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes.js';
@@ -27,7 +28,7 @@ describe('the search attributes a worker needs', () => {
     const namespace = `bare-${randomUUID().slice(0, 8)}`;
     await connection.workflowService.registerNamespace({
       namespace,
-      workflowExecutionRetentionPeriod: { seconds: 86_400 },
+      workflowExecutionRetentionPeriod: msToTs('1 day'),
     });
     const attempt = assertSearchAttributes(connection, namespace, () => undefined);
     await expect(attempt).rejects.toThrow(
