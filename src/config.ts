@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { DurationSchema } from './definitions/schema.js';
 import { CARD_TIMEOUT_OUTCOMES } from './shared/capability-snapshot.js';
 import { TASK_QUEUE } from './shared/delegation.js';
+import { NOTIFICATION_EVENTS } from './shared/notifications.js';
 import {
   scanConfigSecrets,
   shortSecretWarnings,
@@ -95,6 +96,22 @@ export const CardsConfigSchema = z
   .strict();
 export type CardsConfig = z.infer<typeof CardsConfigSchema>;
 
+/** A webhook: where to POST, which events, and the variable holding its HMAC secret. */
+export const WebhookSchema = z
+  .object({
+    url: z
+      .url()
+      .refine((url) => /^https?:\/\//i.test(url), { message: 'must be an http or https URL' }),
+    events: z.array(z.enum(NOTIFICATION_EVENTS)).min(1),
+    /** Names the environment variable holding the signing secret; the secret is never here. */
+    secretEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .optional(),
+  })
+  .strict();
+export type Webhook = z.infer<typeof WebhookSchema>;
+
 export const TokenSchema = z.object({ user: z.string().min(1), roles: z.array(z.string()) });
 
 export const ConfigFileSchema = z
@@ -139,6 +156,11 @@ export const ConfigFileSchema = z
      * overridden by `DEPUTY_WORKER_<UPPER_SNAKE>`; read when a worker starts.
      */
     worker: WorkerTuningSchema.default({ ...WORKER_TUNING_DEFAULTS }),
+    /** Webhooks told of cards and finished delegations (src/activities/deliver-webhook.ts). */
+    notifications: z
+      .object({ webhooks: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/), WebhookSchema) })
+      .strict()
+      .default({ webhooks: {} }),
     /** Card deadlines for definitions that set none (`cardTimeout`, `cardReminder`, ...). */
     cards: CardsConfigSchema.default({ timeoutOutcome: 'deny' }),
   })

@@ -16,6 +16,7 @@ import { runToolActivity } from './run-tool.js';
 import { SnapshotStore } from './snapshot-store.js';
 import type { CallModelInput, ResolveAgentInput, RunToolInput, StopHooksInput } from './types.js';
 import { runStopHooksActivity } from './stop-hooks.js';
+import { deliverWebhookActivity, type DeliverWebhookInput } from './deliver-webhook.js';
 import { runPreToolHooksActivity, type PreToolHooksInput } from './claude-hooks.js';
 
 export interface ActivityDependencies {
@@ -69,6 +70,9 @@ export function createActivities({ config: settings, agents, secrets, mcp }: Act
       const answer = await runPreToolHooksActivity(live.current(), input);
       return masker.value(answer);
     }),
+    deliverWebhook: masked((input: DeliverWebhookInput) =>
+      deliverWebhookActivity(live.current(), input, masker),
+    ),
     runStopHooks: masked(async (input: StopHooksInput) => {
       const failure = await runStopHooksActivity(live.current(), input);
       return failure === null ? null : masker.text(failure);

@@ -14,6 +14,7 @@ import type {
 } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { parseDuration } from '../shared/duration.js';
+import type { WebhookRoutes } from '../shared/notifications.js';
 import type { ToolProviderInfo } from '../shared/tool-contract.js';
 import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
 import { assembleSystemPrompt, MAIN_AGENT_FRAMING, SUBAGENT_FRAMING } from './prompt.js';
@@ -48,6 +49,8 @@ export interface CapabilityConfigView {
   writableRoots?: DeputyConfig['writableRoots'];
   /** The workspace's card deadlines; omitted: none. */
   cards?: DeputyConfig['cards'];
+  /** The workspace's webhooks; omitted: none. */
+  notifications?: DeputyConfig['notifications'];
 }
 
 export interface ResolveInput {
@@ -217,6 +220,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
       ...(definition.maxTokens === undefined ? {} : { maxTokens: definition.maxTokens }),
     },
     ...cardDeadlinesOf(definition, input.config.cards, diagnostics),
+    ...webhookRoutesOf(input.config.notifications),
     callerRoles: [...new Set(input.caller.roles)],
     diagnostics: dedupe([...input.loaded.diagnostics, ...diagnostics]),
   };
@@ -251,6 +255,17 @@ function cardDeadlinesOf(
     });
   }
   return { cardDeadlines: deadlines };
+}
+
+/** Which webhooks take which events; nothing when the workspace has none (replay). */
+function webhookRoutesOf(
+  notifications: CapabilityConfigView['notifications'],
+): Pick<CapabilitySnapshot, 'webhooks'> {
+  const routes: WebhookRoutes = {};
+  for (const [name, webhook] of Object.entries(notifications?.webhooks ?? {})) {
+    for (const event of webhook.events) (routes[event] ??= []).push(name);
+  }
+  return Object.keys(routes).length === 0 ? {} : { webhooks: routes };
 }
 
 /** Milliseconds of a duration already checked on load or in the configuration. */

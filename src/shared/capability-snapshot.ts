@@ -2,6 +2,7 @@ import type { DelegateTarget } from './delegation-tools.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { ApprovalMode, PolicyFlags } from './policy-contract.js';
 import type { ToolSchema } from './tool-contract.js';
+import type { WebhookRoutes } from './notifications.js';
 
 /** Where a definition came from (DEF-3). `ecosystem` = Claude Code / qwen-code files read as they are. */
 export type DefinitionLevel = 'builtin' | 'user' | 'project' | 'ecosystem';
@@ -121,6 +122,8 @@ export interface CapabilitySnapshot {
   limits: SnapshotLimits;
   /** Only when a card timeout applies: other snapshots stay as they were (replay). */
   cardDeadlines?: CardDeadlines;
+  /** The workspace's webhooks by event, when it has any: who the delegation notifies. */
+  webhooks?: WebhookRoutes;
   /** Hooks by event, as the definition declared them; absent or empty = none run. */
   hooks?: Record<string, HookCommandRef[]>;
   /** Roles the delegation runs with (POL-4); empty with `callerAnonymous` = auth disabled. */

@@ -56,7 +56,11 @@ export function cardDeadlinesFor(
  * Returns once no card is pending: every one decided by a person, settled by a stop, or by its
  * deadline. Reminders fire on the way, once per card.
  */
-export async function awaitCardDecisions(run: DelegationRun, settle: SettleCard): Promise<void> {
+export async function awaitCardDecisions(
+  run: DelegationRun,
+  settle: SettleCard,
+  onReminder: (card: ApprovalCard) => Promise<void>,
+): Promise<void> {
   for (;;) {
     const pending = run.pendingCards();
     if (pending.length === 0) return;
@@ -70,7 +74,7 @@ export async function awaitCardDecisions(run: DelegationRun, settle: SettleCard)
       () => run.pendingCards().length < pending.length,
       Math.max(1, next - Date.now()),
     );
-    if (!decided) settleDue(run, settle);
+    if (!decided) await settleDue(run, settle, onReminder);
   }
 }
 
@@ -83,7 +87,11 @@ function nextDue(cards: ApprovalCard[]): number | null {
   return times.length === 0 ? null : Math.min(...times.map((time) => Date.parse(time)));
 }
 
-function settleDue(run: DelegationRun, settle: SettleCard): void {
+async function settleDue(
+  run: DelegationRun,
+  settle: SettleCard,
+  onReminder: (card: ApprovalCard) => Promise<void>,
+): Promise<void> {
   const now = Date.now();
   for (const card of run.pendingCards()) {
     if (card.deadline !== undefined && Date.parse(card.deadline) <= now) {
@@ -94,6 +102,7 @@ function settleDue(run: DelegationRun, settle: SettleCard): void {
       Date.parse(card.remindAt) <= now
     ) {
       run.remindCard(card);
+      await onReminder(card);
     }
   }
 }

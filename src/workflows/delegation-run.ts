@@ -77,6 +77,16 @@ export class DelegationRun {
     return this.resolvedAgent;
   }
 
+  /** Who this run is, as notifications name it. */
+  identity(): { delegationId: string; workflowId: string; agent: string; session: string } {
+    return {
+      delegationId: this.input.delegationId,
+      workflowId: this.workflowId,
+      agent: this.input.agent,
+      session: this.input.session,
+    };
+  }
+
   get status(): DelegationStatus {
     return this.currentStatus;
   }

@@ -25,6 +25,7 @@ import { historyNearLimit } from './history-limit.js';
 import { parentReporter, REPORT_TEXT_CHARS } from './parent-report.js';
 import { runRounds } from './rounds.js';
 import { registerRunHandlers } from './run-handlers.js';
+import { notify } from './notify.js';
 import { publish } from './visibility.js';
 
 const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve agent');
@@ -62,6 +63,8 @@ export async function delegation(
     }
     run.finish(final);
     publish(run);
+    if (run.resolved)
+      await notify(run, run.resolved, `delegation.${final.status}`, { result: final });
     // A foreground child's session reads its result from the child's completion instead.
     if (background) reports.send({ kind: 'finished', taskId, result: final });
     await reports.flush();

@@ -10,6 +10,7 @@ import { applyClaudePreToolHooks } from './claude-hooks.js';
 import type { DelegationRun } from './delegation-run.js';
 import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
 import { planCalls, settleCall, type PlannedCall } from './tool-calls.js';
+import { notify } from './notify.js';
 import { publish } from './visibility.js';
 
 export interface RoundsOptions {
@@ -77,7 +78,10 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
       run.park();
       publish(run);
       await options.onCardsOpened?.(carded);
-      await awaitCardDecisions(run, options.settleCard);
+      for (const item of carded) await notify(run, resolved, 'card.opened', { card: item.card! });
+      await awaitCardDecisions(run, options.settleCard, (card) =>
+        notify(run, resolved, 'card.expiring', { card }),
+      );
       run.resume();
       publish(run);
       await options.onProgress?.();

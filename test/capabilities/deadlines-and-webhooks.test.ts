@@ -1,7 +1,8 @@
 /**
- * Card deadlines from definition to snapshot (issue 14): the definition's three fields, each
- * falling back to the workspace's `cards` section; a bad value is a diagnostic on load and an
- * error on save; a reminder that is not shorter than the timeout is dropped, and said so.
+ * Card deadlines and webhook routes, from definition and configuration to snapshot (issue 14):
+ * the definition's three deadline fields, each falling back to the workspace's `cards` section
+ * (a bad value is a diagnostic on load and an error on save; a reminder that is not shorter than
+ * the timeout is dropped, and said so); the workspace's webhooks routed by event.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
@@ -95,5 +96,39 @@ describe('the workspace cards section', () => {
     expect(ConfigFileSchema.safeParse({ cards: { timeout: 'tomorrow' } }).success).toBe(false);
     expect(ConfigFileSchema.safeParse({ cards: { timeoutOutcome: 'ignore' } }).success).toBe(false);
     expect(ConfigFileSchema.safeParse({ cards: { timeout: '1h', extra: 1 } }).success).toBe(false);
+  });
+});
+
+describe('the workspace notifications section', () => {
+  it('routes each event to the webhooks that take it, in the snapshot', () => {
+    const { notifications } = ConfigFileSchema.parse({
+      notifications: {
+        webhooks: {
+          ops: { url: 'https://ops.example/hook', events: ['card.opened', 'delegation.failed'] },
+          chat: { url: 'http://127.0.0.1:9000/in', events: ['card.opened'], secretEnv: 'CHAT_KEY' },
+        },
+      },
+    });
+    const config = { ...input().config, notifications };
+    expect(resolveCapabilities(input({}, { config })).webhooks).toEqual({
+      'card.opened': ['ops', 'chat'],
+      'delegation.failed': ['ops'],
+    });
+    expect(resolveCapabilities(input()).webhooks).toBeUndefined();
+  });
+
+  it('refuses a URL that is not http(s), an unknown event, no event, a literal secret key', () => {
+    const hook = (webhook: Record<string, unknown>) =>
+      ConfigFileSchema.safeParse({ notifications: { webhooks: { ops: webhook } } }).success;
+    expect(hook({ url: 'https://ops.example/hook', events: ['card.opened'] })).toBe(true);
+    expect(hook({ url: 'file:///etc/passwd', events: ['card.opened'] })).toBe(false);
+    expect(hook({ url: 'https://ops.example/hook', events: ['card.closed'] })).toBe(false);
+    expect(hook({ url: 'https://ops.example/hook', events: [] })).toBe(false);
+    expect(hook({ url: 'https://ops.example/hook', events: ['card.opened'], secret: 'x' })).toBe(
+      false,
+    );
+    expect(
+      hook({ url: 'https://ops.example/hook', events: ['card.opened'], secretEnv: 'not a name' }),
+    ).toBe(false);
   });
 });
