@@ -70,6 +70,12 @@ async function startDev(workspaceDir: string, dataDirectory: string): Promise<De
     'the API URL',
     150_000,
   );
+  // The banner's lines are separate writes, which can reach this pipe in separate chunks.
+  await until(
+    async () => (output.includes('Ctrl-C stops everything.') ? true : undefined),
+    'the banner',
+    10_000,
+  );
   return { child, output: () => output, exited, apiUrl };
 }
 
