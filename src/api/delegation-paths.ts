@@ -21,6 +21,7 @@ import {
 } from './response-schemas.js';
 import {
   EventsQuerySchema,
+  ForkDelegationBodySchema,
   ListDelegationsQuerySchema,
   StartDelegationBodySchema,
   StartDelegationQuerySchema,
@@ -107,6 +108,27 @@ export const delegationPaths: PathItems = {
       responses: {
         '200': jsonResponse(StopOutcomeSchema, 'Stopped, or already finished'),
         '404': unknownDelegation,
+        ...commonErrors,
+        ...bodyErrors,
+      },
+    },
+  },
+  '/delegations/{id}/fork': {
+    post: {
+      summary: 'Fork a delegation from a round: a new one goes on from its transcript',
+      description:
+        "The new delegation's transcript is the original's up to and including round " +
+        '`fromRound`, tool results included, read from its history: no tool of those rounds runs ' +
+        'again. It goes on under `agent` (default the original one) and `model`, in the ' +
+        "original's session unless `session` says otherwise, linked by the `DeputyForkedFrom` " +
+        'search attribute and the `forkedFrom` memo. The original is untouched. With auth: only ' +
+        'the user who started the original or an `admin` (else 403).',
+      parameters: [delegationIdParameter],
+      requestBody: requestBody(ForkDelegationBodySchema),
+      responses: {
+        '201': jsonResponse(DelegationStartedSchema, 'The fork started'),
+        '404': unknownDelegation,
+        '409': errorAnswer('A delegation with the chosen id exists'),
         ...commonErrors,
         ...bodyErrors,
       },

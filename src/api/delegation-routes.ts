@@ -11,6 +11,7 @@ import { delegationIdParam } from './path-ids.js';
 import { assertMayStop } from './rights.js';
 import {
   EventsQuerySchema,
+  ForkDelegationBodySchema,
   ListDelegationsQuerySchema,
   StartDelegationBodySchema,
   StartDelegationQuerySchema,
@@ -98,6 +99,27 @@ export function registerDelegationRoutes(
       }
     }
     return c.json(secrets.value({ ...started, status: 'running', result: null, links }), 201);
+  });
+
+  app.post('/delegations/:id/fork', async (c) => {
+    const body = await parseBody(c, ForkDelegationBodySchema);
+    const original = delegationIdParam(c);
+    // A fork reads the whole transcript, tool results included: the original's owner's right.
+    await assertMayStop(delegations, c.get('caller'), original, `forking delegation ${original}`);
+    const forked = await delegations.fork(original, {
+      fromRound: body.fromRound,
+      caller: c.get('caller'),
+      ...(body.agent === undefined ? {} : { agent: body.agent }),
+      ...(body.model === undefined ? {} : { model: body.model }),
+      ...(body.session === undefined ? {} : { session: body.session }),
+      ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
+    });
+    const links = {
+      self: `/delegations/${forked.delegationId}`,
+      events: `/delegations/${forked.delegationId}/events`,
+      cards: `/sessions/${forked.session}/cards`,
+    };
+    return c.json(secrets.value({ ...forked, status: 'running', result: null, links }), 201);
   });
 
   app.get('/delegations', async (c) => {

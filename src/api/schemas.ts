@@ -69,6 +69,18 @@ export const StartDelegationBodySchema = z
     ),
   })
   .strict();
+export const ForkDelegationBodySchema = z
+  .object({
+    /** The last round of the original the fork keeps. */
+    fromRound: z.number().int().positive(),
+    agent: AgentNameSchema.optional(),
+    model: z.string().min(1).max(200).optional(),
+    session: IdSchema.optional(),
+    delegationId: IdSchema.optional(),
+  })
+  .strict();
+export type ForkDelegationBody = z.infer<typeof ForkDelegationBodySchema>;
+
 export type StartDelegationBody = z.infer<typeof StartDelegationBodySchema>;
 
 export const StartDelegationQuerySchema = z.object({

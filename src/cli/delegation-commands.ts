@@ -215,6 +215,44 @@ export function registerDelegationCommands(
         }),
       ),
     );
+
+  program
+    .command('fork')
+    .description(
+      "start a new delegation from an existing one's transcript up to a round (no tool of those rounds runs again)",
+    )
+    .argument('<id>', 'the delegation to fork')
+    .requiredOption('--from-round <n>', 'the last round to keep', (value) =>
+      parsePositiveInteger(value),
+    )
+    .option('--agent <agent>', "go on under this definition (default: the original's)")
+    .option('--model <model>', "go on with this model (default: the definition's)")
+    .option('--json', 'machine-readable output')
+    .action(
+      async (
+        id: string,
+        options: JsonOption & { fromRound: number; agent?: string; model?: string },
+        command: Command,
+      ) =>
+        run(command, (io) =>
+          withDelegations(command, async (delegations) => {
+            const forked = await delegations.fork(id, {
+              fromRound: options.fromRound,
+              caller: { id: null, roles: [] },
+              ...(options.agent === undefined ? {} : { agent: options.agent }),
+              ...(options.model === undefined ? {} : { model: options.model }),
+            });
+            if (options.json) printJson(io, { ...forked, status: 'running' });
+            else {
+              io.out(forked.delegationId);
+              io.err(
+                `forked ${id} after round ${options.fromRound} as ${forked.delegationId} (${forked.agent}); follow it: deputy status ${forked.delegationId}`,
+              );
+            }
+            return EXIT.ok;
+          }),
+        ),
+    );
 }
 
 async function decide(

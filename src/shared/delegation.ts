@@ -1,6 +1,7 @@
 import type { Caller } from './caller.js';
 import type { UnattendedVerdict } from './policy-contract.js';
 import type { ParentSession, SessionTask } from './session.js';
+import type { TranscriptEntry } from './model-contract.js';
 
 /** Task queue every deputy worker polls; any number of workers may share it. */
 export const TASK_QUEUE = 'deputy-delegations';
@@ -44,6 +45,20 @@ export interface DelegationInput {
   model?: string;
   /** The session's model, which a definition saying `model: inherit` runs on. */
   parentModel?: string;
+  /** Set on a fork (`deputy fork`): the run starts from the original's transcript. */
+  fork?: DelegationFork;
+}
+
+/**
+ * Where a forked delegation comes from (issue 14): its transcript is the original's up to and
+ * including round `fromRound`, tool results included, read from the original's history, so no
+ * tool of those rounds runs again. Its rounds count on from `fromRound`.
+ */
+export interface DelegationFork {
+  delegationId: string;
+  workflowId: string;
+  fromRound: number;
+  transcript: TranscriptEntry[];
 }
 
 /** Workflow id of a delegation (RUN-1). */

@@ -25,6 +25,9 @@ export const PENDING_CARDS_ATTRIBUTE = defineSearchAttributeKey(
 /** Input + output tokens of a delegation's model calls so far, as of its last status change. */
 export const TOKENS_ATTRIBUTE = defineSearchAttributeKey('DeputyTokens', SearchAttributeType.INT);
 
+/** On a fork: the delegation id it was forked from. */
+export const FORKED_FROM_ATTRIBUTE = keyword('DeputyForkedFrom');
+
 export const CUSTOM_SEARCH_ATTRIBUTES = [
   AGENT_ATTRIBUTE,
   SESSION_ATTRIBUTE,
@@ -33,6 +36,7 @@ export const CUSTOM_SEARCH_ATTRIBUTES = [
   PENDING_CARDS_ATTRIBUTE,
   PARENT_ATTRIBUTE,
   TOKENS_ATTRIBUTE,
+  FORKED_FROM_ATTRIBUTE,
 ] as const;
 
 /**
@@ -45,6 +49,8 @@ export function initialSearchAttributes(start: {
   delegationId: string;
   /** The session that started it with `Task`, for a child. */
   parent?: string;
+  /** The delegation it was forked from, for a fork. */
+  forkedFrom?: string;
 }): SearchAttributePair[] {
   return [
     { key: AGENT_ATTRIBUTE, value: start.agent },
@@ -53,5 +59,8 @@ export function initialSearchAttributes(start: {
     { key: DELEGATION_ID_ATTRIBUTE, value: start.delegationId },
     { key: PENDING_CARDS_ATTRIBUTE, value: 0 },
     ...(start.parent === undefined ? [] : [{ key: PARENT_ATTRIBUTE, value: start.parent }]),
+    ...(start.forkedFrom === undefined
+      ? []
+      : [{ key: FORKED_FROM_ATTRIBUTE, value: start.forkedFrom }]),
   ];
 }

@@ -61,8 +61,8 @@ export class DelegationRun {
     this.cards.restore(carried?.decidedCards ?? []);
     this.events = carried?.events ?? [];
     this.denied = carried?.deniedCalls ?? [];
-    this.transcript = carried?.transcript ?? opening;
-    this.rounds = carried?.roundsUsed ?? 0;
+    this.transcript = carried?.transcript ?? input.fork?.transcript ?? opening;
+    this.rounds = carried?.roundsUsed ?? input.fork?.fromRound ?? 0;
     this.resolvedAgent = carried?.resolved ?? null;
     this.maxTurns = carried?.resolved.snapshot.limits.maxTurns ?? 0;
     this.model = carried?.resolved.snapshot.model ?? null;

@@ -15,6 +15,7 @@ import {
   ListDelegationsQuerySchema,
   ListSessionsQuerySchema,
   SendMessageBodySchema,
+  ForkDelegationBodySchema,
   StartDelegationBodySchema,
   StartDelegationQuerySchema,
   StartSessionBodySchema,
@@ -66,6 +67,7 @@ function generated(schema: z.ZodType): Schema {
 /** The routes whose body is validated, with the schema that validates it. */
 const REQUEST_BODIES: Record<string, z.ZodType> = {
   'POST /delegations': StartDelegationBodySchema,
+  'POST /delegations/{id}/fork': ForkDelegationBodySchema,
   'POST /cards/{id}': DecideCardBodySchema,
   'POST /sessions': StartSessionBodySchema,
   'POST /sessions/{id}/messages': SendMessageBodySchema,

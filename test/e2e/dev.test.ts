@@ -109,6 +109,8 @@ async function completed(apiUrl: string, delegationId: string): Promise<void> {
 }
 
 describe('deputy dev', () => {
+  // It starts a dev server, a worker, the API and several CLI processes: under the whole suite
+  // on 2 cores it once took over the default 120 s.
   it('runs Temporal, a worker and the API; the CLI finds it; SIGINT stops it all', async () => {
     const { child: dev, output: printed, exited, apiUrl } = await startDev(workspace, dataDir);
     const output = printed();
@@ -172,7 +174,7 @@ describe('deputy dev', () => {
     expect(await exited).toBe(0);
     expect(existsSync(infoPath)).toBe(false);
     expect(() => process.kill(info.pid, 0)).toThrow();
-  });
+  }, 240_000);
 
   it('SIGKILLed, takes its Temporal server along; the next one runs and stops its own', async () => {
     const ws = mkdtempSync(join(tmpdir(), 'deputy-dev-kill-ws-'));

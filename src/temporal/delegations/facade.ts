@@ -20,6 +20,7 @@ import { AGENT_ATTRIBUTE, initialSearchAttributes } from '../../shared/search-at
 import { DeputyError } from '../../errors.js';
 import { createCards } from './cards.js';
 import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
+import { transcriptBeforeRound } from './fork-transcript.js';
 import { createDelegationLookup, describe, orNotFound, sessionClauses } from './lookup.js';
 import { rpc } from './rpc.js';
 import { createSettle } from './settle.js';
@@ -66,7 +67,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
     queryTimeoutMs: Math.min(queryTimeoutMs, decisionWaitMs),
   });
 
-  return {
+  const delegations: Delegations = {
     async start(request) {
       const delegationId = request.delegationId ?? newDelegationId();
       assertValidId('delegation id', delegationId);
@@ -105,17 +106,29 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
                 session: request.session,
                 caller: request.caller,
                 options: request.options,
+                ...(request.model === undefined ? {} : { model: request.model }),
+                ...(request.fork === undefined ? {} : { fork: request.fork }),
               },
             ],
             typedSearchAttributes: initialSearchAttributes({
               agent: request.agent,
               session: request.session,
               delegationId,
+              ...(request.fork === undefined ? {} : { forkedFrom: request.fork.delegationId }),
             }),
             // startedBy: who may stop it and decide its cards besides an admin (src/api/rights.ts).
             memo: {
               task: firstLine(request.task),
               ...(request.caller.id === null ? {} : { startedBy: request.caller.id }),
+              ...(request.fork === undefined
+                ? {}
+                : {
+                    forkedFrom: {
+                      delegationId: request.fork.delegationId,
+                      workflowId: request.fork.workflowId,
+                      fromRound: request.fork.fromRound,
+                    },
+                  }),
             },
           }),
         );
@@ -127,6 +140,43 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       }
       lookup.remember(delegationId, workflowId);
       return { delegationId, workflowId, session: request.session, agent: request.agent };
+    },
+
+    async fork(delegationId, request) {
+      const { fromRound } = request;
+      if (!Number.isSafeInteger(fromRound) || fromRound < 1) {
+        throw new DeputyError(
+          'invalid',
+          `fromRound must be a whole number of 1 or more, not ${fromRound}`,
+        );
+      }
+      const original = await get(delegationId);
+      if (!original.workflowId.startsWith(delegationWorkflowId(original.session, ''))) {
+        throw new DeputyError(
+          'invalid',
+          `${delegationId} is not a delegation: only delegations can be forked`,
+        );
+      }
+      const transcript = await rpc(client, () =>
+        transcriptBeforeRound(client, original.workflowId, fromRound + 1),
+      );
+      if (transcript === null) {
+        throw new DeputyError(
+          'invalid',
+          `delegation ${delegationId} has no round after round ${fromRound} to redo (it has run ${original.roundsUsed}): fork from an earlier round`,
+        );
+      }
+      const task = transcript.find((entry) => entry.role === 'user')?.content ?? '';
+      return delegations.start({
+        agent: request.agent ?? original.agent,
+        task,
+        session: request.session ?? original.session,
+        caller: request.caller,
+        options: request.options ?? {},
+        ...(request.delegationId === undefined ? {} : { delegationId: request.delegationId }),
+        ...(request.model === undefined ? {} : { model: request.model }),
+        fork: { delegationId, workflowId: original.workflowId, fromRound, transcript },
+      });
     },
 
     lookup,
@@ -202,4 +252,5 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       await rpc(client, () => client.workflowService.getSystemInfo({}));
     },
   };
+  return delegations;
 }

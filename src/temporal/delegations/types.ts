@@ -9,6 +9,7 @@ import type {
   CardDecision,
   CardDecisionKind,
   DelegationEvent,
+  DelegationFork,
   DelegationOptions,
   DelegationResult,
   DelegationState,
@@ -27,6 +28,25 @@ export interface StartDelegationRequest {
   options: DelegationOptions;
   /** Generated (`d-` + 12 base36 characters) when omitted. */
   delegationId?: string;
+  /** Run on this model (a handle or alias) instead of the definition's. */
+  model?: string;
+  /** A fork's origin and transcript (Delegations.fork builds it). */
+  fork?: DelegationFork;
+}
+
+/** `deputy fork`: a new delegation from an existing one's transcript up to a round. */
+export interface ForkRequest {
+  /** The last round of the original the fork keeps (1 or more). */
+  fromRound: number;
+  /** The definition to go on under; default the original's agent. */
+  agent?: string;
+  /** The model to go on with; default the definition's. */
+  model?: string;
+  /** Default the original's session. */
+  session?: string;
+  delegationId?: string;
+  caller: Caller;
+  options?: DelegationOptions;
 }
 
 export interface StartedDelegation {
@@ -102,6 +122,12 @@ export type Settled =
 /** What the API and the CLI need from delegations. The Temporal implementation is in delegations.ts. */
 export interface Delegations {
   start(request: StartDelegationRequest): Promise<StartedDelegation>;
+  /**
+   * Starts a new delegation whose transcript is `delegationId`'s up to round `fromRound`, read
+   * from its history (every run of it): no tool of those rounds runs again. `invalid` when the
+   * original has no round after `fromRound` to redo; `not-found` for an unknown id.
+   */
+  fork(delegationId: string, request: ForkRequest): Promise<StartedDelegation>;
   /**
    * Finding workflows by id (src/temporal/delegations/lookup.ts), shared with the Sessions facade:
    * a session is found by its id like a delegation, and a GET right after a start never races
