@@ -8,6 +8,7 @@ import type {
   DelegationResult,
   DelegationState,
   DelegationStatus,
+  UsageTotals,
 } from './delegation.js';
 import type { UnattendedVerdict } from './policy-contract.js';
 
@@ -54,6 +55,8 @@ export interface SessionTask {
   /** The child's latest answer text so far (clipped); its final text once finished. */
   lastText: string;
   result: DelegationResult | null;
+  /** A running background child's tokens as of its latest progress report; its result's after. */
+  usage?: UsageTotals;
   startedAt: string;
 }
 
@@ -62,7 +65,15 @@ export interface SessionTask {
  * cards and its end. The session records each as an event on its own stream.
  */
 export type ChildReport =
-  | { kind: 'progress'; taskId: string; status: DelegationStatus; roundsUsed: number; text: string }
+  | {
+      kind: 'progress';
+      taskId: string;
+      status: DelegationStatus;
+      roundsUsed: number;
+      text: string;
+      /** Absent from reports sent before usage was counted. */
+      usage?: UsageTotals;
+    }
   | { kind: 'card-opened'; taskId: string; card: ApprovalCard }
   | { kind: 'card-decided'; taskId: string; card: ApprovalCard }
   | { kind: 'finished'; taskId: string; result: DelegationResult };

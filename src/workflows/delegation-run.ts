@@ -111,7 +111,7 @@ export class DelegationRun {
       decidedCards: this.cards.decided(),
       transcriptSummary: this.transcript.map(summarizeEntry),
       deniedCalls: [...this.denied],
-      usage: { ...this.usage },
+      usage: this.usageTotals(),
       result: this.result,
     };
   }
@@ -322,13 +322,18 @@ export class DelegationRun {
       nextEventSeq: this.nextEventSeq,
       previousRuns: this.previousRuns + 1,
       deniedCalls: this.denied.slice(-CARRIED_DENIED_CALLS),
-      usage: { ...this.usage },
+      usage: this.usageTotals(),
     };
   }
 
   /** What every result reports besides its text: rounds used and calls denied. */
   private tally(): Pick<DelegationResult, 'roundsUsed' | 'deniedCalls' | 'usage'> {
-    return { roundsUsed: this.rounds, deniedCalls: [...this.denied], usage: { ...this.usage } };
+    return { roundsUsed: this.rounds, deniedCalls: [...this.denied], usage: this.usageTotals() };
+  }
+
+  /** The token totals so far (a copy). */
+  usageTotals(): UsageTotals {
+    return { ...this.usage };
   }
 
   /** Input and output tokens of every model call so far. */

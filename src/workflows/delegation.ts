@@ -108,6 +108,7 @@ export async function delegation(
           status: run.status,
           roundsUsed: run.roundsUsed,
           text: run.latestText().slice(0, REPORT_TEXT_CHARS),
+          usage: run.usageTotals(),
         });
       },
       async onCardsOpened(items) {

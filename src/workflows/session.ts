@@ -72,11 +72,12 @@ export async function session(
     const children = tasks.list();
     return {
       ...own,
-      // The session's own model calls and those of every child that finished (RUN-7).
-      usage: children.reduce(
-        (sum, task) => (task.result?.usage ? addUsage(sum, task.result.usage) : sum),
-        own.usage ?? emptyUsage(),
-      ),
+      // The session's own model calls and its children's: a finished one's result, a running
+      // background one's latest progress (a foreground child reports none until it ends).
+      usage: children.reduce((sum, task) => {
+        const child = task.result?.usage ?? task.usage;
+        return child ? addUsage(sum, child) : sum;
+      }, own.usage ?? emptyUsage()),
       kind: 'session',
       tasks: children,
       queuedMessages: inbox.length,

@@ -44,6 +44,7 @@ export class TaskBook {
         task.status = task.pendingCards > 0 ? 'parked' : report.status;
         task.roundsUsed = report.roundsUsed;
         if (report.text !== '') task.lastText = report.text;
+        if (report.usage !== undefined) task.usage = report.usage;
         break;
       case 'card-opened':
         task.pendingCards += 1;

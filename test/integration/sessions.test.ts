@@ -107,6 +107,15 @@ describe('a session', () => {
 
     const listed = await harness.sessions.cards(sessionId);
     expect(listed.map((card) => card.id)).toEqual([opened.card.id]);
+    // While the background writer is parked, its first model call is in the session's usage,
+    // from its progress report (issue 14): the lead's calls so far (one a round), the reader's
+    // two, the writer's one.
+    const parked = await eventually(async () => {
+      const current = await harness.sessions.get(sessionId);
+      const writer = current.tasks.find((task) => task.agent === 'writer');
+      return writer?.usage?.modelCalls === 1 ? current : undefined;
+    }, "the running writer's usage");
+    expect(parked.usage?.modelCalls).toBe(parked.roundsUsed + 2 + 1);
 
     await harness.delegations.decide(opened.card.id, { decision: 'approve' });
 
