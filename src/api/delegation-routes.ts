@@ -59,11 +59,7 @@ export function registerDelegationRoutes(
       },
       ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
     });
-    const links = {
-      self: `/delegations/${started.delegationId}`,
-      events: `/delegations/${started.delegationId}/events`,
-      cards: `/sessions/${started.session}/cards`,
-    };
+    const links = linksOf(started);
     if (query.wait === 'true' && !background) {
       const settled = await settleStarted(delegations, started.delegationId, c.req.raw.signal);
       // Finished: 201 with the result. Parked on a card, or no worker to run it: 202 with the
@@ -114,12 +110,10 @@ export function registerDelegationRoutes(
       ...(body.session === undefined ? {} : { session: body.session }),
       ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
     });
-    const links = {
-      self: `/delegations/${forked.delegationId}`,
-      events: `/delegations/${forked.delegationId}/events`,
-      cards: `/sessions/${forked.session}/cards`,
-    };
-    return c.json(secrets.value({ ...forked, status: 'running', result: null, links }), 201);
+    return c.json(
+      secrets.value({ ...forked, status: 'running', result: null, links: linksOf(forked) }),
+      201,
+    );
   });
 
   app.get('/delegations', async (c) => {
@@ -172,4 +166,13 @@ async function settleStarted(
       { cause: error },
     );
   }
+}
+
+/** Where a started delegation (or fork) is followed: its state, its events, its session's cards. */
+function linksOf(started: { delegationId: string; session: string }) {
+  return {
+    self: `/delegations/${started.delegationId}`,
+    events: `/delegations/${started.delegationId}/events`,
+    cards: `/sessions/${started.session}/cards`,
+  };
 }

@@ -81,7 +81,7 @@ export async function awaitCardDecisions(
 /** The earliest reminder not yet sent or deadline among `cards`, in epoch ms; null: none. */
 function nextDue(cards: ApprovalCard[]): number | null {
   const times = cards.flatMap((card) => [
-    ...(card.remindAt !== undefined && card.remindedAt === undefined ? [card.remindAt] : []),
+    ...(reminderPending(card) ? [card.remindAt!] : []),
     ...(card.deadline !== undefined ? [card.deadline] : []),
   ]);
   return times.length === 0 ? null : Math.min(...times.map((time) => Date.parse(time)));
@@ -96,15 +96,16 @@ async function settleDue(
   for (const card of run.pendingCards()) {
     if (card.deadline !== undefined && Date.parse(card.deadline) <= now) {
       settle(expiry(card, run.cardTimeoutOutcome()), { resumes: true, expired: true });
-    } else if (
-      card.remindAt !== undefined &&
-      card.remindedAt === undefined &&
-      Date.parse(card.remindAt) <= now
-    ) {
+    } else if (reminderPending(card) && Date.parse(card.remindAt!) <= now) {
       run.remindCard(card);
       await onReminder(card);
     }
   }
+}
+
+/** The card has a reminder that has not fired yet. */
+function reminderPending(card: ApprovalCard): boolean {
+  return card.remindAt !== undefined && card.remindedAt === undefined;
 }
 
 function expiry(card: ApprovalCard, outcome: CardDeadlines['outcome']): CardDecision {

@@ -9,15 +9,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
 import type {
   ApprovalCard,
   DelegationEvent,
   DelegationState,
 } from '../../src/shared/delegation.js';
 import { decideCardUpdate, eventsQuery, stateQuery } from '../../src/shared/messages.js';
-import { timedRequest } from './support/app-request.js';
+import { apiOf, timedRequest } from './support/app-request.js';
 import {
   createHarness,
   eventually,
@@ -57,21 +55,22 @@ function pendingCard(state: DelegationState): ApprovalCard | undefined {
   return state.pendingCards[0];
 }
 
+/** A worker process, and `hasty` started over the API (`?wait=true`) and parked on its card. */
+async function parkHasty(app: ReturnType<typeof apiOf>) {
+  const worker = await spawnWorker(harness, cleanups);
+  const started = await timedRequest(app, 'POST', '/delegations?wait=true', {
+    agent: 'hasty',
+    task: 'Write the note',
+    session: `dl-${randomUUID().slice(0, 8)}`,
+  });
+  expect(started.status).toBe(202);
+  return { worker, started, card: pendingCard(started.body.state as DelegationState)! };
+}
+
 describe('card deadlines', () => {
   it('denies a card whose deadline passed while the worker was dead, once a worker is back', async () => {
-    const app = createApp({
-      delegations: harness.delegations,
-      config: harness.config,
-      auth: createAuth({}),
-    });
-    const first = await spawnWorker(harness, cleanups);
-    const started = await timedRequest(app, 'POST', '/delegations?wait=true', {
-      agent: 'hasty',
-      task: 'Write the note',
-      session: `dl-${randomUUID().slice(0, 8)}`,
-    });
-    expect(started.status).toBe(202);
-    const card = pendingCard(started.body.state as DelegationState)!;
+    const app = apiOf(harness);
+    const { worker: first, started, card } = await parkHasty(app);
     // The card says when it is settled, and when its reminder comes (1 s before).
     const opened = Date.parse(card.openedAt);
     expect(Date.parse(card.deadline!) - opened).toBe(2_000);
@@ -126,19 +125,8 @@ describe('card deadlines', () => {
   }, 60_000);
 
   it('applies a decision recorded while no worker ran before a deadline that passed meanwhile', async () => {
-    const app = createApp({
-      delegations: harness.delegations,
-      config: harness.config,
-      auth: createAuth({}),
-    });
-    const first = await spawnWorker(harness, cleanups);
-    const started = await timedRequest(app, 'POST', '/delegations?wait=true', {
-      agent: 'hasty',
-      task: 'Write the note',
-      session: `dl-${randomUUID().slice(0, 8)}`,
-      delegationId: `late-${randomUUID().slice(0, 8)}`,
-    });
-    const card = pendingCard(started.body.state as DelegationState)!;
+    const app = apiOf(harness);
+    const { worker: first, started, card } = await parkHasty(app);
     await killWorker(first);
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     const decided = await timedRequest(app, 'POST', `/cards/${card.id}`, {
@@ -197,12 +185,7 @@ describe('card deadlines', () => {
       await expect(harness.start('scribe', 'Write', { cardTimeout: 'soon' })).rejects.toThrow(
         /cardTimeout: 'soon' is not a duration/,
       );
-      const app = createApp({
-        delegations: harness.delegations,
-        config: harness.config,
-        auth: createAuth({}),
-      });
-      const refused = await timedRequest(app, 'POST', '/delegations', {
+      const refused = await timedRequest(apiOf(harness), 'POST', '/delegations', {
         agent: 'scribe',
         task: 'Write',
         cardTimeout: '0s',

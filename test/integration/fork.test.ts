@@ -8,12 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
 import type { CallModelInput } from '../../src/activities/types.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';
 import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/search-attributes.js';
-import { timedRequest } from './support/app-request.js';
+import { apiOf, timedRequest } from './support/app-request.js';
 import { createHarness, type Harness } from './support/harness.js';
 
 const turns = (prefix: string, from: number, final: string) =>
@@ -104,11 +102,7 @@ describe('fork from a round', () => {
     await expect(
       harness.delegations.fork(originalId, { fromRound: 0, caller: { id: null, roles: [] } }),
     ).rejects.toThrow(/fromRound must be a whole number of 1 or more/);
-    const app = createApp({
-      delegations: harness.delegations,
-      config: harness.config,
-      auth: createAuth({}),
-    });
+    const app = apiOf(harness);
     const overHttp = await timedRequest(app, 'POST', `/delegations/${originalId}/fork`, {
       fromRound: 6,
     });

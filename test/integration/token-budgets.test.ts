@@ -8,11 +8,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
 import { stateQuery } from '../../src/shared/messages.js';
 import { TOKENS_ATTRIBUTE } from '../../src/shared/search-attributes.js';
-import { timedRequest } from './support/app-request.js';
+import { apiOf, timedRequest } from './support/app-request.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 const script = (prefix: string) => `turns:
@@ -75,11 +73,7 @@ describe('token budgets', () => {
     await expect(harness.start('free', 'Write', { maxTokens: 0 })).rejects.toThrow(
       /maxTokens must be a positive integer/,
     );
-    const app = createApp({
-      delegations: harness.delegations,
-      config: harness.config,
-      auth: createAuth({}),
-    });
+    const app = apiOf(harness);
     const refused = await timedRequest(app, 'POST', '/delegations', {
       agent: 'free',
       task: 'Write',

@@ -1,7 +1,18 @@
 /** One in-process request to the API app, timed: what the "answers within a bound" tests read. */
-import type { createApp } from '../../../src/api/app.js';
+import { createApp } from '../../../src/api/app.js';
+import { createAuth } from '../../../src/api/auth.js';
+import type { Harness } from './harness.js';
 
 type App = ReturnType<typeof createApp>;
+
+/** The API app over a harness's facade and configuration, auth off: what `deputy api` serves. */
+export function apiOf(harness: Pick<Harness, 'delegations' | 'config'>): App {
+  return createApp({
+    delegations: harness.delegations,
+    config: harness.config,
+    auth: createAuth({}),
+  });
+}
 
 export async function timedRequest(app: App, method: string, path: string, body?: unknown) {
   const began = Date.now();
