@@ -18,6 +18,13 @@ import { requestBodyLimit } from './body-limit.js';
 import { registerCardRoutes } from './card-routes.js';
 import { registerCatalogRoutes } from './catalog-routes.js';
 import { clip } from './clip.js';
+import {
+  consolePublicPaths,
+  readConsoleFiles,
+  registerConsoleRoutes,
+  CONSOLE_DIST,
+  type ConsoleOptions,
+} from './console-routes.js';
 import { registerDelegationRoutes } from './delegation-routes.js';
 import { DOCS_PUBLIC_PATHS, registerDocsRoutes } from './docs-routes.js';
 import { consoleLogger, errorResponse, type Logger } from './errors.js';
@@ -62,6 +69,8 @@ export interface AppDeps {
    * dev`: one client per server per process). Without them those routes answer 503.
    */
   mcp?: McpRuntime;
+  /** The web console (console-routes.ts): where its build is, the Temporal UI it links to. */
+  console?: ConsoleOptions;
 }
 
 export interface HostCheckOptions {
@@ -75,7 +84,7 @@ export interface HostCheckOptions {
 }
 
 /** Routes anyone may call: liveness, the API description and its reference page (exact paths). */
-const PUBLIC_PATHS = new Set(['/health', '/openapi.json', ...DOCS_PUBLIC_PATHS]);
+const PUBLIC_PATHS = ['/health', '/openapi.json', ...DOCS_PUBLIC_PATHS];
 /** Liveness answers under any host name: probes and load balancers use their own. */
 const HOST_CHECK_EXEMPT = new Set(['/health']);
 
@@ -91,6 +100,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ...(deps.definitions === undefined ? [] : [definitionSecretSource(deps.definitions)]),
   );
   const app = new Hono<AppEnv>();
+  const consoleFiles = readConsoleFiles(deps.console?.dist ?? CONSOLE_DIST);
+  // ... and the console's page, bundles and settings: the API calls the page makes need a token.
+  const publicPaths = new Set([...PUBLIC_PATHS, ...consolePublicPaths(consoleFiles)]);
 
   app.onError((error, c) => errorResponse(error, c, logger));
   app.notFound((c) =>
@@ -115,7 +127,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     auth.enabled && deps.hosts?.checkWithAuth !== true ? next() : guard(c, next),
   );
   app.use('*', async (c, next) => {
-    if (PUBLIC_PATHS.has(c.req.path)) {
+    if (publicPaths.has(c.req.path)) {
       c.set('caller', { id: null, roles: [] });
     } else {
       c.set('caller', auth.authenticate(c.req.header('Authorization')));
@@ -128,6 +140,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/health', healthRoute(deps.delegations, { auth, settings }, logger));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   registerDocsRoutes(app);
+  registerConsoleRoutes(app, consoleFiles, {
+    ...deps.console,
+    namespace: deps.console?.namespace ?? deps.config.temporal.namespace,
+    authEnabled: () => auth.enabled,
+  });
 
   const definitions = deps.definitions;
   const agentNames =

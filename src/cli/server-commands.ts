@@ -60,10 +60,16 @@ async function stopAll(io: Io, steps: Array<[string, () => Promise<void>]>): Pro
  *   server has one client in the process); without them the API makes its own for its status
  *   routes, connects them in the background and closes them with the server.
  */
+/** The Temporal UI the console links to when deputy did not start the server itself. */
+function temporalUiFromEnv(): string | null {
+  return process.env.DEPUTY_TEMPORAL_UI_URL?.trim() || null;
+}
+
 async function startApi(
   settings: LiveConfig,
   io: Io,
   mcp?: McpRuntime,
+  temporalUi: string | null = temporalUiFromEnv(),
 ): Promise<{ server: ApiServer; close(): Promise<void> }> {
   const config = settings.current();
   const temporal = await connectTemporal(config);
@@ -89,6 +95,7 @@ async function startApi(
       sessions: createSessions(temporal.client, delegations, { taskQueue }),
       definitions: registry,
       mcp: mcp ?? own,
+      console: { temporalUi },
       allowUnauthenticatedBind: process.env.DEPUTY_ALLOW_UNAUTHENTICATED_BIND === '1',
       logger: {
         error: (message, error) =>
@@ -153,7 +160,7 @@ export function registerServerCommands(
         const settings = await watchSettings(config, io);
         try {
           const api = await startApi(settings, io);
-          io.out(`deputy API on ${api.server.url}`);
+          io.out(`deputy API on ${api.server.url}  (console: ${api.server.url}/)`);
           await untilSignal();
           await api.close();
           return EXIT.ok;
@@ -221,9 +228,10 @@ export function registerServerCommands(
             }
             const worker: WorkerRuntime = await startWorkerRuntime(settings, address);
             started.push(['worker', () => worker.stop()]);
-            const api = await startApi(settings, io, worker.mcp);
+            const api = await startApi(settings, io, worker.mcp, uiUrl ?? temporalUiFromEnv());
             started.push(['API server', () => api.close()]);
 
+            io.out(`console:      ${api.server.url}/`);
             io.out(`deputy API:   ${api.server.url}  (OpenAPI: ${api.server.url}/openapi.json)`);
             io.out(`Temporal:     ${address}${uiUrl ? `  UI: ${uiUrl}` : ''}`);
             io.out(`workspace:    ${config.workspace}`);
