@@ -1,0 +1,72 @@
+/**
+ * Server-Sent Events over fetch, not EventSource: EventSource cannot send the Authorization
+ * header. Reconnects after a drop with Last-Event-ID, as EventSource would, until aborted.
+ */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { authHeaders } from './client';
+
+export interface StreamHandlers {
+  onEvent(event: { type: string; data: unknown; id?: string }): void;
+  /** Connection state for the page: true while a stream is open. */
+  onConnection?(open: boolean, problem?: string): void;
+  /** Reopen a stream the server ended (default false: a finished delegation's stream ends). */
+  reconnectOnEnd?: boolean;
+}
+
+export function followStream(path: string, handlers: StreamHandlers, signal: AbortSignal): void {
+  let lastEventId: string | undefined;
+  const connect = async (): Promise<void> => {
+    while (!signal.aborted) {
+      try {
+        const response = await fetch(path, {
+          headers: {
+            accept: 'text/event-stream',
+            ...authHeaders(),
+            ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
+          },
+          signal,
+        });
+        if (!response.ok || response.body === null) {
+          const text = await response.text().catch(() => '');
+          handlers.onConnection?.(false, `HTTP ${response.status} ${text.slice(0, 200)}`);
+          // 4xx other than 429 will not get better by asking again.
+          if (response.status >= 400 && response.status < 500 && response.status !== 429) return;
+        } else {
+          handlers.onConnection?.(true);
+          const parser = createParser({
+            onEvent(message: EventSourceMessage) {
+              if (message.id !== undefined) lastEventId = message.id;
+              handlers.onEvent({
+                type: message.event ?? 'message',
+                data: parseData(message.data),
+                ...(message.id === undefined ? {} : { id: message.id }),
+              });
+            },
+          });
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            parser.feed(value);
+          }
+          handlers.onConnection?.(false, 'the stream ended');
+          // A stream the server ended on purpose (a finished delegation) is not reopened.
+          if (handlers.reconnectOnEnd !== true) return;
+        }
+      } catch (error) {
+        if (signal.aborted) return;
+        handlers.onConnection?.(false, (error as Error).message);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
+  void connect();
+}
+
+function parseData(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The API's shapes, as the server declares them: type-only imports from its sources, so the
+ * console and the API cannot drift apart silently (a changed field is a type error here).
+ */
+export type {
+  ApprovalCard,
+  DelegationEvent,
+  DelegationState,
+  DelegationStatus,
+} from '../../../src/shared/delegation.js';
+export type { Diagnostic } from '../../../src/shared/diagnostics.js';
+export type { AgentDetail, AgentSummary } from '../../../src/api/agent-schemas.js';
+export type { ToolCatalog, ModelCatalog } from '../../../src/api/catalog-schemas.js';
+
+export interface ConsoleSettings {
+  v: 1;
+  authEnabled: boolean;
+  temporalUi: string | null;
+  namespace: string;
+}

@@ -1,0 +1,8 @@
+export function InboxPage() {
+  return (
+    <main className="page">
+      <h1>InboxPage</h1>
+      <p>Not built yet.</p>
+    </main>
+  );
+}
