@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-const temporalSuites = ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+const temporalSuites = [
+  'test/integration/**/*.test.ts',
+  'test/e2e/**/*.test.ts',
+  // The web console in a real Chromium against a real `deputy dev` (test/browser/support).
+  'test/browser/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {

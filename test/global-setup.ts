@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
+import { build } from 'vite';
+import { PROJECT_ROOT } from '../src/config.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
+import { CHROMIUM } from './browser/support/chromium.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +20,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await buildConsole();
   if (process.env.TEMPORAL_ADDRESS) {
     project.provide('temporalAddress', process.env.TEMPORAL_ADDRESS);
     return async () => {};
@@ -28,4 +32,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
+}
+
+/**
+ * The browser suite (test/browser) drives the console as `deputy dev` serves it, so it is built
+ * from the sources once per run (2 s), never a stale web/dist. Without a Chromium the suite is
+ * skipped, and this says so where nobody can miss it.
+ */
+async function buildConsole(): Promise<void> {
+  await build({
+    configFile: join(PROJECT_ROOT, 'web', 'vite.config.ts'),
+    logLevel: 'warn',
+  });
+  if (CHROMIUM === null) {
+    const line = '!'.repeat(78);
+    process.stderr.write(
+      `\n${line}\n!! THE BROWSER SUITE (test/browser) DID NOT RUN: no Chromium found.\n` +
+        `!! Install Debian's chromium package (apt-get install chromium) or set DEPUTY_CHROMIUM.\n${line}\n\n`,
+    );
+  }
 }
