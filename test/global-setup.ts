@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { build } from 'vite';
-import { PROJECT_ROOT } from '../src/config.js';
+import { buildConsole as buildConsoleIfStale } from '../web/build.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { CHROMIUM } from './browser/support/chromium.js';
 
@@ -36,14 +35,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 /**
  * The browser suite (test/browser) drives the console as `deputy dev` serves it, so it is built
- * from the sources once per run (2 s), never a stale web/dist. Without a Chromium the suite is
+ * from the sources when they changed (2 s), never a stale web/dist. Without a Chromium the suite is
  * skipped, and this says so where nobody can miss it.
  */
 async function buildConsole(): Promise<void> {
-  await build({
-    configFile: join(PROJECT_ROOT, 'web', 'vite.config.ts'),
-    logLevel: 'warn',
-  });
+  await buildConsoleIfStale();
   if (CHROMIUM === null) {
     const line = '!'.repeat(78);
     process.stderr.write(
