@@ -93,6 +93,22 @@ export const BOUNDARIES = [
       },
     ],
   },
+  {
+    // The web console runs in a browser: the server's sources reach it as types only (the API's
+    // shapes), never as code, and no Node module does.
+    folders: ['web/src'],
+    forbidden: [
+      {
+        regex: '^(\\.\\./)+src/',
+        allowTypeImports: true,
+        message: 'web/src imports the server sources as `import type` only (the API is its door).',
+      },
+      {
+        regex: '^node:',
+        message: 'web/src runs in a browser: no Node modules.',
+      },
+    ],
+  },
 ];
 
 /**
@@ -101,7 +117,7 @@ export const BOUNDARIES = [
  */
 export function boundaryConfigs() {
   return BOUNDARIES.map(({ folders, forbidden }) => ({
-    files: folders.map((folder) => `${folder}/**/*.ts`),
+    files: folders.flatMap((folder) => [`${folder}/**/*.ts`, `${folder}/**/*.tsx`]),
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         /** @type {const} */ ('error'),
