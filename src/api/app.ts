@@ -17,6 +17,7 @@ import type { Auth } from './auth.js';
 import { requestBodyLimit } from './body-limit.js';
 import { registerCardRoutes } from './card-routes.js';
 import { registerCatalogRoutes } from './catalog-routes.js';
+import { registerCheckRoutes } from './check-routes.js';
 import { clip } from './clip.js';
 import {
   consolePublicPaths,
@@ -36,6 +37,7 @@ import { jsonBodiesOnly } from './json-only.js';
 import { liveAuth } from './live-auth.js';
 import { registerMcpRoutes } from './mcp-routes.js';
 import { registerSessionRoutes } from './session-routes.js';
+import { registerWorkspaceRoutes } from './workspace-routes.js';
 import { openApiDocument } from './openapi.js';
 
 export interface AppDeps {
@@ -171,12 +173,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
   registerCardRoutes(app, { ...deps, secrets });
   registerGenerateRoutes(app, { settings, secrets, logger });
+  // Before the agent routes: `POST /workspace/agents/:name` would take `/workspace/agents/check`.
+  registerCheckRoutes(app, { settings, secrets, definitions });
   registerAgentRoutes(app, {
     ...(definitions === undefined ? {} : { definitions }),
     settings,
     secrets,
   });
   registerCatalogRoutes(app, { settings, secrets });
+  registerWorkspaceRoutes(app, { settings, secrets });
   registerMcpRoutes(app, { mcp: deps.mcp, settings, definitions, secrets });
   return app;
 }

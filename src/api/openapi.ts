@@ -21,10 +21,12 @@
 import { z } from 'zod';
 import { agentPaths } from './agent-paths.js';
 import { cardPaths } from './card-paths.js';
+import { checkPaths } from './check-paths.js';
 import { delegationPaths } from './delegation-paths.js';
 import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from './mcp-paths.js';
 import { sessionPaths } from './session-paths.js';
+import { workspacePaths } from './workspace-paths.js';
 import {
   apiSchemas,
   COMPONENT_PREFIX,
@@ -70,6 +72,8 @@ const ROUTE_PATHS: readonly PathItems[] = [
   sessionPaths,
   cardPaths,
   agentPaths,
+  checkPaths,
+  workspacePaths,
   mcpPaths,
   docsPaths,
 ];

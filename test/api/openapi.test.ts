@@ -7,6 +7,7 @@ import {
   DuplicateAgentBodySchema,
   UpdateAgentBodySchema,
 } from '../../src/api/agent-schemas.js';
+import { CheckAgentBodySchema } from '../../src/api/check-schemas.js';
 import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate-schemas.js';
 import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi-parts.js';
 import {
@@ -20,6 +21,7 @@ import {
   StartDelegationQuerySchema,
   StartSessionBodySchema,
 } from '../../src/api/schemas.js';
+import { DirectoriesQuerySchema } from '../../src/api/workspace-schemas.js';
 import { DeputyError } from '../../src/errors.js';
 import type { DelegationResult, DelegationState, DeniedCall } from '../../src/shared/delegation.js';
 import type {
@@ -77,6 +79,7 @@ const REQUEST_BODIES: Record<string, z.ZodType> = {
   'POST /workspace/agents/{name}/duplicate': DuplicateAgentBodySchema,
   'POST /workspace/generate': GenerateBodySchema,
   'POST /workspace/agents/generate': GenerateAgentBodySchema,
+  'POST /workspace/agents/check': CheckAgentBodySchema,
 };
 
 /** The routes that validate a query, with the schema that does. */
@@ -90,6 +93,7 @@ const QUERIES: Record<string, z.ZodObject> = {
   'POST /workspace/agents/{name}': AgentLevelQuerySchema,
   'PATCH /workspace/agents/{name}': AgentLevelQuerySchema,
   'DELETE /workspace/agents/{name}': AgentLevelQuerySchema,
+  'GET /workspace/directories': DirectoriesQuerySchema,
 };
 
 describe('OpenAPI document (API-8)', () => {
