@@ -3,7 +3,7 @@
  * bundles, and `/console/settings` what the page needs before it can call the API (whether a
  * token is needed, where the Temporal UI is).
  *
- * The built files are read once, when the app is made, into a Map keyed by request path: no
+ * The built files are read once, when the app is made, into a Map keyed by file name: no
  * request can name any other file, and nothing is fetched from anywhere else at run time. The
  * page and its assets are public like `/docs` (the API calls they make need a token when auth is
  * on); the host guard still applies. Not built yet (a checkout without `npm install`): `/`
@@ -13,11 +13,28 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import { z } from 'zod';
+import { DeputyError } from '../errors.js';
 import type { AppEnv } from './app-env.js';
+import { clip } from './clip.js';
+import {
+  component,
+  jsonResponse,
+  pathParameter,
+  textResponse,
+  type PathItems,
+} from './openapi-parts.js';
+import { errorAnswer } from './response-schemas.js';
 
 /** web/dist beside src/ (in the repository and in the installed package alike). */
-export const CONSOLE_DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'dist');
+export const CONSOLE_DIST = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'web',
+  'dist',
+);
 
 export interface ConsoleOptions {
   /** Where the built console is. Default CONSOLE_DIST. */
@@ -69,33 +86,49 @@ const SECURITY_HEADERS = {
 
 export const CONSOLE_SETTINGS_PATH = '/console/settings';
 
-/** Request path -> file, for every file of the build (index.html answers `/`). */
+export const ConsoleSettingsSchema = component(
+  'ConsoleSettings',
+  z.object({
+    v: z.literal(1),
+    authEnabled: z.boolean().describe('True when every API call needs `Authorization: Bearer`'),
+    temporalUi: z
+      .string()
+      .nullable()
+      .describe('Base URL of the Temporal UI for links to workflows; null when unknown'),
+    namespace: z.string().describe('The Temporal namespace of the delegations'),
+  }),
+);
+
+/** File name -> file: `index.html`, and each of `assets/` under `assets/<name>`. */
 export function readConsoleFiles(dist: string): Map<string, ConsoleFile> {
   const files = new Map<string, ConsoleFile>();
   if (!existsSync(join(dist, 'index.html'))) return files;
-  const walk = (dir: string, prefix: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path, `${prefix}${entry.name}/`);
-      else if (entry.isFile() && TYPES[extname(entry.name)] !== undefined) {
-        const body = readFileSync(path);
-        files.set(`${prefix}${entry.name}`, {
-          body,
-          type: TYPES[extname(entry.name)]!,
-          etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
-        });
-      }
-    }
+  const add = (name: string): void => {
+    const type = TYPES[extname(name)];
+    if (type === undefined) return;
+    const body = readFileSync(join(dist, name));
+    files.set(name, {
+      body,
+      type,
+      etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
+    });
   };
-  walk(dist, '/');
-  const index = files.get('/index.html');
-  if (index !== undefined) files.set('/', index);
+  add('index.html');
+  if (existsSync(join(dist, 'assets'))) {
+    for (const entry of readdirSync(join(dist, 'assets'), { withFileTypes: true })) {
+      if (entry.isFile()) add(`assets/${entry.name}`);
+    }
+  }
   return files;
 }
 
 /** The paths the console serves without a token (app.ts adds them to its public paths). */
 export function consolePublicPaths(files: ReadonlyMap<string, unknown>): string[] {
-  return [CONSOLE_SETTINGS_PATH, '/', ...files.keys()];
+  return [
+    CONSOLE_SETTINGS_PATH,
+    '/',
+    ...[...files.keys()].filter((name) => name.startsWith('assets/')).map((name) => `/${name}`),
+  ];
 }
 
 export function registerConsoleRoutes(
@@ -112,27 +145,75 @@ export function registerConsoleRoutes(
     }),
   );
 
-  if (files.size === 0) {
-    app.get('/', (c) =>
-      c.text(
+  const send = (c: Context<AppEnv>, file: ConsoleFile, immutable: boolean): Response => {
+    const headers = {
+      ...SECURITY_HEADERS,
+      'content-type': file.type,
+      etag: file.etag,
+      // Hashed bundle names never change content: cache them; the page itself is revalidated.
+      'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    };
+    if (c.req.header('if-none-match') === file.etag) return c.body(null, 304, headers);
+    return c.body(new Uint8Array(file.body), 200, headers);
+  };
+
+  app.get('/', (c) => {
+    const page = files.get('index.html');
+    if (page === undefined) {
+      return c.text(
         'The web console is not built: run `npm run build:console` (npm install and npm start do it), then reload.\n',
         503,
-      ),
-    );
-    return;
-  }
-  for (const [path, file] of files) {
-    app.get(path, (c) => {
-      // Hashed bundle names never change content: cache them; the page itself is revalidated.
-      const immutable = path.startsWith('/assets/');
-      const headers = {
-        ...SECURITY_HEADERS,
-        'content-type': file.type,
-        etag: file.etag,
-        'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      };
-      if (c.req.header('if-none-match') === file.etag) return c.body(null, 304, headers);
-      return c.body(new Uint8Array(file.body), 200, headers);
-    });
-  }
+      );
+    }
+    return send(c, page, false);
+  });
+  app.get('/assets/:file', (c) => {
+    const name = c.req.param('file');
+    const file = files.get(`assets/${name}`);
+    if (file === undefined) {
+      throw new DeputyError('not-found', `no console asset '${clip(name, 64)}'`);
+    }
+    return send(c, file, true);
+  });
 }
+
+export const consolePaths: PathItems = {
+  '/': {
+    get: {
+      summary: 'The web console (agents, approvals inbox, delegations), served from this server',
+      security: [],
+      responses: {
+        '200': textResponse(
+          'The console page; its API calls need a token when auth is on',
+          'text/html',
+        ),
+        '304': { description: 'Unchanged since the `ETag` sent in `If-None-Match`' },
+        '503': { description: 'The console is not built (`npm run build:console`)' },
+      },
+    },
+  },
+  '/assets/{file}': {
+    get: {
+      summary: "The console's script and style bundles (content-hashed names)",
+      security: [],
+      parameters: [pathParameter('file', z.string(), 'Bundle file name')],
+      responses: {
+        '200': textResponse('The bundle', 'text/javascript', 'text/css'),
+        '304': { description: 'Unchanged since the `ETag` sent in `If-None-Match`' },
+        '404': errorAnswer('No such bundle'),
+      },
+    },
+  },
+  [CONSOLE_SETTINGS_PATH]: {
+    get: {
+      summary: 'What the console needs before its first API call',
+      security: [],
+      responses: {
+        '200': jsonResponse(
+          ConsoleSettingsSchema,
+          'Whether a token is needed and where the Temporal UI is',
+        ),
+      },
+    },
+  },
+};

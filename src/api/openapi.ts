@@ -23,6 +23,7 @@ import { agentPaths } from './agent-paths.js';
 import { cardPaths } from './card-paths.js';
 import { checkPaths } from './check-paths.js';
 import { delegationPaths } from './delegation-paths.js';
+import { consolePaths } from './console-routes.js';
 import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from './mcp-paths.js';
 import { sessionPaths } from './session-paths.js';
@@ -76,6 +77,7 @@ const ROUTE_PATHS: readonly PathItems[] = [
   workspacePaths,
   mcpPaths,
   docsPaths,
+  consolePaths,
 ];
 
 let built: JsonSchema | undefined;
