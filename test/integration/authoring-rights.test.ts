@@ -142,6 +142,10 @@ describe('a non-admin cannot author agents (API-7)', () => {
       ['POST', `/workspace/agents/wielder/revisions/${revision}/restore`, undefined],
       ['POST', '/workspace/generate', { prompt: 'an agent with bash', kind: 'systemPrompt' }],
       ['POST', '/workspace/agents/generate', { prompt: 'an agent with bash' }],
+      // The editor's pickers and live check show what only an author needs to see.
+      ['POST', '/workspace/agents/check', { source: '---\nname: x\ndescription: x\n---\nx' }],
+      ['GET', '/workspace/skills', undefined],
+      ['GET', '/workspace/directories?path=', undefined],
     ];
     for (const who of NON_ADMINS) {
       for (const [method, path, body] of attempts) {
