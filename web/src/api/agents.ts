@@ -1,0 +1,101 @@
+/**
+ * Typed calls for the agent routes (API-1 to API-4, src/api/agent-routes.ts) and for starting a
+ * delegation of one agent. One small function per route, so any page can use them. Shapes come
+ * from the server's own schemas (type-only), never retyped here.
+ */
+import type { z } from 'zod';
+import type {
+  AgentDetail,
+  AgentListSchema,
+  AgentMutationSchema,
+  AgentSummary,
+  DuplicateAgentBody,
+  RevisionSchema,
+} from '../../../src/api/agent-schemas.js';
+import type { StartDelegationBody } from '../../../src/api/schemas.js';
+import type { DelegationStartedSchema } from '../../../src/api/response-schemas.js';
+import { api, seg } from './client';
+
+export type { AgentDetail, AgentSummary, DuplicateAgentBody };
+export type AgentLevel = AgentSummary['level'];
+export type WritableLevel = NonNullable<DuplicateAgentBody['level']>;
+export type AgentList = z.infer<typeof AgentListSchema>;
+export type AgentMutation = z.infer<typeof AgentMutationSchema>;
+export type Revision = z.infer<typeof RevisionSchema>;
+export type DelegationStarted = z.infer<typeof DelegationStartedSchema>;
+
+/** The levels in the order the console shows them (DEF-3). */
+export const AGENT_LEVELS: readonly AgentLevel[] = ['builtin', 'user', 'project', 'ecosystem'];
+
+/** `?level=`: a name may exist at several levels, and the path alone means the effective one. */
+function levelQuery(level: AgentLevel | undefined): string {
+  return level === undefined ? '' : `?level=${seg(level)}`;
+}
+
+/** The console route of an agent's view page (a hash route, for links and navigate()). */
+export function agentRoute(name: string, level?: AgentLevel): string {
+  return `/agents/${seg(name)}${levelQuery(level)}`;
+}
+
+/** The console route of an agent's edit page. */
+export function agentEditRoute(name: string, level?: AgentLevel): string {
+  return `/agents/${seg(name)}/edit${levelQuery(level)}`;
+}
+
+export function listAgents(signal?: AbortSignal): Promise<AgentList> {
+  return api<AgentList>('GET', '/workspace/agents', undefined, signal);
+}
+
+export function getAgent(
+  name: string,
+  level?: AgentLevel,
+  signal?: AbortSignal,
+): Promise<AgentDetail> {
+  return api<AgentDetail>(
+    'GET',
+    `/workspace/agents/${seg(name)}${levelQuery(level)}`,
+    undefined,
+    signal,
+  );
+}
+
+/** Copies `name` (at `sourceLevel` when given) with every field; `body.level` defaults to user. */
+export function duplicateAgent(
+  name: string,
+  body: DuplicateAgentBody,
+  sourceLevel?: AgentLevel,
+): Promise<AgentMutation> {
+  return api<AgentMutation>(
+    'POST',
+    `/workspace/agents/${seg(name)}/duplicate${levelQuery(sourceLevel)}`,
+    body,
+  );
+}
+
+/** Every kept version of `name`, at every writable level, newest first. */
+export async function revisions(name: string, signal?: AbortSignal): Promise<Revision[]> {
+  const answer = await api<{ name: string; revisions: Revision[] }>(
+    'GET',
+    `/workspace/agents/${seg(name)}/revisions`,
+    undefined,
+    signal,
+  );
+  return answer.revisions;
+}
+
+/** Makes a revision current again (at the revision's own level); the current file is kept. */
+export function restoreRevision(name: string, revision: string): Promise<AgentMutation> {
+  return api<AgentMutation>(
+    'POST',
+    `/workspace/agents/${seg(name)}/revisions/${seg(revision)}/restore`,
+  );
+}
+
+export function deleteAgent(name: string, level?: AgentLevel): Promise<void> {
+  return api<void>('DELETE', `/workspace/agents/${seg(name)}${levelQuery(level)}`);
+}
+
+/** Starts a delegation of `body.agent` and returns at once (no `?wait`). */
+export function startDelegation(body: StartDelegationBody): Promise<DelegationStarted> {
+  return api<DelegationStarted>('POST', '/delegations', body);
+}
