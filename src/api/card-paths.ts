@@ -1,10 +1,19 @@
 /** The OpenAPI path items of the card routes (card-routes.ts), merged by openapi.ts. */
 import { z } from 'zod';
-import { jsonResponse, pathParameter, requestBody, type PathItems } from './openapi-parts.js';
+import { CardsQuerySchema } from './card-inbox.js';
+import {
+  jsonResponse,
+  pathParameter,
+  queryParameters,
+  requestBody,
+  textResponse,
+  type PathItems,
+} from './openapi-parts.js';
 import {
   ApprovalCardSchema,
   bodyErrors,
   CardDecisionRecordedSchema,
+  CardListSchema,
   commonErrors,
   errorAnswer,
   SessionCardsSchema,
@@ -12,7 +21,43 @@ import {
 import { DecideCardBodySchema } from './schemas.js';
 import { sessionIdParameter } from './session-paths.js';
 
+const inboxQuery = queryParameters(CardsQuerySchema, {
+  session: "Only this session's cards (its own and its delegations')",
+});
+
+const WHO_SEES_WHAT =
+  'With auth: an `admin` sees every pending card; anyone else only the cards they may decide ' +
+  '(those of delegations they started, and cards of `read`-class tools), as for `POST /cards/{id}`.';
+
 export const cardPaths: PathItems = {
+  '/cards': {
+    get: {
+      summary: 'Pending approval cards across all sessions and delegations (the approvals inbox)',
+      description: WHO_SEES_WHAT,
+      parameters: inboxQuery,
+      responses: {
+        '200': jsonResponse(CardListSchema, 'Pending cards, oldest first'),
+        ...commonErrors,
+      },
+    },
+  },
+  '/cards/events': {
+    get: {
+      summary: 'The approvals inbox, live (Server-Sent Events)',
+      description:
+        'Event names and `data`: `snapshot` (component CardList: every pending card now; sent ' +
+        'first, and again after an `error` once Temporal answers), `card-opened` (CardOpenedEvent), ' +
+        '`card-closed` (CardClosedEvent: decided, expired, or its delegation stopped or ended; ' +
+        '`outcome` when the delegation could tell), `error` (`{error: "unavailable" | "internal", ' +
+        'message}`; the stream keeps trying). No `id:`: a reconnecting client gets a new snapshot. ' +
+        `Same filter and visibility as \`GET /cards\`. ${WHO_SEES_WHAT}`,
+      parameters: inboxQuery,
+      responses: {
+        '200': textResponse('Event stream', 'text/event-stream'),
+        ...commonErrors,
+      },
+    },
+  },
   '/sessions/{id}/cards': {
     get: {
       summary: "Pending approval cards of a session's delegations",

@@ -1,23 +1,60 @@
-/** API-5 cards: list a session's pending cards, decide one (POL-2). */
+/**
+ * API-5 cards: list a session's pending cards, decide one (POL-2); and the approvals inbox, every
+ * pending card the caller may decide, as a list and as a live stream (card-inbox.ts,
+ * card-stream.ts).
+ */
 import type { Hono } from 'hono';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import { isRecorded } from '../temporal/delegations/types.js';
 import type { AppEnv } from './app-env.js';
+import { cardVisibility, CardsQuerySchema } from './card-inbox.js';
+import { cardEventStream } from './card-stream.js';
+import { consoleLogger, type Logger } from './errors.js';
+import type { EventStreamOptions } from './event-stream.js';
 import { cardIdParam, sessionIdParam } from './path-ids.js';
 import { assertMayDecide } from './rights.js';
 import { DecideCardBodySchema } from './schemas.js';
-import { parseBody } from './validation.js';
+import { parseBody, parseQuery } from './validation.js';
 
 export function registerCardRoutes(
   app: Hono<AppEnv>,
-  deps: { delegations: Delegations; secrets: SecretMasker },
+  deps: {
+    delegations: Delegations;
+    secrets: SecretMasker;
+    /** Poll and keep-alive intervals of `GET /cards/events`, as for the delegation streams. */
+    events?: EventStreamOptions;
+    /** Default: the console. */
+    logger?: Logger;
+  },
 ): void {
   // Card arguments are redacted in the workflow already; this also cuts the configured secrets.
   const { secrets } = deps;
+  const logger = deps.logger ?? consoleLogger;
   app.get('/sessions/:id/cards', async (c) => {
     const session = sessionIdParam(c);
     return c.json(secrets.value({ session, cards: await deps.delegations.cards({ session }) }));
+  });
+
+  app.get('/cards', async (c) => {
+    const filter = parseQuery(c, CardsQuerySchema);
+    const visible = cardVisibility(deps.delegations, c.get('caller'));
+    return c.json(secrets.value({ cards: await visible(await deps.delegations.cards(filter)) }));
+  });
+
+  app.get('/cards/events', async (c) => {
+    const filter = parseQuery(c, CardsQuerySchema);
+    if (c.req.method === 'HEAD') {
+      // Hono answers HEAD from this GET route and drops the body: a stream opened here would
+      // poll Temporal for ever with nobody reading.
+      return c.body(null, 200, { 'content-type': 'text/event-stream' });
+    }
+    const visible = cardVisibility(deps.delegations, c.get('caller'));
+    return cardEventStream(
+      c,
+      { delegations: deps.delegations, visible, secrets, logger, options: deps.events ?? {} },
+      filter,
+    );
   });
 
   app.post('/cards/:id', async (c) => {

@@ -199,6 +199,40 @@ export const SessionCardsSchema = component(
   z.object({ session: z.string(), cards: z.array(ApprovalCardSchema) }),
 );
 
+/** `GET /cards`, and the `snapshot` event of `GET /cards/events`: the pending cards, oldest first. */
+export const CardListSchema = component(
+  'CardList',
+  z.object({ cards: z.array(ApprovalCardSchema) }),
+);
+
+/** `card-opened` of `GET /cards/events`: a card that joined the pending set. */
+export const CardOpenedEventSchema = component(
+  'CardOpenedEvent',
+  z.object({ card: ApprovalCardSchema }),
+);
+
+/** How a card that left the pending set was settled, when its delegation could tell. */
+export const CardOutcomeSchema = component(
+  'CardOutcome',
+  z.object({
+    decision: z.enum(['approve', 'deny']),
+    decidedBy: DecidedBy,
+    reason: z.string().nullable(),
+    decidedAt: Timestamp,
+    expired: Expired,
+  }),
+);
+
+/** `card-closed` of `GET /cards/events`: a card that left the pending set. */
+export const CardClosedEventSchema = component(
+  'CardClosedEvent',
+  z.object({
+    cardId: z.string(),
+    delegationId: z.string(),
+    outcome: CardOutcomeSchema.optional(),
+  }),
+);
+
 const AuthFlag = z.boolean().describe('whether routes need a bearer token');
 
 /** An invalid edit of the file does not make the API unready: the last good one keeps serving. */

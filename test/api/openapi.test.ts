@@ -7,6 +7,7 @@ import {
   DuplicateAgentBodySchema,
   UpdateAgentBodySchema,
 } from '../../src/api/agent-schemas.js';
+import { CardsQuerySchema } from '../../src/api/card-inbox.js';
 import { CheckAgentBodySchema } from '../../src/api/check-schemas.js';
 import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate-schemas.js';
 import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi-parts.js';
@@ -89,6 +90,8 @@ const QUERIES: Record<string, z.ZodObject> = {
   'GET /delegations/{id}/events': EventsQuerySchema,
   'GET /sessions': ListSessionsQuerySchema,
   'GET /sessions/{id}/events': EventsQuerySchema,
+  'GET /cards': CardsQuerySchema,
+  'GET /cards/events': CardsQuerySchema,
   'GET /workspace/agents/{name}': AgentLevelQuerySchema,
   'POST /workspace/agents/{name}': AgentLevelQuerySchema,
   'PATCH /workspace/agents/{name}': AgentLevelQuerySchema,

@@ -1,0 +1,227 @@
+/**
+ * `GET /cards/events`: the approvals inbox as Server-Sent Events. Like the delegation stream
+ * (event-stream.ts) it keeps nothing of its own: it polls the pending cards (visibility, then each
+ * delegation's state) and tells the client what changed since its last look.
+ *
+ * - `snapshot` `{cards}`: every pending card the caller may decide, oldest first; sent on attach,
+ *   and again once Temporal answers after an `error` (the client replaces its list).
+ * - `card-opened` `{card}`: a card joined the set.
+ * - `card-closed` `{cardId, delegationId, outcome?}`: a card left it (decided, expired, its
+ *   delegation stopped or ended); `outcome` is how, from the delegation's decided cards, when its
+ *   state could be read.
+ * - `error` `{error: 'unavailable' | 'internal', message}`: a look failed; sent once per outage,
+ *   and the stream goes on trying.
+ */
+import type { Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import type { ApprovalCard } from '../shared/delegation.js';
+import { isDeputyError } from '../errors.js';
+import type { SecretMasker } from '../secrets/masker.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
+import type { CardVisibility } from './card-inbox.js';
+import type { Logger } from './errors.js';
+import type { EventStreamOptions } from './event-stream.js';
+
+/** How a card that left the pending set was settled (CardOutcomeSchema in response-schemas.ts). */
+export interface CardOutcome {
+  decision: 'approve' | 'deny';
+  decidedBy: string | null;
+  reason: string | null;
+  decidedAt: string;
+  /** Settled by its deadline, not by a person. */
+  expired?: true;
+}
+
+export type CardStreamEvent =
+  | { event: 'snapshot'; data: { cards: ApprovalCard[] } }
+  | { event: 'card-opened'; data: { card: ApprovalCard } }
+  | {
+      event: 'card-closed';
+      data: { cardId: string; delegationId: string; outcome?: CardOutcome };
+    }
+  | { event: 'error'; data: { error: 'unavailable' | 'internal'; message: string } };
+
+export interface CardStreamDeps {
+  delegations: Pick<Delegations, 'cards' | 'get'>;
+  /** The caller's filter (card-inbox.ts). */
+  visible: CardVisibility;
+  secrets: SecretMasker;
+  logger: Logger;
+  options?: EventStreamOptions;
+}
+
+/** What one look found, before anything is written (a failed write is not a failed look). */
+type Look = { events: CardStreamEvent[]; pending: Map<string, ApprovalCard> };
+
+export async function cardEventStream(
+  c: Context,
+  deps: CardStreamDeps,
+  filter: { session?: string },
+): Promise<Response> {
+  const pollMs = deps.options?.pollMs ?? 300;
+  const keepAliveMs = deps.options?.keepAliveMs ?? 15_000;
+  const list = async () => deps.visible(await deps.delegations.cards(filter));
+  // The first look happens before the stream opens, so Temporal being down is a plain 503.
+  const initial = await list();
+
+  // Every failure is caught inside the callback: given an error, Hono's own handler would follow
+  // ours with `event: error` carrying the raw message, unmasked, to the client.
+  return streamSSE(c, async (stream) => {
+    try {
+      await follow(stream, initial);
+    } catch (error) {
+      deps.logger.error('card event stream failed', error);
+      await stream
+        .writeSSE({ event: 'error', data: JSON.stringify({ error: 'internal' }) })
+        .catch(() => undefined);
+    }
+  });
+
+  async function follow(stream: SSEStreamingApi, first: ApprovalCard[]): Promise<void> {
+    let pending = byId(first);
+    await send(stream, { event: 'snapshot', data: { cards: first } });
+    let quietSince = Date.now();
+    // What the last look failed with, so an outage is told (and logged) once, not every poll.
+    let failing: 'unavailable' | 'internal' | null = null;
+    while (!stream.aborted) {
+      await stream.sleep(pollMs);
+      if (stream.aborted) return;
+      let events: CardStreamEvent[];
+      try {
+        const look = failing === null ? await changes(pending) : await resnapshot();
+        events = look.events;
+        pending = look.pending;
+        failing = null;
+      } catch (error) {
+        const kind = isDeputyError(error, 'unavailable') ? 'unavailable' : 'internal';
+        events = failing === kind ? [] : [failure(kind, error)];
+        failing = kind;
+      }
+      for (const event of events) await send(stream, event);
+      if (events.length > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= keepAliveMs) {
+        await stream.write(': keep-alive\n\n');
+        quietSince = Date.now();
+      }
+    }
+  }
+
+  async function resnapshot(): Promise<Look> {
+    const cards = await list();
+    return { events: [{ event: 'snapshot', data: { cards } }], pending: byId(cards) };
+  }
+
+  /** The cards that left the set since `before`, then those that joined it. */
+  async function changes(before: Map<string, ApprovalCard>): Promise<Look> {
+    const now = byId(await list());
+    const gone = [...before.values()].filter((card) => !now.has(card.id));
+    const { closed, stillPending } = await settledCards(gone);
+    for (const card of stillPending) now.set(card.id, card);
+    const events: CardStreamEvent[] = closed.map((data) => ({ event: 'card-closed', data }));
+    for (const card of now.values()) {
+      if (!before.has(card.id)) events.push({ event: 'card-opened', data: { card } });
+    }
+    return { events, pending: now };
+  }
+
+  /**
+   * Asks each delegation whose cards left the listing how they were settled. A card its live
+   * delegation still reports pending stays (the listing missed it: a state query that failed in
+   * cards()); a delegation Temporal cannot reach fails the look, to be retried. One that does not
+   * answer within OUTCOME_WAIT_MS (a closed run its worker must replay first) is closed without
+   * an outcome, so the close is not late.
+   */
+  async function settledCards(gone: ApprovalCard[]) {
+    const closed: Array<Extract<CardStreamEvent, { event: 'card-closed' }>['data']> = [];
+    const stillPending: ApprovalCard[] = [];
+    const byDelegation = new Map<string, ApprovalCard[]>();
+    for (const card of gone) {
+      byDelegation.set(card.delegationId, [...(byDelegation.get(card.delegationId) ?? []), card]);
+    }
+    await Promise.all(
+      [...byDelegation].map(async ([delegationId, cards]) => {
+        const state = await within(
+          OUTCOME_WAIT_MS,
+          deps.delegations.get(delegationId).catch((error: unknown) => {
+            if (isDeputyError(error, 'unavailable')) throw error;
+            return null; // gone, or its state unreadable: closed, outcome unknown
+          }),
+        );
+        for (const card of cards) {
+          if (state?.result === null && state.pendingCards.some(({ id }) => id === card.id)) {
+            stillPending.push(card);
+            continue;
+          }
+          const decided = state?.decidedCards.find(({ id }) => id === card.id);
+          const outcome = decided === undefined ? undefined : outcomeOf(decided);
+          closed.push({
+            cardId: card.id,
+            delegationId,
+            ...(outcome === undefined ? {} : { outcome }),
+          });
+        }
+      }),
+    );
+    // Oldest first, like the listing, whatever order the delegations answered in.
+    const order = gone.map((card) => card.id);
+    closed.sort((a, b) => order.indexOf(a.cardId) - order.indexOf(b.cardId));
+    return { closed, stillPending };
+  }
+
+  function failure(kind: 'unavailable' | 'internal', error: unknown): CardStreamEvent {
+    if (kind === 'unavailable') {
+      deps.logger.warn(`card event stream: Temporal is not reachable, retrying (${String(error)})`);
+      return {
+        event: 'error',
+        data: { error: kind, message: 'Temporal is not reachable; the stream keeps trying' },
+      };
+    }
+    deps.logger.error('card event stream: a look at the pending cards failed', error);
+    return {
+      event: 'error',
+      data: { error: kind, message: 'reading the pending cards failed; the stream keeps trying' },
+    };
+  }
+
+  async function send(stream: SSEStreamingApi, event: CardStreamEvent): Promise<void> {
+    // Cards come from workflows whose activities masked them; this catches the rest on its way out.
+    await stream.writeSSE({
+      event: event.event,
+      data: JSON.stringify(deps.secrets.value(event.data)),
+    });
+  }
+}
+
+/** How long a closed card's outcome is waited for, milliseconds (the state query's own bound is 5 s). */
+const OUTCOME_WAIT_MS = 1_000;
+
+/** `pending`'s value, or null when it takes longer than `ms` (it goes on, unobserved). */
+async function within<T>(ms: number, pending: Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  // A rejection after the wait is nobody's to handle; without this it would be unhandled.
+  pending.catch(() => undefined);
+  try {
+    return await Promise.race([pending, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function byId(cards: ApprovalCard[]): Map<string, ApprovalCard> {
+  return new Map(cards.map((card) => [card.id, card]));
+}
+
+function outcomeOf(card: ApprovalCard): CardOutcome | undefined {
+  const { state } = card;
+  if (state.status === 'pending') return undefined;
+  return {
+    decision: state.status === 'approved' ? 'approve' : 'deny',
+    decidedBy: state.decidedBy,
+    reason: state.reason,
+    decidedAt: state.decidedAt,
+    ...(state.expired === true ? { expired: true as const } : {}),
+  };
+}
