@@ -1,8 +1,168 @@
+/**
+ * One delegation: its header (status, task, times, Stop, the Temporal UI link), the cards that
+ * wait on a decision (decided here like in the inbox), and its timeline, live from its events.
+ */
+import { useCallback, useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import { ApiError } from '../api/client';
+import { getDelegation, listDelegations } from '../api/delegations';
+import type { ApprovalCard, DelegationEvent } from '../api/types';
+import { ErrorBanner, Loading } from '../components/Feedback';
+import { useSettings } from '../components/Settings';
+import { DetailHeader } from './delegations/DetailHeader';
+import { Timeline } from './delegations/Timeline';
+import { useDelegationEvents, type EventsState } from './delegations/use-delegation-events';
+import { usePolled } from './delegations/use-polled';
+import { CardView } from './inbox/CardView';
+import { useNow } from './inbox/time';
+import { useCardDecisions, type SettledNote } from './inbox/use-card-decisions';
+import './inbox/inbox.css';
+import './delegations/delegations.css';
+
+/** How often the state is re-read besides on each event (a worker may apply a decision late). */
+const STATE_REFRESH_MS = 5000;
+
 export function DelegationDetailPage() {
+  const id = useParams().id ?? '';
+  const { tokenGeneration } = useSettings();
+  const events = useDelegationEvents(id, tokenGeneration);
+  const key = `${tokenGeneration}/${id}`;
+  const state = usePolled(
+    (signal) => getDelegation(id, signal),
+    key,
+    STATE_REFRESH_MS,
+    events.events.length,
+  );
+  const finished = state.value?.result != null;
+  // The state has no task or start time: the listing has them (filtered to narrow the search).
+  const listFilter =
+    state.value === null ? null : { session: state.value.session, agent: state.value.agent };
+  const summary = usePolled(
+    async (signal) =>
+      listFilter === null
+        ? null
+        : ((await listDelegations(listFilter, signal)).find((row) => row.delegationId === id) ??
+          null),
+    `${key}/${listFilter?.session ?? ''}/${listFilter?.agent ?? ''}/${finished}`,
+    finished ? 24 * 3600_000 : STATE_REFRESH_MS * 2,
+  );
+  const [notes, setNotes] = useState<SettledNote[]>([]);
+  const [stopNote, setStopNote] = useState<string | null>(null);
+  const onSettled = useCallback(
+    (note: SettledNote) => setNotes((current) => [note, ...current]),
+    [],
+  );
+  const decisions = useCardDecisions(onSettled);
+  const now = useNow();
+  const settledHere = useMemo(() => new Set(notes.map((note) => note.card.id)), [notes]);
+  const pending = pendingCards(events.events).filter((card) => !settledHere.has(card.id));
+
+  if (state.value === null) {
+    if (state.error instanceof ApiError && state.error.status === 404) {
+      return (
+        <main className="page">
+          <h1>No such delegation</h1>
+          <p className="banner warning">No delegation has the id {id}.</p>
+        </main>
+      );
+    }
+    return (
+      <main className="page">
+        <h1>Delegation {id}</h1>
+        <ErrorBanner error={state.error} />
+        {state.error === null ? <Loading what="the delegation" /> : null}
+      </main>
+    );
+  }
+
+  const finishedEvent = events.events.find((event) => event.type === 'finished');
   return (
-    <main className="page">
-      <h1>DelegationDetailPage</h1>
-      <p>Not built yet.</p>
+    <main className="page delegation-page">
+      <DetailHeader
+        state={state.value}
+        summary={summary.value ?? null}
+        finishedAt={finishedEvent?.at ?? null}
+        onStopped={(message) => {
+          setStopNote(message);
+          state.refresh();
+        }}
+      />
+      <ErrorBanner error={state.error} />
+      {stopNote === null ? null : (
+        <p role="status" className="banner info">
+          {stopNote}
+        </p>
+      )}
+      <section aria-labelledby="pending-heading">
+        <h2 id="pending-heading">Waiting for a decision ({pending.length})</h2>
+        <div aria-live="polite">
+          {notes.map((note) => (
+            <p
+              key={note.card.id}
+              className={`banner ${note.tone === 'warning' ? 'warning' : 'info'}`}
+            >
+              <code>{note.card.tool}</code>: {note.message}
+            </p>
+          ))}
+        </div>
+        {pending.length === 0 ? (
+          <p className="empty">No card of this delegation is waiting.</p>
+        ) : (
+          <ul className="card-list">
+            {pending.map((card) => (
+              <li key={card.id}>
+                <CardView card={card} now={now} decisions={decisions} showDelegation={false} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="timeline-heading">
+        <div className="timeline-bar">
+          <h2 id="timeline-heading">Timeline</h2>
+          <StreamStatus events={events} />
+        </div>
+        {events.events.length === 0 ? (
+          events.stream === 'connecting' ? (
+            <Loading what="the events" />
+          ) : (
+            <p className="empty">No events yet.</p>
+          )
+        ) : (
+          <Timeline events={events.events} />
+        )}
+      </section>
     </main>
+  );
+}
+
+/** Cards opened and not decided yet, as their latest event shows them. */
+function pendingCards(events: DelegationEvent[]): ApprovalCard[] {
+  const open = new Map<string, ApprovalCard>();
+  for (const event of events) {
+    if (event.type === 'card-opened') open.set(event.card.id, event.card);
+    else if (event.type === 'card-decided') open.delete(event.card.id);
+    else if (event.type === 'finished') open.clear();
+  }
+  return [...open.values()];
+}
+
+function StreamStatus({ events }: { events: EventsState }) {
+  const text =
+    events.stream === 'finished'
+      ? 'Finished; the timeline is complete.'
+      : events.stream === 'live'
+        ? 'Live'
+        : events.stream === 'connecting'
+          ? 'Connecting…'
+          : events.problem === 'the stream ended'
+            ? 'The event stream ended. Reload the page to follow it again.'
+            : `Live updates are down (${events.problem ?? 'no connection'}); reconnecting…`;
+  return (
+    <p role="status" className={`connection connection-${events.stream}`}>
+      <span className="connection-dot" aria-hidden="true" />
+      {text}
+      {events.stream !== 'down' && events.problem !== null ? ` (${events.problem})` : ''}
+    </p>
   );
 }

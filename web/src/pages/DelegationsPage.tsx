@@ -1,8 +1,100 @@
+/**
+ * Delegations: every delegation the API lists, filtered by agent, session and status (kept in
+ * the URL query so a filtered view can be linked), re-read every few seconds.
+ */
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  DELEGATION_STATUSES,
+  listAgentNames,
+  listDelegations,
+  type DelegationFilter,
+} from '../api/delegations';
+import type { DelegationStatus } from '../api/types';
+import { ErrorBanner, Loading } from '../components/Feedback';
+import { useSettings } from '../components/Settings';
+import { DelegationFilters } from './delegations/DelegationFilters';
+import { DelegationTable } from './delegations/DelegationTable';
+import { usePolled } from './delegations/use-polled';
+import { useSessionNames } from './inbox/use-session-names';
+import { absoluteText } from './inbox/time';
+import './delegations/delegations.css';
+
+/** How often the list is re-read, milliseconds. */
+const REFRESH_MS = 5000;
+
+function filterOf(params: URLSearchParams): DelegationFilter {
+  const filter: DelegationFilter = {};
+  const agent = params.get('agent');
+  const session = params.get('session');
+  const status = params.get('status');
+  if (agent !== null && agent !== '') filter.agent = agent;
+  if (session !== null && session !== '') filter.session = session;
+  if (status !== null && (DELEGATION_STATUSES as readonly string[]).includes(status)) {
+    filter.status = status as DelegationStatus;
+  }
+  return filter;
+}
+
 export function DelegationsPage() {
+  const [params, setParams] = useSearchParams();
+  const filter = filterOf(params);
+  const { tokenGeneration } = useSettings();
+  const key = `${tokenGeneration}?${new URLSearchParams({ ...filter }).toString()}`;
+  const list = usePolled((signal) => listDelegations(filter, signal), key, REFRESH_MS);
+  const agents = useAgentNames(tokenGeneration);
+  const rows = list.value ?? [];
+  const sessions = useSessionNames(
+    rows.flatMap((row) => (row.session === null ? [] : [row.session])),
+    tokenGeneration,
+  );
+  const filtered = Object.keys(filter).length > 0;
+
   return (
-    <main className="page">
-      <h1>DelegationsPage</h1>
-      <p>Not built yet.</p>
+    <main className="page delegations-page">
+      <h1>Delegations</h1>
+      <div className="toolbar">
+        <DelegationFilters
+          filter={filter}
+          agents={[
+            ...new Set([...agents, ...rows.flatMap((r) => (r.agent === null ? [] : [r.agent]))]),
+          ].sort()}
+          sessions={sessions}
+          onChange={(next) => setParams({ ...next })}
+        />
+        <span className="spacer" />
+        {list.readAt === null ? null : (
+          <span className="hint">Updated {absoluteText(new Date(list.readAt).toISOString())}</span>
+        )}
+        <button type="button" onClick={list.refresh}>
+          Refresh
+        </button>
+      </div>
+      <ErrorBanner error={list.error} />
+      {list.value === null ? (
+        list.error === null ? (
+          <Loading what="delegations" />
+        ) : null
+      ) : rows.length === 0 ? (
+        <p className="empty">
+          {filtered ? 'No delegation matches these filters.' : 'No delegations yet.'}
+        </p>
+      ) : (
+        <DelegationTable rows={rows} />
+      )}
     </main>
   );
+}
+
+/** Agent names for the filter; without them the filter still offers the agents on the rows. */
+function useAgentNames(tokenGeneration: number): string[] {
+  const [names, setNames] = useState<string[]>([]);
+  useEffect(() => {
+    const controller = new AbortController();
+    listAgentNames(controller.signal)
+      .then(setNames)
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [tokenGeneration]);
+  return names;
 }

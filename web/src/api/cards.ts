@@ -1,0 +1,68 @@
+/**
+ * Typed calls for approval cards: the inbox listing and its live stream (`GET /cards`,
+ * `GET /cards/events`), and a decision (`POST /cards/:id`). A decision's three answers are
+ * told apart here (applied, recorded for a worker, already decided) so a page never has to
+ * read status codes: only an unexpected failure is thrown.
+ */
+import type { CardOutcome } from '../../../src/api/card-stream.js';
+import { api, ApiError, seg } from './client';
+import type { ApprovalCard } from './types';
+
+export type { CardOutcome };
+
+/** The events of `GET /cards/events` (src/api/card-stream.ts), by name. */
+export interface CardStreamData {
+  snapshot: { cards: ApprovalCard[] };
+  'card-opened': { card: ApprovalCard };
+  'card-closed': { cardId: string; delegationId: string; outcome?: CardOutcome };
+  error: { error: 'unavailable' | 'internal'; message?: string };
+}
+
+export type DecisionKind = 'approve' | 'deny';
+
+export type DecisionResult =
+  /** A worker applied it: the card as decided. */
+  | { kind: 'applied'; card: ApprovalCard }
+  /** Stored in the delegation's history; it applies when a worker runs the delegation (202). */
+  | { kind: 'recorded'; message: string }
+  /** Someone (or something: a deadline, a stop) decided first (409); the server says who. */
+  | { kind: 'conflict'; message: string };
+
+function sessionQuery(session: string | undefined): string {
+  return session === undefined || session === '' ? '' : `?session=${encodeURIComponent(session)}`;
+}
+
+export async function listCards(session?: string): Promise<ApprovalCard[]> {
+  const body = await api<{ cards: ApprovalCard[] }>('GET', `/cards${sessionQuery(session)}`);
+  return body.cards;
+}
+
+/** The path to follow with followStream (reconnectOnEnd: the inbox never finishes). */
+export function cardEventsPath(session?: string): string {
+  return `/cards/events${sessionQuery(session)}`;
+}
+
+export async function decideCard(
+  cardId: string,
+  decision: DecisionKind,
+  reason?: string,
+): Promise<DecisionResult> {
+  const trimmed = reason?.trim() ?? '';
+  const body = { decision, ...(trimmed === '' ? {} : { reason: trimmed }) };
+  try {
+    const answer = await api<ApprovalCard | { status: 'recorded'; message: string }>(
+      'POST',
+      `/cards/${seg(cardId)}`,
+      body,
+    );
+    if ('status' in answer && answer.status === 'recorded') {
+      return { kind: 'recorded', message: answer.message };
+    }
+    return { kind: 'applied', card: answer as ApprovalCard };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 409) {
+      return { kind: 'conflict', message: error.body.message ?? 'the card was already decided' };
+    }
+    throw error;
+  }
+}

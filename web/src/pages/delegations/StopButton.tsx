@@ -1,0 +1,67 @@
+/**
+ * Stop, after a confirmation in a modal dialog: the delegation ends as `stopped` and the server
+ * settles its pending cards as denied. The answer (stopped, or had already finished) is told.
+ */
+import { useRef, useState } from 'react';
+import { messageOf } from '../../api/client';
+import { stopDelegation } from '../../api/delegations';
+
+export function StopButton({
+  delegationId,
+  pendingCards,
+  onStopped,
+}: {
+  delegationId: string;
+  pendingCards: number;
+  onStopped(message: string): void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const stop = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const outcome = await stopDelegation(delegationId);
+      dialog.current?.close();
+      onStopped(
+        'stopped' in outcome
+          ? 'Stopped. Its pending cards were denied.'
+          : `It had already finished (${outcome.status}); nothing to stop.`,
+      );
+    } catch (error) {
+      setProblem(messageOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" className="danger" onClick={() => dialog.current?.showModal()}>
+        Stop
+      </button>
+      <dialog ref={dialog} aria-labelledby="stop-title" aria-describedby="stop-what">
+        <h2 id="stop-title">Stop delegation {delegationId}?</h2>
+        <p id="stop-what">
+          It ends as stopped with what it has done so far.
+          {pendingCards > 0
+            ? ` Its ${pendingCards === 1 ? 'pending card is' : `${pendingCards} pending cards are`} denied.`
+            : ''}
+        </p>
+        {problem === null ? null : (
+          <p role="alert" className="banner error">
+            {problem}
+          </p>
+        )}
+        <div className="toolbar">
+          <button type="button" className="danger" disabled={busy} onClick={() => void stop()}>
+            {busy ? 'Stopping…' : 'Stop delegation'}
+          </button>
+          <button type="button" disabled={busy} onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,142 @@
+/**
+ * One pending approval card: who asks to run what with which arguments (as the server sent
+ * them: already redacted, never unredacted here), why it asks, where it comes from, how long it
+ * has waited, and the approve / deny controls with an optional reason. Used by the inbox and by
+ * a delegation's page.
+ */
+import type { KeyboardEvent } from 'react';
+import { Link } from 'react-router';
+import type { ApprovalCard } from '../../api/types';
+import { RelativeTime } from './time';
+import type { CardDecisions } from './use-card-decisions';
+
+/** DOM ids derived from the card id, so a page's keys can reach a card and its reason field. */
+export const cardDomId = (cardId: string) => `card-${cardId}`;
+export const reasonInputId = (cardId: string) => `card-${cardId}-reason`;
+
+export interface CardViewProps {
+  card: ApprovalCard;
+  now: number;
+  decisions: CardDecisions;
+  /** Roving focus in a list (the inbox): only the selected card is in the tab order. */
+  selected?: boolean;
+  onSelect?: () => void;
+  /** Escape in the reason field hands focus back (the inbox returns it to the card). */
+  onReasonEscape?: () => void;
+  /** Hidden on a delegation's own page, where it would link to itself. */
+  showDelegation?: boolean;
+}
+
+export function CardView({
+  card,
+  now,
+  decisions,
+  selected,
+  onSelect,
+  onReasonEscape,
+  showDelegation = true,
+}: CardViewProps) {
+  const titleId = `${cardDomId(card.id)}-title`;
+  const status = decisions.statusOf(card.id);
+  const locked = status.busy !== null || status.recorded;
+  const roving = selected !== undefined;
+  const onReasonKey = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      void decisions.decide(card, 'deny');
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      onReasonEscape?.();
+    }
+  };
+  return (
+    <article
+      id={cardDomId(card.id)}
+      className={`card-view panel${selected === true ? ' selected' : ''}`}
+      aria-labelledby={titleId}
+      {...(roving
+        ? { tabIndex: selected ? 0 : -1, 'aria-current': selected ? 'true' : undefined }
+        : {})}
+      onFocus={onSelect}
+    >
+      <header className="card-head">
+        <h3 id={titleId}>
+          {card.agent} asks to run <code>{card.tool}</code>
+        </h3>
+        <span className="card-times">
+          <RelativeTime iso={card.openedAt} now={now} prefix="opened " />
+          {card.deadline === undefined ? null : (
+            <span className="chip warning">
+              <RelativeTime iso={card.deadline} now={now} prefix="deadline " />
+            </span>
+          )}
+        </span>
+      </header>
+      <p className="card-why">
+        <strong>Why it asks:</strong> {card.reason}
+      </p>
+      <dl className="card-meta">
+        {showDelegation ? (
+          <div>
+            <dt>Delegation</dt>
+            <dd>
+              <Link to={`/delegations/${encodeURIComponent(card.delegationId)}`}>
+                {card.delegationId}
+              </Link>
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Session</dt>
+          <dd>{card.session}</dd>
+        </div>
+        <div>
+          <dt>Card</dt>
+          <dd>
+            <code>{card.id}</code>
+          </dd>
+        </div>
+      </dl>
+      <figure className="card-arguments">
+        <figcaption>Arguments</figcaption>
+        <pre>{JSON.stringify(card.arguments, null, 2)}</pre>
+      </figure>
+      <div className="card-actions">
+        <label htmlFor={reasonInputId(card.id)}>Reason</label>
+        <input
+          id={reasonInputId(card.id)}
+          type="text"
+          placeholder="optional; Enter denies"
+          maxLength={2000}
+          value={decisions.reasonOf(card.id)}
+          disabled={locked}
+          onChange={(event) => decisions.setReason(card.id, event.target.value)}
+          onKeyDown={onReasonKey}
+        />
+        <button
+          type="button"
+          className="primary"
+          aria-describedby={titleId}
+          disabled={locked}
+          onClick={() => void decisions.decide(card, 'approve')}
+        >
+          {status.busy === 'approve' ? 'Approving…' : 'Approve'}
+        </button>
+        <button
+          type="button"
+          className="danger"
+          aria-describedby={titleId}
+          disabled={locked}
+          onClick={() => void decisions.decide(card, 'deny')}
+        >
+          {status.busy === 'deny' ? 'Denying…' : 'Deny'}
+        </button>
+      </div>
+      {status.message === null ? null : (
+        <p role="status" className={`banner ${status.tone} card-note`}>
+          {status.message}
+        </p>
+      )}
+    </article>
+  );
+}

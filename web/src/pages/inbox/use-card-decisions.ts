@@ -1,0 +1,87 @@
+/**
+ * Deciding cards from a page: the reason typed for each card, the request in flight, and what
+ * the server answered. Shared by the inbox and a delegation's page. A card the server settled
+ * (applied, or already decided elsewhere: 409) is handed to `onSettled`, which takes it off the
+ * page's pending list; a recorded decision (202) stays on the card with its note, since the card
+ * is still pending until a worker applies it.
+ */
+import { useCallback, useState } from 'react';
+import { decideCard, type DecisionKind } from '../../api/cards';
+import { messageOf } from '../../api/client';
+import type { ApprovalCard } from '../../api/types';
+import { cardStateText } from './outcome-text';
+
+export type Tone = 'info' | 'warning' | 'error';
+
+export interface CardDecisionStatus {
+  busy: DecisionKind | null;
+  /** A decision was recorded for a worker (202): no second decision from here. */
+  recorded: boolean;
+  message: string | null;
+  tone: Tone;
+}
+
+const IDLE: CardDecisionStatus = { busy: null, recorded: false, message: null, tone: 'info' };
+
+export interface SettledNote {
+  card: ApprovalCard;
+  message: string;
+  tone: Tone;
+}
+
+export interface CardDecisions {
+  statusOf(cardId: string): CardDecisionStatus;
+  reasonOf(cardId: string): string;
+  setReason(cardId: string, text: string): void;
+  decide(card: ApprovalCard, kind: DecisionKind): Promise<void>;
+}
+
+export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDecisions {
+  const [statuses, setStatuses] = useState<Record<string, CardDecisionStatus>>({});
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+
+  const update = useCallback((cardId: string, status: CardDecisionStatus) => {
+    setStatuses((current) => ({ ...current, [cardId]: status }));
+  }, []);
+
+  const decide = useCallback(
+    async (card: ApprovalCard, kind: DecisionKind) => {
+      const current = statuses[card.id] ?? IDLE;
+      if (current.busy !== null || current.recorded) return;
+      update(card.id, { ...IDLE, busy: kind });
+      try {
+        const result = await decideCard(card.id, kind, reasons[card.id]);
+        if (result.kind === 'applied') {
+          update(card.id, IDLE);
+          onSettled({ card: result.card, message: cardStateText(result.card), tone: 'info' });
+        } else if (result.kind === 'recorded') {
+          const verb = kind === 'approve' ? 'Approval' : 'Denial';
+          update(card.id, {
+            busy: null,
+            recorded: true,
+            message: `${verb} recorded; it applies when a worker runs the delegation.`,
+            tone: 'info',
+          });
+        } else {
+          update(card.id, IDLE);
+          onSettled({ card, message: `Already decided: ${result.message}`, tone: 'warning' });
+        }
+      } catch (error) {
+        // Not an error page: the card stays, with what went wrong, and can be tried again.
+        update(card.id, {
+          ...IDLE,
+          message: `The decision did not go through: ${messageOf(error)}`,
+          tone: 'error',
+        });
+      }
+    },
+    [statuses, reasons, update, onSettled],
+  );
+
+  return {
+    statusOf: (cardId) => statuses[cardId] ?? IDLE,
+    reasonOf: (cardId) => reasons[cardId] ?? '',
+    setReason: (cardId, text) => setReasons((current) => ({ ...current, [cardId]: text })),
+    decide,
+  };
+}
