@@ -245,6 +245,7 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     expect(await nameField.getAttribute('aria-invalid')).toBe('true');
     expect(await nameField.inputValue()).toBe('Bad Name');
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'agent-copy-refused');
     await nameField.fill('main');
     await page.getByRole('button', { name: 'Copy to user level' }).click();
     await page
@@ -287,6 +288,7 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     const dialog = page.getByRole('dialog', { name: 'Restore this version?' });
     await dialog.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'agent-restore-confirm');
     await dialog.getByRole('button', { name: 'Restore' }).click();
     await page.getByText('notebook v0', { exact: true }).waitFor();
     expect(readFileSync(file, 'utf8')).toBe(NOTEBOOK);
