@@ -3,14 +3,14 @@
  * delegations, as far as the caller may decide it. With auth on, a caller who is neither an admin
  * nor the delegation's owner may decide only a pending card of a `read`-class tool (rights.ts),
  * so that is all the inbox lists for them: it never shows a card whose approve button would
- * answer 403. Keep `mayDecidePending` in step with `assertMayDecide` in rights.ts.
+ * answer 403. Both read the rule from rights.ts (`unrestricted`, `isOpenToAll`).
  */
 import type { z } from 'zod';
-import { ADMIN_ROLE, type Caller } from '../shared/caller.js';
+import type { Caller } from '../shared/caller.js';
 import type { ApprovalCard } from '../shared/delegation.js';
 import { isDeputyError } from '../errors.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
-import { toolClassOf } from './rights.js';
+import { isOpenToAll, unrestricted } from './rights.js';
 import { ListDelegationsQuerySchema } from './schemas.js';
 
 /** `?session=<id>`: only that session's cards (its own and its delegations'). Other keys are 422. */
@@ -30,7 +30,7 @@ export function cardVisibility(
   delegations: Pick<Delegations, 'owner'>,
   caller: Caller,
 ): CardVisibility {
-  if (caller.id === null || caller.roles.includes(ADMIN_ROLE)) return async (cards) => cards;
+  if (unrestricted(caller)) return async (cards) => cards;
   const owners = new Map<string, Promise<string | null>>();
   const ownerOf = (delegationId: string): Promise<string | null> => {
     let owner = owners.get(delegationId);
@@ -63,6 +63,6 @@ async function mayDecidePending(
   caller: Caller,
   owner: () => Promise<string | null>,
 ): Promise<boolean> {
-  if (toolClassOf(card.tool) === 'read') return true;
+  if (isOpenToAll(card)) return true;
   return (await owner()) === caller.id;
 }

@@ -14,7 +14,7 @@
  */
 import { TOOL_PROVIDERS } from '../capabilities/providers.js';
 import { ADMIN_ROLE, type Caller } from '../shared/caller.js';
-import { delegationIdOfCard } from '../shared/delegation.js';
+import { delegationIdOfCard, type ApprovalCard } from '../shared/delegation.js';
 import type { ToolClass } from '../shared/tool-contract.js';
 import { DeputyError, isDeputyError } from '../errors.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
@@ -24,7 +24,7 @@ function isAdmin(caller: Caller): boolean {
 }
 
 /** Auth off (anonymous caller) or an admin: nothing to look up. */
-function unrestricted(caller: Caller): boolean {
+export function unrestricted(caller: Caller): boolean {
   return caller.id === null || isAdmin(caller);
 }
 
@@ -35,6 +35,11 @@ export function toolClassOf(tool: string): ToolClass | null {
     if (found !== undefined) return found.toolClass;
   }
   return null;
+}
+
+/** A pending card anyone may decide: one for a `read`-class catalog tool (reading needs no role). */
+export function isOpenToAll(card: Pick<ApprovalCard, 'tool'>): boolean {
+  return toolClassOf(card.tool) === 'read';
 }
 
 /**
@@ -97,8 +102,8 @@ export async function assertMayDecide(
       `card ${cardId} is not pending, so its tool cannot be checked; only an '${ADMIN_ROLE}' or the user who started delegation ${delegationId} may decide it now`,
     );
   }
-  const toolClass = toolClassOf(card.tool);
-  if (toolClass !== 'read') {
+  if (!isOpenToAll(card)) {
+    const toolClass = toolClassOf(card.tool);
     throw new DeputyError(
       'forbidden',
       `card ${cardId} is for '${card.tool}' (${toolClass ?? 'unknown'} tool): deciding it needs the '${ADMIN_ROLE}' role or being the user who started delegation ${delegationId}`,
