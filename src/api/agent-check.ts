@@ -8,16 +8,13 @@
  * 2. Tolerant: the file is read by parseDefinition, the registry's parser (a `source` as it is;
  *    `agent` fields as the file a create would write), giving the agent as the detail route
  *    shows it and its load diagnostics.
- * 3. Resolution: resolveCapabilities with the caller's roles, the live configuration and the
- *    skill index, as a delegation's first activity runs it (src/agent-resolver.ts): unknown
- *    tools, missing skills, undeclared MCP servers, knowledge problems.
+ * 3. Resolution (agent-resolution.ts), as the agents list and detail show it: unknown tools,
+ *    missing skills, undeclared MCP servers, knowledge problems, for the caller's roles.
  *
  * For a `source`, each diagnostic carries the line its path names (source-lines.ts).
  */
 import { join } from 'node:path';
 import type { DeputyConfig } from '../config.js';
-import { discoverSkills } from '../capabilities/skill-discovery.js';
-import { resolveCapabilities } from '../capabilities/resolve.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
 import { splitFrontmatter } from '../definitions/frontmatter.js';
 import { levelRank, writableDirectory, type WritableLevel } from '../definitions/levels.js';
@@ -31,12 +28,12 @@ import { serializeNewDefinition } from '../definitions/write-back.js';
 import { readFrontmatterYaml } from '../definitions/yaml-read.js';
 import { isDeputyError, type Issue } from '../errors.js';
 import { builtinModelHandle } from '../models/builtin-models.js';
-import { resolveModelHandle } from '../models/select-model.js';
 import { scanConfigSecrets } from '../secrets/config-secrets.js';
 import { secretMaskerFor, type SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { createInput, createLevel, storedView, type StoredAgent } from './agent-input.js';
+import { resolvedDiagnostics } from './agent-resolution.js';
 import { CreateAgentBodySchema } from './agent-schemas.js';
 import { agentDetail } from './agent-view.js';
 import type { AgentCheck, CheckAgentBody, CheckDiagnostic } from './check-schemas.js';
@@ -123,18 +120,10 @@ export function checkAgent(body: CheckAgentBody, context: CheckContext): AgentCh
     contentHash: sha256(text),
     diagnostics: parsed.diagnostics,
   };
-  const skills = discoverSkills(config);
-  const snapshot = resolveCapabilities({
-    loaded,
-    config,
-    caller: context.caller,
-    skillIndex: skills.index,
-    skillProblems: skills.diagnostics,
-    resolvedModel: resolveModelHandle(definition.model, definition.name, config, env).handle,
-  });
+  const resolved = resolvedDiagnostics(loaded, { config, caller: context.caller, env });
 
   const diagnostics = answered(
-    [...snapshot.diagnostics, ...strict.refusals, ...nameNotes(definition.name, level, context)],
+    [...resolved, ...strict.refusals, ...nameNotes(definition.name, level, context)],
     lineOf,
   );
   const current = context.definitions?.get(definition.name);

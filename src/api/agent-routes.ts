@@ -6,6 +6,7 @@
  * writes and reloads before it returns (DEF-4): the next delegation uses the change.
  */
 import type { Context, Hono } from 'hono';
+import { discoverSkills, type SkillDiscovery } from '../capabilities/skill-discovery.js';
 import type { DefinitionRegistry } from '../definitions/registry.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
 import type { WritableLevel } from '../definitions/levels.js';
@@ -13,7 +14,9 @@ import { isValidName } from '../definitions/names.js';
 import { DeputyError, agentNotFound } from '../errors.js';
 import type { ConfigProblem, LiveConfig } from '../live-config.js';
 import type { SecretMasker } from '../secrets/masker.js';
+import type { Caller } from '../shared/caller.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
 import type { AppEnv } from './app-env.js';
 import {
   createInput,
@@ -29,6 +32,7 @@ import {
   SCOPE_LEVELS,
   UpdateAgentBodySchema,
 } from './agent-schemas.js';
+import { resolvedDiagnostics } from './agent-resolution.js';
 import { agentDetail, agentSummary } from './agent-view.js';
 import { clip } from './clip.js';
 import { requireAdmin } from './rights.js';
@@ -40,6 +44,9 @@ export interface AgentRouteDeps {
   settings: LiveConfig;
   secrets: SecretMasker;
 }
+
+/** How long a built list answer is reused at most (a new SKILL.md shows within this). */
+const LIST_LIFETIME_MS = 2000;
 
 export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): void {
   const { settings, secrets } = deps;
@@ -53,9 +60,22 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
   const isEffective = (loaded: LoadedDefinition): boolean =>
     registry().get(loaded.definition.name) === loaded;
 
-  async function detail(loaded: LoadedDefinition) {
+  const diagnosticsFor = (
+    loaded: LoadedDefinition,
+    caller: Caller,
+    skills?: SkillDiscovery,
+  ): Diagnostic[] =>
+    resolvedDiagnostics(loaded, {
+      config: settings.current(),
+      caller,
+      ...(skills === undefined ? {} : { skills }),
+    });
+
+  async function detail(loaded: LoadedDefinition, caller: Caller) {
     const revisions = await registry().revisions(loaded.definition.name);
-    return secrets.value(agentDetail(loaded, isEffective(loaded), revisions));
+    return secrets.value(
+      agentDetail(loaded, isEffective(loaded), revisions, diagnosticsFor(loaded, caller)),
+    );
   }
 
   function stored(loaded: LoadedDefinition | null): StoredAgent {
@@ -67,28 +87,38 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
     };
   }
 
-  // The list is what editors and dashboards poll. Building it (every summary, then the masker's
-  // deep copy) costs about 4 ms for 200 agents; it only changes when the registry reloads or the
-  // configuration (its masker, its problem) changes, so the answer is kept until one of them does.
+  // The list is what editors and dashboards poll. Building it (every summary with its resolution
+  // for the caller's roles, then the masker's deep copy) costs a few ms for 200 agents; it changes
+  // when the registry reloads, the configuration (its masker, its problem) changes, the caller's
+  // roles differ, or a skill appears on disk (no event says so: hence the short lifetime).
   let listed: {
     generation: number;
     config: object;
     problem: ConfigProblem | null;
+    roles: string;
+    at: number;
     body: string;
   } | null = null;
   app.get('/workspace/agents', (c) => {
     const generation = registry().generation();
     const config = settings.current();
     const problem = settings.problem();
+    const caller = c.get('caller');
+    const roles = caller.id === null ? '' : JSON.stringify([...caller.roles].sort());
     if (
       listed === null ||
       listed.generation !== generation ||
       listed.config !== config ||
-      listed.problem?.message !== problem?.message
+      listed.problem?.message !== problem?.message ||
+      listed.roles !== roles ||
+      Date.now() - listed.at > LIST_LIFETIME_MS
     ) {
+      const skills = discoverSkills(config);
       const agents = registry()
         .listAll()
-        .map((loaded) => agentSummary(loaded, isEffective(loaded)));
+        .map((loaded) =>
+          agentSummary(loaded, isEffective(loaded), diagnosticsFor(loaded, caller, skills)),
+        );
       const body = secrets.value({
         v: 1 as const,
         workspaceCwd: config.workspace,
@@ -97,7 +127,7 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
           ? {}
           : { errors: [{ kind: 'config', status: 'error' as const, error: problem.message }] }),
       });
-      listed = { generation, config, problem, body: JSON.stringify(body) };
+      listed = { generation, config, problem, roles, at: Date.now(), body: JSON.stringify(body) };
     }
     return c.body(listed.body, 200, { 'content-type': 'application/json' });
   });
@@ -108,12 +138,12 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
     const level = createLevel(body);
     const { frontmatter, systemPrompt } = createInput(body, stored(null));
     const created = await registry().create(level, frontmatter, systemPrompt);
-    return c.json({ ok: true as const, agent: await detail(created) }, 201);
+    return c.json({ ok: true as const, agent: await detail(created, c.get('caller')) }, 201);
   });
 
   app.get('/workspace/agents/:name', async (c) => {
     requireAdmin(c.get('caller'), 'reading an agent in full');
-    return c.json(await detail(found(c)));
+    return c.json(await detail(found(c), c.get('caller')));
   });
 
   const update = async (c: Context<AppEnv>) => {
@@ -127,7 +157,7 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
     });
     return c.json({
       ok: true as const,
-      agent: await detail(edited.loaded),
+      agent: await detail(edited.loaded, c.get('caller')),
       changed: edited.changed,
     });
   };
@@ -160,7 +190,7 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
       throw new DeputyError('not-found', `'${name}' has no revision '${clip(revision, 40)}'`);
     }
     const restored = await registry().restore(name, revision);
-    return c.json({ ok: true as const, agent: await detail(restored) });
+    return c.json({ ok: true as const, agent: await detail(restored, c.get('caller')) });
   });
 
   app.post('/workspace/agents/:name/duplicate', async (c) => {
@@ -173,7 +203,7 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
       level,
       sourceLevel: source.level,
     });
-    return c.json({ ok: true as const, agent: await detail(copy) }, 201);
+    return c.json({ ok: true as const, agent: await detail(copy, c.get('caller')) }, 201);
   });
 
   /** The definition the path names, at `?scope=`/`?level=` when given. */

@@ -8,6 +8,7 @@ import type { InlineMcpServer, LoadedDefinition } from '../definitions/definitio
 import { effectivePolicy } from '../definitions/permission-mode.js';
 import { HOOK_EVENTS } from '../definitions/schema.js';
 import type { RevisionInfo } from '../definitions/revisions.js';
+import type { Diagnostic } from '../shared/diagnostics.js';
 import { REDACTED } from '../shared/redact.js';
 import type { AgentDetail, AgentSummary } from './agent-schemas.js';
 
@@ -16,11 +17,19 @@ const READ_ONLY_REASONS: Partial<Record<LoadedDefinition['level'], string>> = {
   ecosystem: 'read from .claude/agents or .qwen/agents: edit that file itself',
 };
 
-export function agentSummary(loaded: LoadedDefinition, effective: boolean): AgentSummary {
+/**
+ * `diagnostics`: what to count and show; default the file's load diagnostics. The routes pass
+ * those plus resolution's for the caller (agent-resolution.ts).
+ */
+export function agentSummary(
+  loaded: LoadedDefinition,
+  effective: boolean,
+  diagnostics: readonly Diagnostic[] = loaded.diagnostics,
+): AgentSummary {
   const { definition } = loaded;
   const runConfig = definition.unknownKeys.runConfig;
   const counts = { total: 0, error: 0, warning: 0, info: 0 };
-  for (const diagnostic of loaded.diagnostics) {
+  for (const diagnostic of diagnostics) {
     counts.total += 1;
     counts[diagnostic.severity] += 1;
   }
@@ -69,14 +78,15 @@ export function agentDetail(
   loaded: LoadedDefinition,
   effective: boolean,
   revisions: RevisionInfo[],
+  diagnostics: readonly Diagnostic[] = loaded.diagnostics,
 ): AgentDetail {
   const { definition } = loaded;
   return {
-    ...agentSummary(loaded, effective),
+    ...agentSummary(loaded, effective, diagnostics),
     systemPrompt: definition.systemPrompt,
     mcpServers: mcpServerRecord(definition.mcpServers),
     hooks: definition.hooks,
-    diagnostics: loaded.diagnostics,
+    diagnostics: [...diagnostics],
     revisions,
   };
 }

@@ -91,8 +91,9 @@ describe('GET /workspace/agents (API-1)', () => {
       hookEvents: ['PreToolUse'],
       filePath: projectFile(workspace, 'reviewer'),
     });
-    // permissionMode and approvalMode are both set: a warning (approvalMode wins) the count carries.
-    expect(mine.diagnosticCount).toEqual({ total: 1, error: 0, warning: 1, info: 0 });
+    // Two warnings the count carries: permissionMode and approvalMode are both set (approvalMode
+    // wins), and server 'github' is declared but not configured (what resolution would say).
+    expect(mine.diagnosticCount).toEqual({ total: 2, error: 0, warning: 2, info: 0 });
     for (const hidden of ['systemPrompt', 'mcpServers', 'hooks'])
       expect(mine).not.toHaveProperty(hidden);
   });
@@ -289,6 +290,23 @@ describe('models on save (MOD)', () => {
       send('POST', { ...reviewer, model: 'scripted:scripts/x.yaml' }),
     );
     expect(scripted.status).toBe(201);
+  });
+
+  it("counts and shows what resolution finds, not only the load: a typo'd tool name", async () => {
+    const { app, workspace, registry } = await makeApp();
+    mkdirSync(join(workspace, '.subagents', 'agents'), { recursive: true });
+    writeFileSync(
+      projectFile(workspace, 'typist'),
+      '---\nname: typist\ndescription: d\ntools: [read, wirte]\n---\nx\n',
+    );
+    await registry.reload();
+    const list = await json(await app.request('/workspace/agents'));
+    const typist = (list.agents as Array<Record<string, unknown>>).find((a) => a.name === 'typist');
+    expect(typist?.diagnosticCount).toEqual({ total: 1, error: 1, warning: 0, info: 0 });
+    const detail = await json(await app.request('/workspace/agents/typist'));
+    expect(detail.diagnostics).toEqual([
+      expect.objectContaining({ code: 'tool.unknown', path: 'tools[1]', severity: 'error' }),
+    ]);
   });
 
   it('reports a file whose model is not in the catalog as a diagnostic at load time', async () => {
