@@ -1,0 +1,255 @@
+/**
+ * The approvals inbox as a user sees it from `deputy dev`: cards of delegations started after the
+ * page loaded arrive live, the keys alone decide them (and the delegations go on accordingly), a
+ * card decided elsewhere leaves within a second, and a card already decided when the page acts
+ * is told plainly on the page.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
+import { eventually } from '../support/eventually.js';
+import {
+  CHROMIUM,
+  launchBrowser,
+  openPage,
+  screenshot,
+  seriousViolations,
+  startConsole,
+  type RunningConsole,
+} from './support/console.js';
+
+/** A second agent that asks: a write under approvalMode confirm opens a card. */
+const FILES: Record<string, string> = {
+  '.subagents/agents/notetaker.md': [
+    '---',
+    'name: notetaker',
+    'description: Asks to write notes.txt on the scripted model',
+    'model: scripted:scripts/notetaker.yaml',
+    'tools: [write]',
+    'approvalMode: confirm',
+    '---',
+    'You take notes.',
+    '',
+  ].join('\n'),
+  'scripts/notetaker.yaml': [
+    'turns:',
+    '  - text: I will write the notes down.',
+    '    toolCalls:',
+    '      - name: write',
+    '        arguments: { path: notes.txt, content: "${task}" }',
+    '  - text: Wrote notes.txt.',
+    '',
+  ].join('\n'),
+};
+
+/** What Chromium logs for the 409 the race test provokes on purpose. */
+const CONFLICT_LOGGED =
+  'console error: Failed to load resource: the server responded with a status of 409 (Conflict)';
+
+describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
+  let dev: RunningConsole;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [dev, browser] = await Promise.all([startConsole(FILES), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+  });
+
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${dev.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+  const start = async (agent: string, task: string) =>
+    (await call<{ delegationId: string }>('POST', '/delegations', { agent, task })).delegationId;
+  const stateOf = (id: string) => call<DelegationState>('GET', `/delegations/${id}`);
+  const pendingCardOf = (delegationId: string) =>
+    eventually(
+      async () =>
+        (await call<{ cards: ApprovalCard[] }>('GET', '/cards')).cards.find(
+          (card) => card.delegationId === delegationId,
+        ),
+      `the pending card of ${delegationId}`,
+    );
+
+  const pendingList = (page: Page): Locator =>
+    page.getByRole('list', { name: /^Waiting for a decision/ });
+  const cardOf = (page: Page, delegationId: string): Locator =>
+    pendingList(page)
+      .getByRole('article')
+      .filter({ has: page.getByRole('link', { name: delegationId, exact: true }) });
+  const settled = (page: Page): Locator => page.getByRole('region', { name: 'Just settled' });
+
+  it('shows cards opened after it loaded, live, and decides them with the keys alone', async () => {
+    const { page, problems } = await openPage(browser, `${dev.url}/#/approvals`);
+    await page.getByText('No cards are waiting.').waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Live' }).isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'inbox-empty');
+
+    const greeter = await start('demo', 'Greet');
+    await cardOf(page, greeter).waitFor();
+    const notes = await start('notetaker', 'remember the milk');
+    await cardOf(page, notes).waitFor();
+    expect(await pendingList(page).getByRole('article').count()).toBe(2);
+
+    // Everything the issue asks of a card, as shown.
+    const first = cardOf(page, greeter);
+    expect(await first.getByRole('heading').textContent()).toBe('demo asks to run write');
+    const text = await first.textContent();
+    expect(text).toContain(
+      'Why it asks: write to hello.txt needs approval under approvalMode confirm',
+    );
+    expect(text).toContain('Sessiondefault');
+    expect(await first.locator('pre').textContent()).toBe(
+      JSON.stringify(
+        { path: 'hello.txt', content: "Hello from deputy's demo agent (scripted model).\n" },
+        null,
+        2,
+      ),
+    );
+    const age = first.locator('time').first();
+    expect(await age.textContent()).toMatch(/^opened (just now|\d+ s ago)$/);
+    expect(Date.parse((await age.getAttribute('datetime')) ?? '')).not.toBeNaN();
+    expect(await age.getAttribute('title')).not.toBe('');
+    expect(await first.getByRole('link', { name: greeter }).getAttribute('href')).toBe(
+      `#/delegations/${greeter}`,
+    );
+    expect(
+      await page.getByText(/Keys: j \/ k next \/ previous card · a approve · d deny/).isVisible(),
+    ).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'inbox');
+
+    // j / k move the selection (oldest first: the greeter's card, then the notes').
+    const second = cardOf(page, notes);
+    await page.keyboard.press('j');
+    expect(await second.evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(await second.getAttribute('aria-current')).toBe('true');
+    expect(await first.getAttribute('aria-current')).toBeNull();
+    await page.keyboard.press('k');
+    expect(await first.evaluate((node) => node === document.activeElement)).toBe(true);
+    expect(await first.getAttribute('aria-current')).toBe('true');
+
+    // a approves the selected card; the selection passes to the next one.
+    await page.keyboard.press('a');
+    await settled(page).getByText('Approved', { exact: true }).waitFor();
+    await first.waitFor({ state: 'detached' });
+    expect(await second.getAttribute('aria-current')).toBe('true');
+    await eventually(
+      async () =>
+        (await second.evaluate((node) => node === document.activeElement)) ? true : undefined,
+      'the focus on the remaining card',
+    );
+
+    // d goes to the reason field; letters typed there are text, not keys; Enter denies.
+    const reason = 'do not add a journal, keep it short';
+    await page.keyboard.press('d');
+    const reasonField = second.getByLabel('Reason');
+    expect(await reasonField.evaluate((node) => node === document.activeElement)).toBe(true);
+    await page.keyboard.type(reason);
+    expect(await reasonField.inputValue()).toBe(reason);
+    expect(await pendingList(page).getByRole('article').count()).toBe(1);
+    await page.keyboard.press('Enter');
+    await settled(page).getByText(`Denied: ${reason}`).waitFor();
+    await page.getByText('No cards are waiting.').waitFor();
+
+    // The delegations went on as decided.
+    const approved = await eventually(async () => {
+      const state = await stateOf(greeter);
+      return state.status === 'completed' ? state : undefined;
+    }, 'the approved delegation to complete');
+    expect(approved.decidedCards[0]?.state.status).toBe('approved');
+    expect(readFileSync(join(dev.workspace, 'hello.txt'), 'utf8')).toBe(
+      "Hello from deputy's demo agent (scripted model).\n",
+    );
+    const denied = await eventually(async () => {
+      const state = await stateOf(notes);
+      return state.result === null ? undefined : state;
+    }, 'the denied delegation to finish');
+    expect(denied.decidedCards[0]?.state).toMatchObject({ status: 'denied', reason });
+    expect(existsSync(join(dev.workspace, 'notes.txt'))).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('drops a card approved from outside within a second and a half', async () => {
+    const { page, problems } = await openPage(browser, `${dev.url}/#/approvals`);
+    await page.getByText('No cards are waiting.').waitFor();
+    const id = await start('notetaker', 'approved elsewhere');
+    const card = await pendingCardOf(id);
+    const shown = cardOf(page, id);
+    await shown.waitFor();
+
+    const sent = Date.now();
+    await call('POST', `/cards/${card.id}`, { decision: 'approve', reason: 'from the CLI' });
+    // Measured from the API's answer: the decision has been applied by then (200).
+    const applied = Date.now();
+    await shown.waitFor({ state: 'detached', timeout: 5000 });
+    const gone = Date.now();
+    expect(
+      gone - applied,
+      `gone ${gone - applied} ms after the answer, ${gone - sent} ms after sending`,
+    ).toBeLessThan(1500);
+    expect(await settled(page).textContent()).toContain(
+      'Decided elsewhere: Approved: from the CLI',
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('tells plainly that a card was already decided when the page acts on it', async () => {
+    const id = await start('notetaker', 'decided twice');
+    const card = await pendingCardOf(id);
+    // The page's live stream is held at a snapshot from before the decision (as a stalled
+    // connection would be): the page still shows the card after the API decided it, so its own
+    // decision races for real and the server answers 409. The decisions go to the real API.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    let held = false;
+    await context.route('**/cards/events**', async (route) => {
+      if (held) return; // a reconnect once the race is set: left hanging, the stream stays stalled
+      await route.fulfill({
+        status: 200,
+        headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+        body: `event: snapshot\ndata: ${JSON.stringify({ cards: [card] })}\n\n`,
+      });
+    });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+    });
+    await page.goto(`${dev.url}/#/approvals`);
+    const shown = cardOf(page, id);
+    await shown.waitFor();
+    held = true;
+    // The held stream ended and cannot be reopened: the page says so, and that it keeps trying.
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Live updates are down \(the stream ended\); reconnecting…$/ })
+      .waitFor();
+
+    await call('POST', `/cards/${card.id}`, { decision: 'deny', reason: 'not from here' });
+    await page.keyboard.press('a');
+    const note = settled(page).getByText(/^Already decided: /);
+    await note.waitFor();
+    expect(await note.textContent()).toMatch(
+      new RegExp(`^Already decided: card ${card.id.replace(/[.]/g, '\\.')} was already denied`),
+    );
+    await shown.waitFor({ state: 'detached' });
+    expect(await page.getByText('No cards are waiting.').isVisible()).toBe(true);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(problems).toEqual([CONFLICT_LOGGED]);
+    await context.close();
+  });
+});
