@@ -70,8 +70,9 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
       throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as T;
   }
-  const start = async (agent: string, task: string) =>
-    (await call<{ delegationId: string }>('POST', '/delegations', { agent, task })).delegationId;
+  const start = async (agent: string, task: string, more: Record<string, string> = {}) =>
+    (await call<{ delegationId: string }>('POST', '/delegations', { agent, task, ...more }))
+      .delegationId;
   const stateOf = (id: string) => call<DelegationState>('GET', `/delegations/${id}`);
   const pendingCardOf = (delegationId: string) =>
     eventually(
@@ -99,7 +100,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
 
     const greeter = await start('demo', 'Greet');
     await cardOf(page, greeter).waitFor();
-    const notes = await start('notetaker', 'remember the milk');
+    const notes = await start('notetaker', 'remember the milk', { cardTimeout: '30m' });
     await cardOf(page, notes).waitFor();
     expect(await pendingList(page).getByRole('article').count()).toBe(2);
 
@@ -122,6 +123,12 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     expect(await age.textContent()).toMatch(/^opened (just now|\d+ s ago)$/);
     expect(Date.parse((await age.getAttribute('datetime')) ?? '')).not.toBeNaN();
     expect(await age.getAttribute('title')).not.toBe('');
+    expect(await first.getByText(/^deadline /).count()).toBe(0);
+    expect(
+      await cardOf(page, notes)
+        .getByText(/^deadline in (29|30) min$/)
+        .isVisible(),
+    ).toBe(true);
     expect(await first.getByRole('link', { name: greeter }).getAttribute('href')).toBe(
       `#/delegations/${greeter}`,
     );
@@ -251,5 +258,25 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([CONFLICT_LOGGED]);
     await context.close();
+  });
+
+  it('filters by session, the URL keeping the filter', async () => {
+    const night = await start('notetaker', 'a night session card', { session: 'night' });
+    const card = await pendingCardOf(night);
+    const { page, problems } = await openPage(browser, `${dev.url}/#/approvals`);
+    await cardOf(page, night).waitFor();
+    await page.getByLabel('Session').selectOption('night');
+    await page.waitForURL(/#\/approvals\?session=night$/);
+    await cardOf(page, night).waitFor();
+    await page.getByLabel('Session').selectOption('default');
+    await page.waitForURL(/#\/approvals\?session=default$/);
+    await page.getByText('No cards are waiting in session default.').waitFor();
+
+    const linked = await openPage(browser, `${dev.url}/#/approvals?session=night`);
+    await cardOf(linked.page, night).waitFor();
+    expect(await linked.page.getByLabel('Session').inputValue()).toBe('night');
+    await call('POST', `/cards/${card.id}`, { decision: 'deny', reason: 'tidy up' });
+    await linked.page.getByText('No cards are waiting in session night.').waitFor();
+    expect([...problems, ...linked.problems]).toEqual([]);
   });
 });
