@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { everythingStdioCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import {
   CHROMIUM,
@@ -21,6 +22,7 @@ import {
 } from './support/console.js';
 
 const SECRET = 'sk-live-7Qm2-never-on-the-page';
+const everything = everythingStdioCommand();
 
 const FILES: Record<string, string> = {
   '.subagents/config.yaml': [
@@ -32,6 +34,10 @@ const FILES: Record<string, string> = {
     '    command: node',
     '    args: [tracker-server.js]',
     '    enabled: false',
+    '  everything:',
+    '    transport: stdio',
+    `    command: ${JSON.stringify(everything.command)}`,
+    `    args: ${JSON.stringify(everything.args)}`,
     '',
   ].join('\n'),
   'scripts/drafts.yaml': ['turns:', "  - text: '[scripted model] draft for: ${task}'", ''].join(
@@ -235,7 +241,12 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
     );
     await editorReady(page, 'Edit yaml-edit');
     await page.getByRole('link', { name: '← yaml-edit' }).waitFor();
-    await page.getByRole('tab', { name: 'YAML' }).click();
+    // The tabs answer the arrow keys, as ARIA tabs do.
+    await page.getByRole('tab', { name: 'Form' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'YAML' }).getAttribute('aria-selected')).toBe(
+      'true',
+    );
     const yaml = page.getByLabel('Agent file: YAML frontmatter, then the system prompt');
     const generated = await value(yaml);
     expect(generated).toContain('description: Before the edit');
@@ -261,6 +272,40 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
       maxTurns: 7,
     });
     expect(saved.body).toContain('You are edited as YAML.');
+    expect(problems).toEqual([]);
+  });
+
+  it('adds an MCP tool through the cascading picker: server, then its live tools', async () => {
+    const { page, problems } = await openPage(browser, `${dev.url}/#/agents/new`);
+    await editorReady(page, 'New agent');
+    await page.getByLabel('Name', { exact: true }).fill('mcp-agent');
+    await page.getByLabel('Description', { exact: true }).fill('Echoes through MCP');
+    const picker = page.getByRole('group', { name: 'Add to allowed tools' });
+    await picker.getByLabel('Add from').selectOption('mcp');
+    await picker.getByLabel('Server').selectOption('everything');
+    // The server connects in the background; the picker asks again until it lists its tools.
+    await picker
+      .getByRole('option', { name: 'mcp:everything:echo' })
+      .waitFor({ state: 'attached' });
+    await picker.getByLabel('Tool').selectOption('mcp:everything:echo');
+    await picker.getByRole('button', { name: 'Add to allowed tools' }).click();
+    await page.getByRole('button', { name: 'Remove mcp:everything:echo' }).waitFor();
+    // Adding a server's tool declared the server.
+    await page
+      .getByRole('group', { name: 'MCP servers' })
+      .getByRole('button', { name: 'Remove everything' })
+      .waitFor();
+    await addTool(page, 'disallowed tools', 'Bash:bash');
+
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/#\/agents\/mcp-agent\?level=project$/);
+    expect(readAgent(dev, 'mcp-agent').frontmatter).toEqual({
+      name: 'mcp-agent',
+      description: 'Echoes through MCP',
+      tools: ['mcp:everything:echo'],
+      disallowedTools: ['Bash:bash'],
+      mcpServers: ['everything'],
+    });
     expect(problems).toEqual([]);
   });
 

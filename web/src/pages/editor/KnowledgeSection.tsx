@@ -3,7 +3,7 @@
  * directory picker collapsed into). Knowledge needs `read`: when the tools cannot reach it the
  * section says so at once, from the server's own rule, before the check or a save says it too.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { SectionProps } from './BasicsSection';
 import { toolsLackRead } from './diagnostics';
 import { DirectoryPicker } from './DirectoryPicker';
@@ -12,6 +12,11 @@ import { Problems, Section } from './parts';
 
 export function KnowledgeSection({ form, update, problems, disabled }: SectionProps) {
   const [picking, setPicking] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
+  const closePicker = () => {
+    setPicking(false);
+    opener.current?.focus();
+  };
   const sources = form.knowledge;
   const withoutRead = sources.length > 0 && toolsLackRead(form.tools);
   // The check and a refused save say it too, in their words; once read is reachable again
@@ -85,14 +90,14 @@ export function KnowledgeSection({ form, update, problems, disabled }: SectionPr
         </table>
       )}
       <Problems id="knowledge-problems" problems={checked} />
-      <button type="button" disabled={disabled} onClick={() => setPicking(true)}>
+      <button ref={opener} type="button" disabled={disabled} onClick={() => setPicking(true)}>
         Add source
       </button>
       {picking ? (
         <DirectoryPicker
-          onCancel={() => setPicking(false)}
+          onCancel={closePicker}
           onPick={(picked) => {
-            setPicking(false);
+            closePicker();
             update({ knowledge: [...sources, picked] });
           }}
         />

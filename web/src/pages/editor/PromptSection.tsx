@@ -1,5 +1,5 @@
 /** System prompt: the Markdown body, and the generation dialog launched below it. */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { SectionProps } from './BasicsSection';
 import { GenerateDialog } from './GenerateDialog';
 import { Problems, Section, describedBy, hasError } from './parts';
@@ -12,6 +12,7 @@ export function PromptSection({
   defaultModel,
 }: SectionProps & { defaultModel: string | null }) {
   const [generating, setGenerating] = useState(false);
+  const opener = useRef<HTMLButtonElement>(null);
   const p = problems.fields.systemPrompt;
   return (
     <Section title="System prompt">
@@ -37,13 +38,16 @@ export function PromptSection({
         </p>
         <Problems id="agent-system-prompt-problems" problems={p} />
       </div>
-      <button type="button" disabled={disabled} onClick={() => setGenerating(true)}>
+      <button ref={opener} type="button" disabled={disabled} onClick={() => setGenerating(true)}>
         Generate with AI…
       </button>
       {generating ? (
         <GenerateDialog
           defaultModel={defaultModel}
-          onClose={() => setGenerating(false)}
+          onClose={() => {
+            setGenerating(false);
+            opener.current?.focus();
+          }}
           onUse={(drafts) =>
             // A draft that came back empty (its generation failed) does not erase the field.
             update({

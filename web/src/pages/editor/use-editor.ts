@@ -93,6 +93,8 @@ export function useEditor({ mode, initial, original, onSaved }: EditorOptions) {
   // The text last typed in the YAML tab: only its parse may fill the form (a form change
   // written into the text is already in the form).
   const typed = useRef<string | null>(null);
+  // True from a keystroke in the YAML tab until its parse has filled the form.
+  const awaitingParse = useRef(false);
   const [lastGood, setLastGood] = useState<Checked | null>(null);
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [attempted, setAttempted] = useState(false);
@@ -110,6 +112,7 @@ export function useEditor({ mode, initial, original, onSaved }: EditorOptions) {
     setLastGood(checked);
     const { input } = checked.request;
     if ('source' in input && input.source === typed.current) {
+      awaitingParse.current = false;
       setForm((now) => formOf(checked.answer.agent, now.level));
     }
   });
@@ -162,18 +165,25 @@ export function useEditor({ mode, initial, original, onSaved }: EditorOptions) {
     if (save.kind === 'refused') setSave({ kind: 'idle' });
     if (source !== null) {
       const patched = patchSource(source, fields, fieldsOf(next));
-      if (patched !== null) setSource(patched);
+      if (patched !== null) {
+        // Changed before the typed text's parse came: the form was behind the text, so the
+        // parse of the text with this change in it is what the form should show.
+        if (awaitingParse.current) typed.current = patched;
+        setSource(patched);
+      }
     }
   }
 
   function typeYaml(text: string): void {
     typed.current = text;
+    awaitingParse.current = true;
     setSource(text);
     if (save.kind === 'refused') setSave({ kind: 'idle' });
   }
 
   function regenerate(): void {
     typed.current = null;
+    awaitingParse.current = false;
     setSource(null);
   }
 
