@@ -134,6 +134,11 @@ export const AgentSummarySchema = z.object({
     }),
   }),
   maxTurns: z.number().int(),
+  maxTokens: z
+    .number()
+    .int()
+    .optional()
+    .describe('token budget: the delegation stops before a model call past it; absent: none'),
   runConfig: z.record(z.string(), z.unknown()).optional(),
   background: z.boolean(),
   cardTimeout: z

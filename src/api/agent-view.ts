@@ -51,6 +51,7 @@ export function agentSummary(
     permissionMode: definition.permissionMode,
     effectivePolicy: effectivePolicy(definition),
     maxTurns: definition.maxTurns,
+    ...(definition.maxTokens === undefined ? {} : { maxTokens: definition.maxTokens }),
     ...(isRecord(runConfig) ? { runConfig } : {}),
     background: definition.background,
     ...(definition.cardTimeout === undefined ? {} : { cardTimeout: definition.cardTimeout }),

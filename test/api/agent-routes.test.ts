@@ -309,6 +309,23 @@ describe('models on save (MOD)', () => {
     ]);
   });
 
+  it('shows a token budget in the list and the detail, and nothing when there is none', async () => {
+    const { app, workspace, registry } = await makeApp();
+    mkdirSync(join(workspace, '.subagents', 'agents'), { recursive: true });
+    writeFileSync(
+      projectFile(workspace, 'frugal'),
+      '---\nname: frugal\ndescription: d\nmaxTokens: 5000\n---\nx\n',
+    );
+    await registry.reload();
+    expect(await json(await app.request('/workspace/agents/frugal'))).toMatchObject({
+      maxTokens: 5000,
+    });
+    const list = await json(await app.request('/workspace/agents'));
+    const agents = list.agents as Array<Record<string, unknown>>;
+    expect(agents.find((a) => a.name === 'frugal')).toMatchObject({ maxTokens: 5000 });
+    expect(agents.find((a) => a.name === 'demo')).not.toHaveProperty('maxTokens');
+  });
+
   it('reports a file whose model is not in the catalog as a diagnostic at load time', async () => {
     const { app, workspace, registry } = await makeApp({ configYaml: catalog });
     mkdirSync(join(workspace, '.subagents', 'agents'), { recursive: true });
