@@ -41,6 +41,19 @@ const FILES: Record<string, string> = {
   ].join('\n'),
 };
 
+/**
+ * The suites share the test run's Temporal namespace, whose listing holds every suite's
+ * delegations: this one's run in a session of their own, and the list is filtered to it.
+ */
+const SESSION = `delegations-${Date.now().toString(36)}`;
+
+/** The console's route and its query, as a plain object (the order of keys aside). */
+function routeOf(url: string): { path: string; query: Record<string, string> } {
+  const hash = new URL(url).hash.slice(1);
+  const [path = '', query = ''] = hash.split('?');
+  return { path, query: Object.fromEntries(new URLSearchParams(query)) };
+}
+
 describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
   let dev: RunningConsole;
   let browser: Browser;
@@ -63,7 +76,13 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
     return (await response.json()) as T;
   }
   const start = async (agent: string, task: string) =>
-    (await call<{ delegationId: string }>('POST', '/delegations', { agent, task })).delegationId;
+    (
+      await call<{ delegationId: string }>('POST', '/delegations', {
+        agent,
+        task,
+        session: SESSION,
+      })
+    ).delegationId;
   const stateOf = (id: string) => call<DelegationState>('GET', `/delegations/${id}`);
   const settledAs = (id: string, status: DelegationState['status']) =>
     eventually(async () => {
@@ -106,14 +125,15 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
       .filter({ has: page.locator('.timeline-title', { hasText: title }) });
 
   it('filters by status and agent, and the URL keeps the filter', async () => {
-    const { page, problems } = await open('/delegations');
+    const { page, problems } = await open(`/delegations?session=${SESSION}`);
     await listsExactly(page, [approved, reader, stopped]);
+    expect(await page.getByLabel('Session').inputValue()).toBe(SESSION);
     const row = page.getByRole('row').filter({ hasText: reader });
     expect(await row.getByRole('cell').allTextContents()).toEqual([
       reader,
       'reader',
       'completed',
-      'default',
+      SESSION,
       expect.any(String),
       '0',
       expect.stringMatching(/^[\d,]+$/),
@@ -125,7 +145,11 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
     );
 
     await page.getByLabel('Status').selectOption('parked');
-    await page.waitForURL(/#\/delegations\?status=parked$/);
+    await page.waitForURL((url) => url.hash.includes('status=parked'));
+    expect(routeOf(page.url())).toEqual({
+      path: '/delegations',
+      query: { session: SESSION, status: 'parked' },
+    });
     await listsExactly(page, [approved, stopped]);
     const parkedRow = page.getByRole('row').filter({ hasText: approved });
     expect(await parkedRow.locator('.badge.status-parked').textContent()).toBe('parked');
@@ -133,16 +157,20 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
 
     await page.getByLabel('Status').selectOption('');
     await page.getByLabel('Agent').selectOption('reader');
-    await page.waitForURL(/#\/delegations\?agent=reader$/);
+    await page.waitForURL((url) => url.hash.includes('agent=reader'));
+    expect(routeOf(page.url())).toEqual({
+      path: '/delegations',
+      query: { session: SESSION, agent: 'reader' },
+    });
     await listsExactly(page, [reader]);
     expect(await seriousViolations(page)).toEqual([]);
 
     // A linked filtered view opens filtered, its controls showing the filter.
-    const linked = await open('/delegations?agent=demo&status=parked');
+    const linked = await open(`/delegations?agent=demo&status=parked&session=${SESSION}`);
     await listsExactly(linked.page, [approved, stopped]);
     expect(await linked.page.getByLabel('Agent').inputValue()).toBe('demo');
     expect(await linked.page.getByLabel('Status').inputValue()).toBe('parked');
-    expect(await linked.page.getByLabel('Session').inputValue()).toBe('');
+    expect(await linked.page.getByLabel('Session').inputValue()).toBe(SESSION);
     await screenshot(linked.page, 'delegations-list');
     expect(await seriousViolations(linked.page)).toEqual([]);
     expect([...problems, ...linked.problems]).toEqual([]);

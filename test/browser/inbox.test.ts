@@ -44,6 +44,15 @@ const FILES: Record<string, string> = {
   ].join('\n'),
 };
 
+/**
+ * The suites share the test run's Temporal namespace, whose listings (cards, delegations) hold
+ * every suite's: this one's delegations run in sessions of their own, and the page is filtered
+ * to them wherever it counts cards.
+ */
+const RUN = Date.now().toString(36);
+const SESSION = `inbox-${RUN}`;
+const NIGHT = `inbox-night-${RUN}`;
+
 /** What Chromium logs for the 409 the race test provokes on purpose. */
 const CONFLICT_LOGGED =
   'console error: Failed to load resource: the server responded with a status of 409 (Conflict)';
@@ -71,8 +80,16 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     return (await response.json()) as T;
   }
   const start = async (agent: string, task: string, more: Record<string, string> = {}) =>
-    (await call<{ delegationId: string }>('POST', '/delegations', { agent, task, ...more }))
-      .delegationId;
+    (
+      await call<{ delegationId: string }>('POST', '/delegations', {
+        agent,
+        task,
+        session: SESSION,
+        ...more,
+      })
+    ).delegationId;
+  const openInbox = () => openPage(browser, `${dev.url}/#/approvals?session=${SESSION}`);
+  const emptyText = `No cards are waiting in session ${SESSION}.`;
   const stateOf = (id: string) => call<DelegationState>('GET', `/delegations/${id}`);
   const pendingCardOf = (delegationId: string) =>
     eventually(
@@ -92,8 +109,8 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
   const settled = (page: Page): Locator => page.getByRole('region', { name: 'Just settled' });
 
   it('shows cards opened after it loaded, live, and decides them with the keys alone', async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/#/approvals`);
-    await page.getByText('No cards are waiting.').waitFor();
+    const { page, problems } = await openInbox();
+    await page.getByText(emptyText).waitFor();
     expect(await page.getByRole('status').filter({ hasText: 'Live' }).isVisible()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'inbox-empty');
@@ -111,7 +128,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     expect(text).toContain(
       'Why it asks: write to hello.txt needs approval under approvalMode confirm',
     );
-    expect(text).toContain('Sessiondefault');
+    expect(text).toContain(`Session${SESSION}`);
     expect(await first.locator('pre').textContent()).toBe(
       JSON.stringify(
         { path: 'hello.txt', content: "Hello from deputy's demo agent (scripted model).\n" },
@@ -169,7 +186,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     expect(await pendingList(page).getByRole('article').count()).toBe(1);
     await page.keyboard.press('Enter');
     await settled(page).getByText(`Denied: ${reason}`).waitFor();
-    await page.getByText('No cards are waiting.').waitFor();
+    await page.getByText(emptyText).waitFor();
 
     // The delegations went on as decided.
     const approved = await eventually(async () => {
@@ -190,8 +207,8 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
   });
 
   it('drops a card approved from outside within a second and a half', async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/#/approvals`);
-    await page.getByText('No cards are waiting.').waitFor();
+    const { page, problems } = await openInbox();
+    await page.getByText(emptyText).waitFor();
     const id = await start('notetaker', 'approved elsewhere');
     const card = await pendingCardOf(id);
     const shown = cardOf(page, id);
@@ -261,22 +278,31 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
   });
 
   it('filters by session, the URL keeping the filter', async () => {
-    const night = await start('notetaker', 'a night session card', { session: 'night' });
-    const card = await pendingCardOf(night);
+    const day = await start('notetaker', 'a day session card');
+    const night = await start('notetaker', 'a night session card', { session: NIGHT });
+    const [dayCard, nightCard] = await Promise.all([pendingCardOf(day), pendingCardOf(night)]);
     const { page, problems } = await openPage(browser, `${dev.url}/#/approvals`);
+    await cardOf(page, day).waitFor();
     await cardOf(page, night).waitFor();
-    await page.getByLabel('Session').selectOption('night');
-    await page.waitForURL(/#\/approvals\?session=night$/);
-    await cardOf(page, night).waitFor();
-    await page.getByLabel('Session').selectOption('default');
-    await page.waitForURL(/#\/approvals\?session=default$/);
-    await page.getByText('No cards are waiting in session default.').waitFor();
+    const listed = async () =>
+      (await pendingList(page).getByRole('article').getByRole('link').allTextContents()).sort();
 
-    const linked = await openPage(browser, `${dev.url}/#/approvals?session=night`);
+    await page.getByLabel('Session').selectOption(NIGHT);
+    await page.waitForURL(new RegExp(`#/approvals\\?session=${NIGHT}$`));
+    await cardOf(page, day).waitFor({ state: 'detached' });
+    expect(await listed()).toEqual([night]);
+    await page.getByLabel('Session').selectOption(SESSION);
+    await page.waitForURL(new RegExp(`#/approvals\\?session=${SESSION}$`));
+    await cardOf(page, night).waitFor({ state: 'detached' });
+    await cardOf(page, day).waitFor();
+    expect(await listed()).toEqual([day]);
+
+    const linked = await openPage(browser, `${dev.url}/#/approvals?session=${NIGHT}`);
     await cardOf(linked.page, night).waitFor();
-    expect(await linked.page.getByLabel('Session').inputValue()).toBe('night');
-    await call('POST', `/cards/${card.id}`, { decision: 'deny', reason: 'tidy up' });
-    await linked.page.getByText('No cards are waiting in session night.').waitFor();
+    expect(await linked.page.getByLabel('Session').inputValue()).toBe(NIGHT);
+    await call('POST', `/cards/${nightCard.id}`, { decision: 'deny', reason: 'tidy up' });
+    await linked.page.getByText(`No cards are waiting in session ${NIGHT}.`).waitFor();
+    await call('POST', `/cards/${dayCard.id}`, { decision: 'deny', reason: 'tidy up' });
     expect([...problems, ...linked.problems]).toEqual([]);
   });
 });

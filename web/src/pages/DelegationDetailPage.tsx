@@ -21,19 +21,22 @@ import './delegations/delegations.css';
 
 /** How often the state is re-read besides on each event (a worker may apply a decision late). */
 const STATE_REFRESH_MS = 5000;
+/** After `finished`, only to catch the listing's close time (visibility lags a little). */
+const FINISHED_REFRESH_MS = 30_000;
 
 export function DelegationDetailPage() {
   const id = useParams().id ?? '';
   const { tokenGeneration } = useSettings();
   const events = useDelegationEvents(id, tokenGeneration);
   const key = `${tokenGeneration}/${id}`;
+  // A finished delegation changes no more; until then each event may have changed its state.
+  const finished = events.stream === 'finished';
   const state = usePolled(
     (signal) => getDelegation(id, signal),
     key,
-    STATE_REFRESH_MS,
+    finished ? FINISHED_REFRESH_MS : STATE_REFRESH_MS,
     events.events.length,
   );
-  const finished = state.value?.result != null;
   // The state has no task or start time: the listing has them (filtered to narrow the search).
   const listFilter =
     state.value === null ? null : { session: state.value.session, agent: state.value.agent };
@@ -43,8 +46,9 @@ export function DelegationDetailPage() {
         ? null
         : ((await listDelegations(listFilter, signal)).find((row) => row.delegationId === id) ??
           null),
-    `${key}/${listFilter?.session ?? ''}/${listFilter?.agent ?? ''}/${finished}`,
-    finished ? 24 * 3600_000 : STATE_REFRESH_MS * 2,
+    `${key}/${listFilter?.session ?? ''}/${listFilter?.agent ?? ''}`,
+    finished ? FINISHED_REFRESH_MS : STATE_REFRESH_MS * 2,
+    finished,
   );
   const [notes, setNotes] = useState<SettledNote[]>([]);
   const [stopNote, setStopNote] = useState<string | null>(null);

@@ -152,7 +152,11 @@ function Entry({ event, card }: { event: DelegationEvent; card: ApprovalCard | u
           Finished <StatusBadge status={result.status} />
         </>,
         <>
-          {result.notice === null ? null : <p className="banner warning">{result.notice}</p>}
+          {result.notice === null ? null : (
+            <p className={`banner ${result.status === 'failed' ? 'error' : 'warning'}`}>
+              {result.notice}
+            </p>
+          )}
           <Collapsible label="Result" text={result.text} />
           {(result.deniedCalls ?? []).length === 0 ? null : (
             <figure className="timeline-block">

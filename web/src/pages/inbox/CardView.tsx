@@ -65,6 +65,11 @@ export function CardView({
         </h3>
         <span className="card-times">
           <RelativeTime iso={card.openedAt} now={now} prefix="opened " />
+          {card.remindedAt === undefined ? null : (
+            <span className="chip">
+              <RelativeTime iso={card.remindedAt} now={now} prefix="reminded " />
+            </span>
+          )}
           {card.deadline === undefined ? null : (
             <span className="chip warning">
               <RelativeTime iso={card.deadline} now={now} prefix="deadline " />

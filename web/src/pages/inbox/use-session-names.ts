@@ -1,13 +1,15 @@
 /**
  * Session ids for a filter: the sessions the API lists (`GET /sessions`), plus `default` (where
- * a delegation started without a session belongs, with no session workflow of its own) and any
- * the page has seen on its rows, so no shown card's session is missing from the choice.
+ * a delegation started without a session belongs, with no session workflow of its own) and every
+ * session the page has seen on its rows since it opened, so a session stays a choice after the
+ * filter has hidden its rows.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { listSessions } from '../../api/delegations';
 
 export function useSessionNames(seen: readonly string[], tokenGeneration: number): string[] {
   const [listed, setListed] = useState<string[]>([]);
+  const [remembered, setRemembered] = useState<string[]>([]);
   useEffect(() => {
     const controller = new AbortController();
     listSessions(controller.signal)
@@ -16,12 +18,9 @@ export function useSessionNames(seen: readonly string[], tokenGeneration: number
       .catch(() => undefined);
     return () => controller.abort();
   }, [tokenGeneration]);
-  const seenKey = seen.join('\n');
-  return useMemo(
-    () =>
-      [...new Set(['default', ...listed, ...seenKey.split('\n')])]
-        .filter((name) => name !== '')
-        .sort(),
-    [listed, seenKey],
-  );
+  // Remembered during render (React's pattern for state derived from earlier renders): the
+  // condition stops once every seen session is in.
+  const unseen = [...new Set(seen)].filter((name) => name !== '' && !remembered.includes(name));
+  if (unseen.length > 0) setRemembered([...remembered, ...unseen]);
+  return [...new Set(['default', ...listed, ...remembered, ...unseen])].sort();
 }
