@@ -247,6 +247,12 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
     const dialog = page.getByRole('dialog', { name: `Stop delegation ${stopped}?` });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('Its pending card is denied.');
+    // The safe choice has the focus: Enter right away cancels.
+    expect(
+      await dialog
+        .getByRole('button', { name: 'Cancel' })
+        .evaluate((node) => node === document.activeElement),
+    ).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Stop delegation' }).click();
     await dialog.waitFor({ state: 'hidden' });

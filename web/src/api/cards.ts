@@ -4,19 +4,14 @@
  * told apart here (applied, recorded for a worker, already decided) so a page never has to
  * read status codes: only an unexpected failure is thrown.
  */
-import type { CardOutcome } from '../../../src/api/card-stream.js';
+import type { CardOutcome, CardStreamEvent } from '../../../src/api/card-stream.js';
 import { api, ApiError, seg } from './client';
 import type { ApprovalCard } from './types';
 
 export type { CardOutcome };
 
-/** The events of `GET /cards/events` (src/api/card-stream.ts), by name. */
-export interface CardStreamData {
-  snapshot: { cards: ApprovalCard[] };
-  'card-opened': { card: ApprovalCard };
-  'card-closed': { cardId: string; delegationId: string; outcome?: CardOutcome };
-  error: { error: 'unavailable' | 'internal'; message?: string };
-}
+/** The events of `GET /cards/events` (src/api/card-stream.ts): each event's data by its name. */
+export type CardStreamData = { [E in CardStreamEvent as E['event']]: E['data'] };
 
 export type DecisionKind = 'approve' | 'deny';
 

@@ -16,6 +16,7 @@ export function StopButton({
   onStopped(message: string): void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const stop = async () => {
@@ -37,7 +38,15 @@ export function StopButton({
   };
   return (
     <>
-      <button type="button" className="danger" onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => {
+          dialog.current?.showModal();
+          // The safe choice first: Enter or Space right away must not stop anything.
+          cancel.current?.focus();
+        }}
+      >
         Stop
       </button>
       <dialog ref={dialog} aria-labelledby="stop-title" aria-describedby="stop-what">
@@ -57,7 +66,12 @@ export function StopButton({
           <button type="button" className="danger" disabled={busy} onClick={() => void stop()}>
             {busy ? 'Stopping…' : 'Stop delegation'}
           </button>
-          <button type="button" disabled={busy} onClick={() => dialog.current?.close()}>
+          <button
+            ref={cancel}
+            type="button"
+            disabled={busy}
+            onClick={() => dialog.current?.close()}
+          >
             Cancel
           </button>
         </div>
