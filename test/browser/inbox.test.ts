@@ -289,11 +289,11 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
 
     await page.getByLabel('Session').selectOption(NIGHT);
     await page.waitForURL(new RegExp(`#/approvals\\?session=${NIGHT}$`));
-    await cardOf(page, day).waitFor({ state: 'detached' });
+    // A new filter is a new stream: the list reloads, then shows that session's cards only.
+    await cardOf(page, night).waitFor();
     expect(await listed()).toEqual([night]);
     await page.getByLabel('Session').selectOption(SESSION);
     await page.waitForURL(new RegExp(`#/approvals\\?session=${SESSION}$`));
-    await cardOf(page, night).waitFor({ state: 'detached' });
     await cardOf(page, day).waitFor();
     expect(await listed()).toEqual([day]);
 
