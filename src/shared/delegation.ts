@@ -208,7 +208,20 @@ export type DelegationEvent =
       text: string;
       toolCalls: string[];
     }
-  | { seq: number; at: string; type: 'tool-call'; tool: string; verdict: string; summary: string }
+  | {
+      seq: number;
+      at: string;
+      type: 'tool-call';
+      tool: string;
+      verdict: string;
+      /** The result's first 200 characters. */
+      summary: string;
+      /**
+       * The call's arguments as JSON, secrets redacted, cut at 1,000 characters (with `…`).
+       * Absent in events recorded before it was added.
+       */
+      arguments?: string;
+    }
   | { seq: number; at: string; type: 'card-opened'; card: ApprovalCard }
   | { seq: number; at: string; type: 'card-decided'; card: ApprovalCard }
   // A pending card's reminder (`cardReminder` before its deadline), once per card.

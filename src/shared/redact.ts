@@ -137,3 +137,14 @@ function replaceKnown(text: string, known: readonly string[]): string {
   }
   return result;
 }
+
+/** Longest `argumentsPreview`: an event is a glimpse for a timeline, the transcript has the call. */
+export const ARGUMENTS_PREVIEW_CHARS = 1000;
+
+/** A call's arguments for an event stream: JSON, secrets redacted, cut with `…` when long. */
+export function argumentsPreview(args: unknown): string {
+  const text = JSON.stringify(redactSecrets(args ?? {})) ?? '{}';
+  return text.length <= ARGUMENTS_PREVIEW_CHARS
+    ? text
+    : `${text.slice(0, ARGUMENTS_PREVIEW_CHARS - 1)}…`;
+}

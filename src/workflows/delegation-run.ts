@@ -17,7 +17,7 @@ import type {
 } from '../shared/delegation.js';
 import { addUsage, cardIdFor, emptyUsage, type UsageTotals } from '../shared/delegation.js';
 import type { ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
-import { redactSecrets } from '../shared/redact.js';
+import { argumentsPreview, redactSecrets } from '../shared/redact.js';
 import type { SessionMessage, SessionTask } from '../shared/session.js';
 import { CardBook, type CardRejection } from './card-book.js';
 import {
@@ -282,6 +282,7 @@ export class DelegationRun {
       tool: item.call.name,
       verdict: item.card ? `ask:${item.card.state.status}` : item.verdict.kind,
       summary: outcome.content.slice(0, 200),
+      arguments: argumentsPreview(item.call.arguments),
     });
   }
 

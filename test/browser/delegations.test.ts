@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The delegations list and a delegation's page as a user sees them from `deputy dev`: filters
  * that the URL keeps, a live timeline from model turn to result with the card decided on the

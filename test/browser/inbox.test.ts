@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * The approvals inbox as a user sees it from `deputy dev`: cards of delegations started after the
  * page loaded arrive live, the keys alone decide them (and the delegations go on accordingly), a

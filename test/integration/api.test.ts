@@ -147,6 +147,12 @@ describe('delegations over HTTP', () => {
       'finished',
     ]);
     expect(seen.map((event) => event.seq)).toEqual(seen.map((_, index) => index + 1));
+    // Each tool call says what it was called with (redacted JSON), for a timeline.
+    const calls = seen.filter((event) => event.type === 'tool-call');
+    expect(calls.map((event) => [event.tool, JSON.parse(event.arguments ?? 'null')])).toEqual([
+      ['read', { path: 'README.md', limit: 5 }],
+      ['write', expect.objectContaining({ path: 'hello.txt' })],
+    ]);
   });
 
   it('replays a pending card on attach, and stop denies it and answers; a second stop is a no-op', async () => {

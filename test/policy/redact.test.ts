@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ARGUMENTS_PREVIEW_CHARS,
+  argumentsPreview,
   isSecretKey,
   looksLikeSecret,
   REDACTED,
@@ -102,5 +104,18 @@ describe('redactSecrets with known values (the configured secrets, Node side onl
     expect(looksLikeSecret('ghp_abcdefghijklmnopqrstuvwxyz0123')).toBe(true);
     expect(looksLikeSecret('Bearer ')).toBe(false);
     expect(looksLikeSecret('application/json')).toBe(false);
+  });
+});
+
+describe('argumentsPreview', () => {
+  it('is the arguments as JSON with secrets redacted, cut with an ellipsis when long', () => {
+    expect(argumentsPreview({ path: 'a.txt', apiKey: 'sk-123' })).toBe(
+      `{"path":"a.txt","apiKey":"${REDACTED}"}`,
+    );
+    expect(argumentsPreview(undefined)).toBe('{}');
+    const long = argumentsPreview({ content: 'x'.repeat(5000) });
+    expect(long).toHaveLength(ARGUMENTS_PREVIEW_CHARS);
+    expect(long.endsWith('…')).toBe(true);
+    expect(long.startsWith('{"content":"xxx')).toBe(true);
   });
 });
