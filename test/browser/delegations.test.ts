@@ -210,6 +210,10 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
       "I will look at the workspace's README first.",
     );
     const read = timelineEntry(page, 'Tool call read · allowed by policy');
+    // A call that needed no card shows its arguments too (the event carries them).
+    expect(await read.getByRole('figure', { name: 'Arguments' }).textContent()).toContain(
+      '"path": "README.md"',
+    );
     expect(await read.getByRole('figure', { name: 'Result' }).textContent()).toContain(
       '# browser suite workspace',
     );

@@ -57,6 +57,27 @@ export function Timeline({ events }: { events: DelegationEvent[] }) {
   );
 }
 
+/**
+ * What a tool call was called with: the event's own preview (redacted JSON, maybe cut), or for
+ * an event recorded before events carried it, its card's arguments when it had a card.
+ */
+function argumentsOf(
+  event: Extract<DelegationEvent, { type: 'tool-call' }>,
+  card: ApprovalCard | undefined,
+): string | null {
+  if (event.arguments !== undefined) return prettyJson(event.arguments);
+  return card === undefined ? null : JSON.stringify(card.arguments, null, 2);
+}
+
+/** Indented when it parses (a preview cut at its limit does not: shown as it is). */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 function cardIdOf(event: DelegationEvent): string {
   return 'card' in event ? event.card.id : '';
 }
@@ -102,15 +123,14 @@ function Entry({ event, card }: { event: DelegationEvent; card: ApprovalCard | u
       );
     case 'tool-call': {
       const refused = event.verdict === 'deny' || event.verdict === 'ask:denied';
+      const args = argumentsOf(event, card);
       return item(
         'tool-call',
         <>
           Tool call <code>{event.tool}</code> · {verdictText(event.verdict)}
         </>,
         <>
-          {card === undefined ? null : (
-            <Collapsible label="Arguments" text={JSON.stringify(card.arguments, null, 2)} />
-          )}
+          {args === null ? null : <Collapsible label="Arguments" text={args} />}
           <Collapsible label={refused ? 'Told the model' : 'Result'} text={event.summary} />
         </>,
         refused ? 'refused' : '',
