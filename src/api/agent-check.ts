@@ -33,7 +33,7 @@ import { secretMaskerFor, type SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { createInput, createLevel, storedView, type StoredAgent } from './agent-input.js';
-import { resolvedDiagnostics } from './agent-resolution.js';
+import { delegateTargetsOf, resolvedDiagnostics } from './agent-resolution.js';
 import { CreateAgentBodySchema } from './agent-schemas.js';
 import { agentDetail } from './agent-view.js';
 import type { AgentCheck, CheckAgentBody, CheckDiagnostic } from './check-schemas.js';
@@ -45,7 +45,7 @@ export interface CheckContext {
   config: DeputyConfig;
   caller: Caller;
   /** Built-in names are refused and a stored agent's secrets restored from it; absent: neither. */
-  definitions?: Pick<DefinitionRegistry, 'get'> | undefined;
+  definitions?: Pick<DefinitionRegistry, 'get' | 'list'> | undefined;
   /** The app's configured-secret masker. */
   secrets: SecretMasker;
   /** Where API keys and `${NAME}` references are read. Default `process.env`. */
@@ -120,7 +120,12 @@ export function checkAgent(body: CheckAgentBody, context: CheckContext): AgentCh
     contentHash: sha256(text),
     diagnostics: parsed.diagnostics,
   };
-  const resolved = resolvedDiagnostics(loaded, { config, caller: context.caller, env });
+  const resolved = resolvedDiagnostics(loaded, {
+    config,
+    caller: context.caller,
+    env,
+    agents: () => delegateTargetsOf(context.definitions),
+  });
 
   const diagnostics = answered(
     [...resolved, ...strict.refusals, ...nameNotes(definition.name, level, context)],

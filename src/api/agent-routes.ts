@@ -32,7 +32,7 @@ import {
   SCOPE_LEVELS,
   UpdateAgentBodySchema,
 } from './agent-schemas.js';
-import { resolvedDiagnostics } from './agent-resolution.js';
+import { delegateTargetsOf, resolvedDiagnostics } from './agent-resolution.js';
 import { agentDetail, agentSummary } from './agent-view.js';
 import { clip } from './clip.js';
 import { requireAdmin } from './rights.js';
@@ -68,6 +68,7 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
     resolvedDiagnostics(loaded, {
       config: settings.current(),
       caller,
+      agents: () => delegateTargetsOf(registry()),
       ...(skills === undefined ? {} : { skills }),
     });
 

@@ -58,6 +58,15 @@ const reviewer = {
 };
 
 describe('POST /workspace/agents/check with `agent` (the create body)', () => {
+  it("checks a main agent (one that declares Task) as a session's: Task is not 'unknown'", async () => {
+    const { app } = await makeApp();
+    const answer = await check(app, {
+      source: '---\nname: lead\ndescription: hands work on\ntools: [read, Task]\n---\nLead.\n',
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.diagnostics.filter((d) => d.code === 'tool.unknown')).toEqual([]);
+  });
+
   it('passes a valid agent: valid, no error, the detail shape, and nothing written', async () => {
     const { app, workspace, userDir } = await makeApp();
     const { status, body } = await check(app, { agent: reviewer });

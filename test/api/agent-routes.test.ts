@@ -309,6 +309,13 @@ describe('models on save (MOD)', () => {
     ]);
   });
 
+  it("resolves a main agent (one that declares Task) as a session's, so Task is not 'unknown'", async () => {
+    const { app } = await makeApp();
+    const main = await json(await app.request('/workspace/agents/main'));
+    expect(main.tools).toContain('Task');
+    expect(main.diagnostics).toEqual([]);
+  });
+
   it('shows a token budget in the list and the detail, and nothing when there is none', async () => {
     const { app, workspace, registry } = await makeApp();
     mkdirSync(join(workspace, '.subagents', 'agents'), { recursive: true });
