@@ -75,5 +75,6 @@ export async function buildConsole(
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const outcome = await buildConsole({ force: process.argv.includes('--force') });
-  process.stdout.write(`web console: ${outcome === 'fresh' ? 'up to date' : outcome} (web/dist)\n`);
+  // stderr: this runs inside `npm pack --json` (prepare), whose stdout must stay JSON.
+  process.stderr.write(`web console: ${outcome === 'fresh' ? 'up to date' : outcome} (web/dist)\n`);
 }
