@@ -12,7 +12,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolvedDiagnostics } from '../src/api/agent-resolution.js';
 import { agentSummary } from '../src/api/agent-view.js';
+import { discoverSkills } from '../src/capabilities/skill-discovery.js';
+import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { fixedConfig } from '../src/live-config.js';
 import { liveSecretMasker } from '../src/secrets/live-masker.js';
 import { buildAgentsListApps, LIST_PATH } from './agents-list-apps.js';
@@ -272,8 +275,17 @@ export async function benchAgentsList(): Promise<BenchReport> {
         .map((loaded) => agentSummary(loaded, registry.get(loaded.definition.name) === loaded));
     const list = { v: 1, workspaceCwd: local.config.workspace, agents: summaries() };
     const masked = masker.value(list);
+    const skills = discoverSkills(local.config);
+    const resolveAll = () =>
+      registry
+        .listAll()
+        .map((loaded) =>
+          resolvedDiagnostics(loaded, { config: local.config, caller: ANONYMOUS_CALLER, skills }),
+        );
     const steps = {
       listAll: timeStep(() => registry.listAll()),
+      skills: timeStep(() => discoverSkills(local.config), 5),
+      resolution: timeStep(resolveAll, 5),
       agentSummary: timeStep(summaries),
       masker: timeStep(() => masker.value(list)),
       json: timeStep(() => JSON.stringify(masked)),
@@ -300,12 +312,15 @@ export async function benchAgentsList(): Promise<BenchReport> {
         },
         step('  of which registry.listAll', steps.listAll),
         step(`  of which agentSummary x${listed}`, steps.agentSummary),
+        step('  on a rebuild (at most every 2 s): skill discovery', steps.skills),
+        step(`  on a rebuild: capability resolution x${listed}`, steps.resolution),
         step('  of which secret masker deep copy', steps.masker),
         step('  of which JSON.stringify', steps.json),
       ],
       notes: [
         `HTTP: servers in a child process, fetch with keep-alive, ${CONCURRENCY} requests in flight; in-process: app.request one at a time`,
         "the route's steps timed alone in process, as agent-routes.ts runs them",
+        'the route keeps its answer while nothing changed, for the same roles, for at most 2 s: a rebuild (skill discovery, resolution of every agent for the caller) is paid once per 2 s, not per request',
       ],
     };
   } finally {

@@ -9,6 +9,7 @@ import { benchAgentsList } from './agents-list.js';
 import { benchCapacity } from './capacity.js';
 import { benchCardResume } from './card-resume.js';
 import { benchDelegationOverhead } from './delegation-overhead.js';
+import { benchInboxLatency } from './inbox-latency.js';
 import { benchKbSearch } from './kb-search.js';
 import { benchMcpGateway } from './mcp-gateway.js';
 import { installQuietRuntime } from './quiet-runtime.js';
@@ -36,6 +37,7 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   mcp: benchMcpGateway,
   session: benchSessionTask,
   'card-resume': benchCardResume,
+  inbox: benchInboxLatency,
   'step-latency': benchStepLatency,
   capacity: benchCapacity,
 };

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/config.js';
 import { eventually } from '../support/eventually.js';
 import {
   CHROMIUM,
@@ -95,6 +96,7 @@ const CAPABILITY_SECTIONS = [
   'Model',
   'Approval policy',
   'Turn limit',
+  'Token budget',
   'Background',
   'Card deadlines',
   'Hooks',
@@ -193,12 +195,32 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     expect(await said('Hooks')).toContain('No hooks');
     expect(await said('Approval policy')).toContain('confirm');
     expect(await said('Turn limit')).toContain('40 model rounds');
+    expect(await said('Token budget')).toContain('none: model calls are not limited by tokens.');
     expect(await page.getByRole('region', { name: 'System prompt text' }).textContent()).toContain(
       "You are deputy's main agent.",
     );
     expect(await region(page, 'Diagnostics').textContent()).toContain('No diagnostics');
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'agent-view-builtin');
+
+    // Copied to the user level: the same file but for its name, and the copy can be edited.
+    await page.getByLabel('Name of the copy').fill('my-main');
+    await page.getByRole('button', { name: 'Copy to user level' }).click();
+    await page.waitForURL(/#\/agents\/my-main\?level=user$/);
+    await page.getByRole('heading', { name: 'my-main', level: 1 }).waitFor();
+    const builtin = readFileSync(join(PROJECT_ROOT, 'agents', 'main.md'), 'utf8');
+    expect(readFileSync(join(dev.userDir, 'agents', 'my-main.md'), 'utf8')).toBe(
+      builtin.replace(/^name: main$/m, 'name: my-main'),
+    );
+    expect(await region(page, 'Tools').getByRole('listitem').allTextContents()).toEqual([
+      'read',
+      'glob',
+      'grep',
+      'Task',
+    ]);
+    expect(await page.getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe(
+      '#/agents/my-main/edit?level=user',
+    );
 
     // An agent that declares no tools inherits them all, and says so.
     await page.goto(`${dev.url}/#/agents/mine?level=user`);

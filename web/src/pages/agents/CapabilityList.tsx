@@ -72,6 +72,13 @@ export function CapabilityList({ agent }: { agent: AgentDetail }) {
           )}
         </p>
       </Capability>
+      <Capability title="Token budget">
+        <p className="statement">
+          {agent.maxTokens === undefined
+            ? 'none: model calls are not limited by tokens.'
+            : `${agent.maxTokens.toLocaleString('en')} tokens per delegation: it stops before a model call past them.`}
+        </p>
+      </Capability>
       <Capability title="Background">
         <p className="statement">
           {agent.background
