@@ -6,18 +6,16 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config.js';
 import { eventually } from '../support/eventually.js';
 import {
   CHROMIUM,
-  launchBrowser,
   openPage,
   screenshot,
   seriousViolations,
-  startConsole,
-  type RunningConsole,
+  useConsole,
 } from './support/console.js';
 
 /** Declares every capability dimension, so a copy that drops one shows. */
@@ -103,18 +101,9 @@ const CAPABILITY_SECTIONS = [
 ];
 
 describe.skipIf(CHROMIUM === null)('the agents pages', () => {
-  let dev: RunningConsole;
-  let browser: Browser;
+  const running = useConsole(FILES);
 
-  beforeAll(async () => {
-    [dev, browser] = await Promise.all([startConsole(FILES), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-  });
-
-  const open = (route: string) => openPage(browser, `${dev.url}/#${route}`);
+  const open = (route: string) => openPage(running.browser, `${running.dev.url}/#${route}`);
   const region = (page: Page, name: string): Locator =>
     page.getByRole('region', { name, exact: true });
   const linksIn = async (scope: Locator) =>
@@ -209,7 +198,7 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     await page.waitForURL(/#\/agents\/my-main\?level=user$/);
     await page.getByRole('heading', { name: 'my-main', level: 1 }).waitFor();
     const builtin = readFileSync(join(PROJECT_ROOT, 'agents', 'main.md'), 'utf8');
-    expect(readFileSync(join(dev.userDir, 'agents', 'my-main.md'), 'utf8')).toBe(
+    expect(readFileSync(join(running.dev.userDir, 'agents', 'my-main.md'), 'utf8')).toBe(
       builtin.replace(/^name: main$/m, 'name: my-main'),
     );
     expect(await region(page, 'Tools').getByRole('listitem').allTextContents()).toEqual([
@@ -223,7 +212,7 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     );
 
     // An agent that declares no tools inherits them all, and says so.
-    await page.goto(`${dev.url}/#/agents/mine?level=user`);
+    await page.goto(`${running.dev.url}/#/agents/mine?level=user`);
     await page.getByRole('heading', { name: 'mine', level: 1 }).waitFor();
     expect(await said('Tools')).toContain('Inherits all tools');
     expect(await page.getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe(
@@ -279,7 +268,7 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     await page.getByRole('button', { name: 'Copy to user level' }).click();
     await page.waitForURL(/#\/agents\/researcher-copy\?level=user$/);
     await page.getByRole('heading', { name: 'researcher-copy', level: 1 }).waitFor();
-    const path = join(dev.userDir, 'agents', 'researcher-copy.md');
+    const path = join(running.dev.userDir, 'agents', 'researcher-copy.md');
     expect(await page.getByText(path).filter({ visible: true }).isVisible()).toBe(true);
     await expectResearcherDimensions(page);
     const onDisk = readFileSync(path, 'utf8');
@@ -290,14 +279,14 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
 
   it('restores the first revision of an agent edited twice, and the file says so', async () => {
     for (const description of ['notebook v1', 'notebook v2']) {
-      const answer = await fetch(`${dev.url}/workspace/agents/notebook?level=project`, {
+      const answer = await fetch(`${running.dev.url}/workspace/agents/notebook?level=project`, {
         method: 'PATCH',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ description }),
       });
       expect(answer.status).toBe(200);
     }
-    const file = join(dev.workspace, '.subagents', 'agents', 'notebook.md');
+    const file = join(running.dev.workspace, '.subagents', 'agents', 'notebook.md');
     expect(readFileSync(file, 'utf8')).toContain('notebook v2');
 
     const { page, problems } = await open('/agents/notebook?level=project');
@@ -337,7 +326,7 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     await page.waitForURL(/#\/delegations\/[^/?]+$/);
     const id = decodeURIComponent(new URL(page.url()).hash.replace('#/delegations/', ''));
     const state = await eventually(async () => {
-      const answer = await fetch(`${dev.url}/delegations/${encodeURIComponent(id)}`);
+      const answer = await fetch(`${running.dev.url}/delegations/${encodeURIComponent(id)}`);
       return answer.ok ? ((await answer.json()) as { agent: string }) : undefined;
     }, 'the delegation the page started');
     expect(state.agent).toBe('greeter');
@@ -350,20 +339,27 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     await page.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete scratch?' });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect(existsSync(join(dev.workspace, '.subagents', 'agents', 'scratch.md'))).toBe(true);
+    expect(existsSync(join(running.dev.workspace, '.subagents', 'agents', 'scratch.md'))).toBe(
+      true,
+    );
     await page.getByRole('button', { name: 'Delete' }).click();
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/#\/agents$/);
     await region(page, 'Project').getByRole('link', { name: 'greeter' }).waitFor();
     expect(await linksIn(region(page, 'Project'))).not.toContain('scratch');
-    expect(existsSync(join(dev.workspace, '.subagents', 'agents', 'scratch.md'))).toBe(false);
+    expect(existsSync(join(running.dev.workspace, '.subagents', 'agents', 'scratch.md'))).toBe(
+      false,
+    );
     expect(problems).toEqual([]);
   });
 
   it("shows the workspace configuration's problems in a banner on the list", async () => {
-    writeFileSync(join(dev.workspace, '.subagents', 'config.yaml'), 'mcpServers: [not, a, map]\n');
+    writeFileSync(
+      join(running.dev.workspace, '.subagents', 'config.yaml'),
+      'mcpServers: [not, a, map]\n',
+    );
     await eventually(async () => {
-      const list = (await (await fetch(`${dev.url}/workspace/agents`)).json()) as {
+      const list = (await (await fetch(`${running.dev.url}/workspace/agents`)).json()) as {
         errors?: unknown[];
       };
       return list.errors?.length ? true : undefined;

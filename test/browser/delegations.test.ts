@@ -4,19 +4,17 @@
  * that the URL keeps, a live timeline from model turn to result with the card decided on the
  * page, Stop on a parked delegation (its card denied), and the link to the Temporal UI.
  */
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 import { eventually } from '../support/eventually.js';
 import {
   CHROMIUM,
   TEMPORAL_UI,
-  launchBrowser,
   openPage,
   screenshot,
   seriousViolations,
-  startConsole,
-  type RunningConsole,
+  useConsole,
 } from './support/console.js';
 
 /** An agent that needs no card: it reads README.md and answers with what it read. */
@@ -56,8 +54,7 @@ function routeOf(url: string): { path: string; query: Record<string, string> } {
 }
 
 describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
-  let dev: RunningConsole;
-  let browser: Browser;
+  const running = useConsole(FILES);
   /** Parked on its write card until the detail page approves it. */
   let approved: string;
   /** Completed without a card. */
@@ -66,7 +63,7 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
   let stopped: string;
 
   async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${dev.url}${path}`, {
+    const response = await fetch(`${running.dev.url}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -92,7 +89,6 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
     }, `${id} ${status}`);
 
   beforeAll(async () => {
-    [dev, browser] = await Promise.all([startConsole(FILES), launchBrowser()]);
     approved = await start('demo', 'Greet the workspace');
     reader = await start('reader', 'Read the README');
     stopped = await start('demo', 'Greet, to be stopped');
@@ -102,12 +98,8 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
       settledAs(stopped, 'parked'),
     ]);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-  });
 
-  const open = (route: string) => openPage(browser, `${dev.url}/#${route}`);
+  const open = (route: string) => openPage(running.browser, `${running.dev.url}/#${route}`);
   const rowIds = async (page: Page): Promise<string[]> =>
     (await page.locator('table tbody').getByRole('link').allTextContents()).sort();
   /** Waits until the table lists exactly `ids` (the list re-reads visibility, which may lag). */

@@ -6,18 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { everythingStdioCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import {
   CHROMIUM,
-  launchBrowser,
   openPage,
   screenshot,
   seriousViolations,
-  startConsole,
+  useConsole,
   type RunningConsole,
 } from './support/console.js';
 
@@ -114,19 +113,10 @@ async function value(locator: Locator): Promise<string> {
 }
 
 describe.skipIf(CHROMIUM === null)('the agent editor', () => {
-  let dev: RunningConsole;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [dev, browser] = await Promise.all([startConsole(FILES), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-  });
+  const running = useConsole(FILES);
 
   it('creates an agent: a typo typed in YAML is a warning chip that refuses the save until removed', async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/#/agents/new`);
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
     await editorReady(page, 'New agent');
     await page.getByText('Inherits all tools (no tools declared)').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
@@ -187,7 +177,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
 
     await save.click();
     await page.waitForURL(/#\/agents\/typo-agent\?level=project$/);
-    const saved = readAgent(dev, 'typo-agent');
+    const saved = readAgent(running.dev, 'typo-agent');
     expect(saved.frontmatter).toEqual({
       name: 'typo-agent',
       description: 'Checks the typo path',
@@ -197,8 +187,28 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
     expect(problems).toEqual([]);
   });
 
+  it('saves when Save is pressed while the live check of the last edit is still on its way', async () => {
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
+    await editorReady(page, 'New agent');
+    await page.getByLabel('Name', { exact: true }).fill('quick-save');
+    await page.getByLabel('Description', { exact: true }).fill('Saved at once');
+    // Every check answers late from here on: the debounced check of the next edit starts while
+    // the save's own check is still waiting for its answer.
+    await page.route('**/workspace/agents/check', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await page.getByLabel('Description', { exact: true }).fill('Saved at once, after an edit');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/#\/agents\/quick-save\?level=project$/);
+    expect(readAgent(running.dev, 'quick-save').frontmatter.description).toBe(
+      'Saved at once, after an edit',
+    );
+    expect(problems).toEqual([]);
+  });
+
   it("shows a 422's issues on their fields and keeps what was typed", async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/#/agents/new`);
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
     await editorReady(page, 'New agent');
     await page.getByLabel('Name', { exact: true }).fill('Bad_Name');
     await page.getByLabel('Description', { exact: true }).fill('Refused twice');
@@ -236,8 +246,8 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
 
   it('edits in the YAML tab: switching tabs keeps the text as typed, and a save writes it', async () => {
     const { page, problems } = await openPage(
-      browser,
-      `${dev.url}/#/agents/yaml-edit/edit?level=project`,
+      running.browser,
+      `${running.dev.url}/#/agents/yaml-edit/edit?level=project`,
     );
     await editorReady(page, 'Edit yaml-edit');
     await page.getByRole('link', { name: '← yaml-edit' }).waitFor();
@@ -264,7 +274,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/#\/agents\/yaml-edit\?level=project$/);
-    const saved = readAgent(dev, 'yaml-edit');
+    const saved = readAgent(running.dev, 'yaml-edit');
     expect(saved.frontmatter).toEqual({
       name: 'yaml-edit',
       description: 'After the YAML edit',
@@ -276,7 +286,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
   });
 
   it('adds an MCP tool through the cascading picker: server, then its live tools', async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/#/agents/new`);
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
     await editorReady(page, 'New agent');
     await page.getByLabel('Name', { exact: true }).fill('mcp-agent');
     await page.getByLabel('Description', { exact: true }).fill('Echoes through MCP');
@@ -299,7 +309,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/#\/agents\/mcp-agent\?level=project$/);
-    expect(readAgent(dev, 'mcp-agent').frontmatter).toEqual({
+    expect(readAgent(running.dev, 'mcp-agent').frontmatter).toEqual({
       name: 'mcp-agent',
       description: 'Echoes through MCP',
       tools: ['mcp:everything:echo'],
@@ -310,7 +320,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
   });
 
   it('picks a knowledge folder as a glob, and flags knowledge without read while editing', async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/#/agents/new`);
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
     await editorReady(page, 'New agent');
     await page.getByLabel('Name', { exact: true }).fill('kb-agent');
     await page.getByLabel('Description', { exact: true }).fill('Answers from the docs');
@@ -351,7 +361,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/#\/agents\/kb-agent\?level=project$/);
-    expect(readAgent(dev, 'kb-agent').frontmatter).toEqual({
+    expect(readAgent(running.dev, 'kb-agent').frontmatter).toEqual({
       name: 'kb-agent',
       description: 'Answers from the docs',
       tools: ['FileSystem:write', 'FileSystem:read'],
@@ -362,8 +372,8 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
 
   it("keeps an inline server's secret through edits without ever showing it", async () => {
     const { page, problems } = await openPage(
-      browser,
-      `${dev.url}/#/agents/keeper/edit?level=project`,
+      running.browser,
+      `${running.dev.url}/#/agents/keeper/edit?level=project`,
     );
     await editorReady(page, 'Edit keeper');
     await page.getByRole('button', { name: 'Remove vault' }).waitFor();
@@ -379,7 +389,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
       .fill('Keeps a secret, edited in the form');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/#\/agents\/keeper\?level=project$/);
-    let saved = readAgent(dev, 'keeper');
+    let saved = readAgent(running.dev, 'keeper');
     expect(saved.frontmatter.description).toBe('Keeps a secret, edited in the form');
     expect(saved.frontmatter.mcpServers).toEqual([
       {
@@ -392,7 +402,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
     ]);
 
     // Changing the servers sends the inline one back with its placeholder: the server restores it.
-    await page.goto(`${dev.url}/#/agents/keeper/edit?level=project`);
+    await page.goto(`${running.dev.url}/#/agents/keeper/edit?level=project`);
     await editorReady(page, 'Edit keeper');
     const servers = page.getByRole('group', { name: 'MCP servers' });
     await servers.getByLabel('MCP servers: choose one to add').selectOption('tracker');
@@ -401,7 +411,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
     expect(await page.content()).not.toContain(SECRET);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/#\/agents\/keeper\?level=project$/);
-    saved = readAgent(dev, 'keeper');
+    saved = readAgent(running.dev, 'keeper');
     expect(saved.frontmatter.mcpServers).toEqual([
       {
         name: 'vault',
@@ -417,7 +427,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
   });
 
   it('generates drafts in a dialog: Cancel leaves the form, "Use these" copies both', async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/#/agents/new`);
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
     await editorReady(page, 'New agent');
     const description = page.getByLabel('Description', { exact: true });
     const prompt = page.getByRole('textbox', { name: 'System prompt', exact: true });

@@ -7,18 +7,16 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 import { eventually } from '../support/eventually.js';
 import {
   CHROMIUM,
-  launchBrowser,
   openPage,
   screenshot,
   seriousViolations,
-  startConsole,
-  type RunningConsole,
+  useConsole,
 } from './support/console.js';
 
 /** A second agent that asks: a write under approvalMode confirm opens a card. */
@@ -59,19 +57,10 @@ const CONFLICT_LOGGED =
   'console error: Failed to load resource: the server responded with a status of 409 (Conflict)';
 
 describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
-  let dev: RunningConsole;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [dev, browser] = await Promise.all([startConsole(FILES), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-  });
+  const running = useConsole(FILES);
 
   async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${dev.url}${path}`, {
+    const response = await fetch(`${running.dev.url}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -89,7 +78,8 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
         ...more,
       })
     ).delegationId;
-  const openInbox = () => openPage(browser, `${dev.url}/#/approvals?session=${SESSION}`);
+  const openInbox = () =>
+    openPage(running.browser, `${running.dev.url}/#/approvals?session=${SESSION}`);
   const emptyText = `No cards are waiting in session ${SESSION}.`;
   const stateOf = (id: string) => call<DelegationState>('GET', `/delegations/${id}`);
   const pendingCardOf = (delegationId: string) =>
@@ -195,7 +185,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
       return state.status === 'completed' ? state : undefined;
     }, 'the approved delegation to complete');
     expect(approved.decidedCards[0]?.state.status).toBe('approved');
-    expect(readFileSync(join(dev.workspace, 'hello.txt'), 'utf8')).toBe(
+    expect(readFileSync(join(running.dev.workspace, 'hello.txt'), 'utf8')).toBe(
       "Hello from deputy's demo agent (scripted model).\n",
     );
     const denied = await eventually(async () => {
@@ -203,7 +193,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
       return state.result === null ? undefined : state;
     }, 'the denied delegation to finish');
     expect(denied.decidedCards[0]?.state).toMatchObject({ status: 'denied', reason });
-    expect(existsSync(join(dev.workspace, 'notes.txt'))).toBe(false);
+    expect(existsSync(join(running.dev.workspace, 'notes.txt'))).toBe(false);
     expect(problems).toEqual([]);
   });
 
@@ -237,7 +227,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     // The page's live stream is held at a snapshot from before the decision (as a stalled
     // connection would be): the page still shows the card after the API decided it, so its own
     // decision races for real and the server answers 409. The decisions go to the real API.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await running.browser.newContext({ viewport: { width: 1280, height: 860 } });
     let held = false;
     await context.route('**/cards/events**', async (route) => {
       if (held) return; // a reconnect once the race is set: left hanging, the stream stays stalled
@@ -253,7 +243,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
     });
-    await page.goto(`${dev.url}/#/approvals`);
+    await page.goto(`${running.dev.url}/#/approvals`);
     const shown = cardOf(page, id);
     await shown.waitFor();
     held = true;
@@ -282,7 +272,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     const day = await start('notetaker', 'a day session card');
     const night = await start('notetaker', 'a night session card', { session: NIGHT });
     const [dayCard, nightCard] = await Promise.all([pendingCardOf(day), pendingCardOf(night)]);
-    const { page, problems } = await openPage(browser, `${dev.url}/#/approvals`);
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/approvals`);
     await cardOf(page, day).waitFor();
     await cardOf(page, night).waitFor();
     const listed = async () =>
@@ -298,7 +288,10 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     await cardOf(page, day).waitFor();
     expect(await listed()).toEqual([day]);
 
-    const linked = await openPage(browser, `${dev.url}/#/approvals?session=${NIGHT}`);
+    const linked = await openPage(
+      running.browser,
+      `${running.dev.url}/#/approvals?session=${NIGHT}`,
+    );
     await cardOf(linked.page, night).waitFor();
     expect(await linked.page.getByLabel('Session').inputValue()).toBe(NIGHT);
     await call('POST', `/cards/${nightCard.id}`, { decision: 'deny', reason: 'tidy up' });

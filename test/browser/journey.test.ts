@@ -6,17 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import {
-  CHROMIUM,
-  launchBrowser,
-  openPage,
-  screenshot,
-  startConsole,
-  type RunningConsole,
-} from './support/console.js';
+import { CHROMIUM, openPage, screenshot, useConsole } from './support/console.js';
 
 const GREETING = 'Hello from the console journey\n';
 
@@ -35,19 +27,10 @@ const FILES: Record<string, string> = {
 };
 
 describe.skipIf(CHROMIUM === null)('the console, end to end', () => {
-  let dev: RunningConsole;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [dev, browser] = await Promise.all([startConsole(FILES), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-  });
+  const running = useConsole(FILES);
 
   it('writes an agent, fixes its typo, delegates, approves its card and sees it complete', async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/#/agents/new`);
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
     await page.getByRole('heading', { level: 1, name: 'New agent' }).waitFor();
     const picker = page.getByRole('group', { name: 'Add to allowed tools' });
     await picker.getByRole('option', { name: 'FileSystem:write' }).waitFor({ state: 'attached' });
@@ -84,7 +67,7 @@ describe.skipIf(CHROMIUM === null)('the console, end to end', () => {
     await save.click();
     await page.waitForURL(/#\/agents\/greeter\?level=project$/);
     expect(
-      readFileSync(join(dev.workspace, '.subagents', 'agents', 'greeter.md'), 'utf8'),
+      readFileSync(join(running.dev.workspace, '.subagents', 'agents', 'greeter.md'), 'utf8'),
     ).toContain('- FileSystem:write');
 
     // Delegated from the agent's page.
@@ -127,7 +110,7 @@ describe.skipIf(CHROMIUM === null)('the console, end to end', () => {
     await row.getByRole('link', { name: delegationId }).click();
     await page.getByText('Wrote greeting.txt.').first().waitFor();
     await screenshot(page, 'journey-complete');
-    expect(readFileSync(join(dev.workspace, 'greeting.txt'), 'utf8')).toBe(GREETING);
+    expect(readFileSync(join(running.dev.workspace, 'greeting.txt'), 'utf8')).toBe(GREETING);
     expect(problems).toEqual([]);
   });
 });

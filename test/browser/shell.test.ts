@@ -3,55 +3,43 @@
  * from the API's own origin under a self-only policy, the navigation works, and the settings
  * the page starts from are public.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CHROMIUM,
   TEMPORAL_UI,
-  launchBrowser,
   openPage,
   screenshot,
   seriousViolations,
-  startConsole,
-  type RunningConsole,
+  useConsole,
 } from './support/console.js';
 
 describe.skipIf(CHROMIUM === null)('the console shell', () => {
-  let dev: RunningConsole;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [dev, browser] = await Promise.all([startConsole(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-  });
+  const running = useConsole();
 
   it('serves the page at / with a self-only policy, and its settings without a token', async () => {
-    const page = await fetch(`${dev.url}/`);
+    const page = await fetch(`${running.dev.url}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await page.text();
     const bundle = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(bundle).toBeDefined();
-    const script = await fetch(`${dev.url}/${bundle}`);
+    const script = await fetch(`${running.dev.url}/${bundle}`);
     expect(script.status).toBe(200);
     expect(script.headers.get('cache-control')).toContain('immutable');
 
-    const settings = await fetch(`${dev.url}/console/settings`);
+    const settings = await fetch(`${running.dev.url}/console/settings`);
     expect(await settings.json()).toEqual({
       v: 1,
       authEnabled: false,
       temporalUi: TEMPORAL_UI,
       namespace: 'default',
     });
-    expect((await fetch(`${dev.url}/assets/not-a-bundle.js`)).status).toBe(404);
+    expect((await fetch(`${running.dev.url}/assets/not-a-bundle.js`)).status).toBe(404);
   });
 
   it('opens on the approvals inbox and navigates, with no serious accessibility violations', async () => {
-    const { page, problems } = await openPage(browser, `${dev.url}/`);
+    const { page, problems } = await openPage(running.browser, `${running.dev.url}/`);
     await page.waitForURL(/#\/approvals$/);
     const nav = page.getByRole('navigation', { name: 'Console' });
     await nav.getByRole('link', { name: 'Agents' }).click();

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { PROJECT_ROOT } from '../../../src/config.js';
 import { eventually } from '../../support/eventually.js';
 
@@ -87,6 +87,39 @@ export async function startConsole(files: Record<string, string> = {}): Promise<
     await stop();
     throw error;
   }
+}
+
+export interface ConsoleAndBrowser {
+  readonly dev: RunningConsole;
+  readonly browser: Browser;
+}
+
+/**
+ * One `deputy dev` on a workspace holding `files` and one browser for the calling describe
+ * block: started before its tests, stopped after them. Read them inside tests (`running.dev`).
+ */
+export function useConsole(files: Record<string, string> = {}): ConsoleAndBrowser {
+  let dev: RunningConsole | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [dev, browser] = await Promise.all([startConsole(files), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+  });
+  const started = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`${what} is not started yet (read it inside a test)`);
+    return value;
+  };
+  return {
+    get dev() {
+      return started(dev, 'deputy dev');
+    },
+    get browser() {
+      return started(browser, 'the browser');
+    },
+  };
 }
 
 export async function launchBrowser(): Promise<Browser> {

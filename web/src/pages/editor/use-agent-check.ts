@@ -39,7 +39,14 @@ export function useAgentCheck(
 ): CheckState {
   const [latest, setLatest] = useState<Checked | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const inFlight = useRef<AbortController | null>(null);
+  // The request being asked about: a second ask about the same content (the debounce firing
+  // while a save's `now()` waits) joins it instead of aborting it, which told a person who
+  // pressed Save right after an edit to "save again".
+  const inFlight = useRef<{
+    key: string;
+    controller: AbortController;
+    answer: Promise<Checked>;
+  } | null>(null);
   const latestRef = useRef<Checked | null>(null);
   const onAnswerRef = useRef(onAnswer);
   useEffect(() => {
@@ -47,19 +54,28 @@ export function useAgentCheck(
   });
   const key = request === null ? null : keyOf(request);
 
-  const run = useCallback(async (current: CheckRequest): Promise<Checked> => {
-    inFlight.current?.abort();
+  const run = useCallback((current: CheckRequest): Promise<Checked> => {
+    const currentKey = keyOf(current);
+    if (inFlight.current?.key === currentKey) return inFlight.current.answer;
+    inFlight.current?.controller.abort();
     const controller = new AbortController();
-    inFlight.current = controller;
-    const answer = await checkAgent(current.input, current.level, controller.signal);
-    const checked = { key: keyOf(current), request: current, answer };
-    if (!controller.signal.aborted) {
-      latestRef.current = checked;
-      setLatest(checked);
-      setProblem(null);
-      onAnswerRef.current?.(checked);
-    }
-    return checked;
+    const answer = checkAgent(current.input, current.level, controller.signal).then((body) => {
+      const checked = { key: currentKey, request: current, answer: body };
+      if (!controller.signal.aborted) {
+        latestRef.current = checked;
+        setLatest(checked);
+        setProblem(null);
+        onAnswerRef.current?.(checked);
+      }
+      return checked;
+    });
+    const entry = { key: currentKey, controller, answer };
+    inFlight.current = entry;
+    const clear = () => {
+      if (inFlight.current === entry) inFlight.current = null;
+    };
+    answer.then(clear, clear);
+    return answer;
   }, []);
 
   useEffect(() => {
@@ -75,7 +91,7 @@ export function useAgentCheck(
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key, run]);
 
-  useEffect(() => () => inFlight.current?.abort(), []);
+  useEffect(() => () => inFlight.current?.controller.abort(), []);
 
   const requestRef = useRef(request);
   useEffect(() => {
