@@ -7,18 +7,9 @@
  * worker, the API on real HTTP on loopback. The stream polls every POLL_MS (the default 300 ms).
  * Target: a card decided elsewhere leaves the inbox within a second (issue 12), p90.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Client, Connection } from '@temporalio/client';
 import { createParser } from 'eventsource-parser';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { createRegistry } from '../src/definitions/registry.js';
-import { startApiServer } from '../src/server.js';
 import type { ApprovalCard } from '../src/shared/delegation.js';
-import { createDelegations } from '../src/temporal/delegations/facade.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { startWorkerRuntime } from '../src/worker.js';
+import { APPROVER, startApproverRig } from './approver-rig.js';
 import { median, percentile, type BenchReport, type BenchRow } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -41,53 +32,10 @@ function expect(condition: boolean, what: string): asserts condition {
 }
 
 export async function benchInboxLatency(): Promise<BenchReport> {
-  const root = await mkdtemp(join(tmpdir(), 'deputy-bench-inbox-'));
-  const workspace = join(root, 'workspace');
-  await mkdir(join(workspace, '.subagents', 'agents'), { recursive: true });
-  await mkdir(join(workspace, 'scripts'), { recursive: true });
-  await writeFile(
-    join(workspace, 'scripts', 'approve.yaml'),
-    'turns:\n  - text: writing\n    toolCalls: [{ name: write, arguments: { path: "out/${task}.txt", content: "approved\\n" } }]\n  - text: done\n',
-  );
-  await writeFile(
-    join(workspace, '.subagents', 'agents', 'approver.md'),
-    '---\nname: approver\ndescription: writes one file, after approval\nmodel: scripted:scripts/approve.yaml\ntools: [write]\napprovalMode: confirm\nmaxTurns: 4\n---\nWrite the file.\n',
-  );
-
-  const server = await startDevServer({ dataDir: join(root, 'data'), headless: true });
-  const stops: Array<() => Promise<void>> = [
-    () => rm(root, { recursive: true, force: true }),
-    () => server.stop(),
-  ];
+  const rig = await startApproverRig('inbox', { events: { pollMs: POLL_MS } });
+  const { api } = rig;
   const stream = new AbortController();
   try {
-    const loaded = loadConfig(
-      { workspace, temporalAddress: server.address },
-      { DEPUTY_USER_DIR: join(root, 'user') },
-    );
-    const config = { ...loaded, api: { host: '127.0.0.1', port: 0 } };
-    const taskQueue = `bench-inbox-${process.pid}`;
-    const worker = await startWorkerRuntime(config, server.address, { taskQueue });
-    stops.unshift(() => worker.stop());
-    const connection = await Connection.connect({ address: server.address });
-    stops.unshift(() => connection.close());
-    const client = new Client({ connection, namespace: config.temporal.namespace });
-    const delegations = createDelegations(client, {
-      namespace: config.temporal.namespace,
-      taskQueue,
-    });
-    const registry = createRegistry({ config });
-    await registry.load();
-    stops.unshift(() => registry.close());
-    const quiet = { error: () => {}, warn: () => {}, info: () => {} };
-    const api = await startApiServer(config, {
-      delegations,
-      definitions: registry,
-      logger: quiet,
-      events: { pollMs: POLL_MS },
-    });
-    stops.unshift(() => api.close());
-
     // The inbox: when each card was first seen opened, and closed.
     const openedAt = new Map<string, { at: number; card: ApprovalCard }>();
     const closedAt = new Map<string, number>();
@@ -135,7 +83,7 @@ export async function benchInboxLatency(): Promise<BenchReport> {
     const once = async (): Promise<Run> => {
       const started = performance.now();
       const parked = await post('/delegations?wait=true', {
-        agent: 'approver',
+        agent: APPROVER,
         task: `inbox-${++count}`,
         session: SESSION,
       });
@@ -222,7 +170,7 @@ export async function benchInboxLatency(): Promise<BenchReport> {
     };
   } finally {
     stream.abort();
-    for (const stop of stops) await stop();
+    await rig.stop();
   }
 }
 

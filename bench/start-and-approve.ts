@@ -7,19 +7,11 @@
  * result). One dev server, one worker, one facade serve both; runs alternate. Target: p50 of A
  * at most 1.1x p50 of B.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../src/config.js';
-import { createRegistry } from '../src/definitions/registry.js';
-import { startApiServer } from '../src/server.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import type { ApprovalCard, DelegationState } from '../src/shared/delegation.js';
-import { createDelegations, isRecorded } from '../src/temporal/delegations/facade.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { startWorkerRuntime } from '../src/worker.js';
+import { isRecorded } from '../src/temporal/delegations/facade.js';
+import { APPROVER, startApproverRig } from './approver-rig.js';
 import { alternate, median, percentile, type BenchReport, type BenchRow } from './stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 30);
@@ -44,49 +36,9 @@ function expect(condition: boolean, what: string): asserts condition {
 }
 
 export async function benchStartAndApprove(): Promise<BenchReport> {
-  const root = await mkdtemp(join(tmpdir(), 'deputy-bench-approve-'));
-  const workspace = join(root, 'workspace');
-  await mkdir(join(workspace, '.subagents', 'agents'), { recursive: true });
-  await mkdir(join(workspace, 'scripts'), { recursive: true });
-  // One `write`: under `confirm` it opens a card; approved, it runs, then the model answers.
-  await writeFile(
-    join(workspace, 'scripts', 'approve.yaml'),
-    'turns:\n  - text: writing\n    toolCalls: [{ name: write, arguments: { path: "out/${task}.txt", content: "approved\\n" } }]\n  - text: done\n',
-  );
-  await writeFile(
-    join(workspace, '.subagents', 'agents', 'approver.md'),
-    '---\nname: approver\ndescription: writes one file, after approval\nmodel: scripted:scripts/approve.yaml\ntools: [write]\napprovalMode: confirm\nmaxTurns: 4\n---\nWrite the file.\n',
-  );
-
-  const server = await startDevServer({ dataDir: join(root, 'data'), headless: true });
-  const stops: Array<() => Promise<void>> = [
-    () => rm(root, { recursive: true, force: true }),
-    () => server.stop(),
-  ];
+  const rig = await startApproverRig('approve', { pollMs: { decide: POLL_MS, settle: POLL_MS } });
+  const { api, delegations } = rig;
   try {
-    const loaded = loadConfig(
-      { workspace, temporalAddress: server.address },
-      { DEPUTY_USER_DIR: join(root, 'user') },
-    );
-    const config = { ...loaded, api: { host: '127.0.0.1', port: 0 } };
-    const taskQueue = `bench-approve-${process.pid}`;
-    const worker = await startWorkerRuntime(config, server.address, { taskQueue });
-    stops.unshift(() => worker.stop());
-    const connection = await Connection.connect({ address: server.address });
-    stops.unshift(() => connection.close());
-    const client = new Client({ connection, namespace: config.temporal.namespace });
-    const delegations = createDelegations(client, {
-      namespace: config.temporal.namespace,
-      taskQueue,
-      pollMs: { decide: POLL_MS, settle: POLL_MS },
-    });
-    const registry = createRegistry({ config });
-    await registry.load();
-    stops.unshift(() => registry.close());
-    const quiet = { error: () => {}, warn: () => {}, info: () => {} };
-    const api = await startApiServer(config, { delegations, definitions: registry, logger: quiet });
-    stops.unshift(() => api.close());
-
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${api.url}${path}`, {
         method,
@@ -102,7 +54,7 @@ export async function benchStartAndApprove(): Promise<BenchReport> {
       const task = `api-${++runs}`;
       const started = performance.now();
       const parked = await call('POST', '/delegations?wait=true', {
-        agent: 'approver',
+        agent: APPROVER,
         task,
         session: SESSION,
       });
@@ -132,7 +84,7 @@ export async function benchStartAndApprove(): Promise<BenchReport> {
       const task = `direct-${++runs}`;
       const started = performance.now();
       const { delegationId } = await delegations.start({
-        agent: 'approver',
+        agent: APPROVER,
         task,
         session: SESSION,
         caller: ANONYMOUS_CALLER,
@@ -202,7 +154,7 @@ export async function benchStartAndApprove(): Promise<BenchReport> {
       ],
     };
   } finally {
-    for (const stop of stops) await stop();
+    await rig.stop();
   }
 }
 
