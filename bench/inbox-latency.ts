@@ -10,7 +10,7 @@
 import { createParser } from 'eventsource-parser';
 import type { ApprovalCard } from '../src/shared/delegation.js';
 import { APPROVER, startApproverRig } from './approver-rig.js';
-import { median, percentile, type BenchReport, type BenchRow } from './stats.js';
+import { median, msAgainst, percentile, type BenchReport, type BenchRow } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 2;
@@ -114,19 +114,13 @@ export async function benchInboxLatency(): Promise<BenchReport> {
       key: keyof Run,
       baselineKey: keyof Run,
       of: (values: number[]) => number,
-      target?: string,
-    ): BenchRow => {
-      const value = of(runs.map((run) => run[key]));
-      const baseline = of(runs.map((run) => run[baselineKey]));
-      return {
+    ): BenchRow =>
+      msAgainst(
         metric,
-        value,
-        unit: 'ms',
-        baseline,
-        ratio: value / baseline,
-        ...(target === undefined ? {} : { target }),
-      };
-    };
+        runs.map((run) => run[key]),
+        runs.map((run) => run[baselineKey]),
+        of,
+      );
     const p90 = (values: number[]) => percentile(values, 90);
     const closedP90 = p90(runs.map((run) => run.closedEvent));
     return {

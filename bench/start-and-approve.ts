@@ -12,7 +12,14 @@ import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import type { ApprovalCard, DelegationState } from '../src/shared/delegation.js';
 import { isRecorded } from '../src/temporal/delegations/facade.js';
 import { APPROVER, startApproverRig } from './approver-rig.js';
-import { alternate, median, percentile, type BenchReport, type BenchRow } from './stats.js';
+import {
+  alternate,
+  median,
+  msAgainst,
+  percentile,
+  type BenchReport,
+  type BenchRow,
+} from './stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 30);
 const WARMUP = 3;
@@ -126,18 +133,14 @@ export async function benchStartAndApprove(): Promise<BenchReport> {
       key: keyof Phases,
       of: (values: number[]) => number,
       target?: string,
-    ): BenchRow => {
-      const value = of(apiRuns.map((run) => run[key]));
-      const baseline = of(directRuns.map((run) => run[key]));
-      return {
+    ): BenchRow =>
+      msAgainst(
         metric,
-        value,
-        unit: 'ms',
-        baseline,
-        ratio: value / baseline,
-        ...(target === undefined ? {} : { target }),
-      };
-    };
+        apiRuns.map((run) => run[key]),
+        directRuns.map((run) => run[key]),
+        of,
+        target,
+      );
     const p90 = (values: number[]) => percentile(values, 90);
     return {
       name: `start, park on a card, approve, finish: API over HTTP vs the facade directly (${PAIRS} alternating pairs, polls every ${POLL_MS} ms)`,

@@ -22,6 +22,26 @@ export interface BenchReport {
   notes?: string[];
 }
 
+/** A figure against its baseline: `of` (median, a percentile) of each side's samples, in ms. */
+export function msAgainst(
+  metric: string,
+  samples: number[],
+  baselineSamples: number[],
+  of: (values: number[]) => number,
+  target?: string,
+): BenchRow {
+  const value = of(samples);
+  const baseline = of(baselineSamples);
+  return {
+    metric,
+    value,
+    unit: 'ms',
+    baseline,
+    ratio: value / baseline,
+    ...(target === undefined ? {} : { target }),
+  };
+}
+
 export function median(values: number[]): number {
   return percentile(values, 50);
 }
