@@ -48,7 +48,9 @@ export const cardPaths: PathItems = {
         'Event names and `data`: `snapshot` (component CardList: every pending card now; sent ' +
         'first, and again after an `error` once Temporal answers), `card-opened` (CardOpenedEvent), ' +
         '`card-closed` (CardClosedEvent: decided, expired, or its delegation stopped or ended; ' +
-        '`outcome` when the delegation could tell), `error` (`{error: "unavailable" | "internal", ' +
+        '`outcome` when the delegation told within a second), `card-outcome` (CardOutcomeEvent: ' +
+        'the outcome of a card closed without one, once its delegation answered), ' +
+        '`error` (`{error: "unavailable" | "internal", ' +
         'message}`; the stream keeps trying). No `id:`: a reconnecting client gets a new snapshot. ' +
         `Same filter and visibility as \`GET /cards\`. ${WHO_SEES_WHAT}`,
       parameters: inboxQuery,

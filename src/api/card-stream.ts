@@ -8,7 +8,10 @@
  * - `card-opened` `{card}`: a card joined the set.
  * - `card-closed` `{cardId, delegationId, outcome?}`: a card left it (decided, expired, its
  *   delegation stopped or ended); `outcome` is how, from the delegation's decided cards, when its
- *   state could be read.
+ *   state could be read within a second.
+ * - `card-outcome` `{cardId, delegationId, outcome}`: the outcome of a card closed without one,
+ *   once its delegation answered (a busy worker, a closed run replayed first): the close is not
+ *   held back for it, and the outcome is not lost either.
  * - `error` `{error: 'unavailable' | 'internal', message}`: a look failed; sent once per outage,
  *   and the stream goes on trying.
  */
@@ -39,7 +42,20 @@ export type CardStreamEvent =
       event: 'card-closed';
       data: { cardId: string; delegationId: string; outcome?: CardOutcome };
     }
+  | {
+      event: 'card-outcome';
+      data: { cardId: string; delegationId: string; outcome: CardOutcome };
+    }
   | { event: 'error'; data: { error: 'unavailable' | 'internal'; message: string } };
+
+/** A card closed without its outcome, whose delegation's answer is still awaited. */
+interface LateOutcome {
+  cardId: string;
+  delegationId: string;
+  since: number;
+  /** Set when the state query answers: the card as decided, or null (not there, or failed). */
+  decided?: ApprovalCard | null;
+}
 
 export interface CardStreamDeps {
   delegations: Pick<Delegations, 'cards' | 'get'>;
@@ -61,6 +77,7 @@ export async function cardEventStream(
   const pollMs = deps.options?.pollMs ?? 300;
   const keepAliveMs = deps.options?.keepAliveMs ?? 15_000;
   const list = async () => deps.visible(await deps.delegations.cards(filter));
+  const late = new Map<string, LateOutcome>();
   // The first look happens before the stream opens, so Temporal being down is a plain 503.
   const initial = await list();
 
@@ -97,6 +114,7 @@ export async function cardEventStream(
         events = failing === kind ? [] : [failure(kind, error)];
         failing = kind;
       }
+      events.push(...lateOutcomes());
       for (const event of events) await send(stream, event);
       if (events.length > 0) quietSince = Date.now();
       else if (Date.now() - quietSince >= keepAliveMs) {
@@ -140,14 +158,23 @@ export async function cardEventStream(
     }
     await Promise.all(
       [...byDelegation].map(async ([delegationId, cards]) => {
-        const state = await within(
-          OUTCOME_WAIT_MS,
-          deps.delegations.get(delegationId).catch((error: unknown) => {
-            if (isDeputyError(error, 'unavailable')) throw error;
-            return null; // gone, or its state unreadable: closed, outcome unknown
-          }),
-        );
+        const answer = deps.delegations.get(delegationId).catch((error: unknown) => {
+          if (isDeputyError(error, 'unavailable')) throw error;
+          return null; // gone, or its state unreadable: closed, outcome unknown
+        });
+        const state = await within(OUTCOME_WAIT_MS, answer);
         for (const card of cards) {
+          if (state === TIMED_OUT) {
+            // Closed now; its outcome follows as `card-outcome` when the delegation answers.
+            const entry: LateOutcome = { cardId: card.id, delegationId, since: Date.now() };
+            late.set(card.id, entry);
+            answer.then(
+              (later) => (entry.decided = later?.decidedCards.find(({ id }) => id === card.id)),
+              () => (entry.decided = null),
+            );
+            closed.push({ cardId: card.id, delegationId });
+            continue;
+          }
           if (state?.result === null && state.pendingCards.some(({ id }) => id === card.id)) {
             stillPending.push(card);
             continue;
@@ -166,6 +193,26 @@ export async function cardEventStream(
     const order = gone.map((card) => card.id);
     closed.sort((a, b) => order.indexOf(a.cardId) - order.indexOf(b.cardId));
     return { closed, stillPending };
+  }
+
+  /** The outcomes that came in since the last look; an answer that never comes is given up. */
+  function lateOutcomes(): CardStreamEvent[] {
+    const events: CardStreamEvent[] = [];
+    for (const [cardId, entry] of late) {
+      if (entry.decided === undefined) {
+        if (Date.now() - entry.since > LATE_OUTCOME_GIVE_UP_MS) late.delete(cardId);
+        continue;
+      }
+      late.delete(cardId);
+      const outcome = entry.decided === null ? undefined : outcomeOf(entry.decided);
+      if (outcome !== undefined) {
+        events.push({
+          event: 'card-outcome',
+          data: { cardId, delegationId: entry.delegationId, outcome },
+        });
+      }
+    }
+    return events;
   }
 
   function failure(kind: 'unavailable' | 'internal', error: unknown): CardStreamEvent {
@@ -195,11 +242,16 @@ export async function cardEventStream(
 /** How long a closed card's outcome is waited for, milliseconds (the state query's own bound is 5 s). */
 const OUTCOME_WAIT_MS = 1_000;
 
-/** `pending`'s value, or null when it takes longer than `ms` (it goes on, unobserved). */
-async function within<T>(ms: number, pending: Promise<T>): Promise<T | null> {
+/** How long a late outcome is waited for before the stream stops looking for it. */
+const LATE_OUTCOME_GIVE_UP_MS = 30_000;
+
+const TIMED_OUT = Symbol('timed out');
+
+/** `pending`'s value, or TIMED_OUT when it takes longer than `ms` (it goes on). */
+async function within<T>(ms: number, pending: Promise<T>): Promise<T | typeof TIMED_OUT> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
+  const late = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), ms);
   });
   // A rejection after the wait is nobody's to handle; without this it would be unhandled.
   pending.catch(() => undefined);

@@ -233,6 +233,16 @@ export const CardClosedEventSchema = component(
   }),
 );
 
+/** `card-outcome` of `GET /cards/events`: how a card closed without an outcome was settled. */
+export const CardOutcomeEventSchema = component(
+  'CardOutcomeEvent',
+  z.object({
+    cardId: z.string(),
+    delegationId: z.string(),
+    outcome: CardOutcomeSchema,
+  }),
+);
+
 const AuthFlag = z.boolean().describe('whether routes need a bearer token');
 
 /** An invalid edit of the file does not make the API unready: the last good one keeps serving. */

@@ -10,6 +10,7 @@ import { createAuth } from '../../src/api/auth.js';
 import type { Logger } from '../../src/api/errors.js';
 import {
   CardClosedEventSchema,
+  CardOutcomeEventSchema,
   CardListSchema,
   CardOpenedEventSchema,
 } from '../../src/api/response-schemas.js';
@@ -243,6 +244,52 @@ describe('GET /cards/events (stub facade)', () => {
     await stream.close();
     expect(closed.data).toEqual({ cardId: 'd-1.1', delegationId: 'd-1' });
     expect(closed.receivedAt - began).toBeLessThan(2_000);
+  });
+
+  it('sends the outcome as card-outcome when the delegation answers after the close', async () => {
+    const slow = card('d-1.1', 'write');
+    const denied: ApprovalCard = {
+      ...slow,
+      state: {
+        status: 'denied',
+        reason: 'not now',
+        decidedAt: '2026-01-01T00:00:09.000Z',
+        decidedBy: 'olga',
+        decisionId: 'y',
+      },
+    };
+    const { app } = appOver({
+      cards: listing([slow], []),
+      // A busy worker: the state answers, but only after the close was sent without it.
+      get: async (id) => {
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        return stateOf(id, [denied]);
+      },
+    });
+    const stream = followEventStream(await app.request('/cards/events'));
+    const late = await eventually(
+      async () => stream.named('card-outcome')[0],
+      'card-outcome',
+      6_000,
+    );
+    await stream.close();
+    expect(stream.events.map(({ name }) => name)).toEqual([
+      'snapshot',
+      'card-closed',
+      'card-outcome',
+    ]);
+    expect(stream.named('card-closed')[0]!.data).toEqual({ cardId: 'd-1.1', delegationId: 'd-1' });
+    expect(CardOutcomeEventSchema.parse(late.data)).toEqual(late.data);
+    expect(late.data).toEqual({
+      cardId: 'd-1.1',
+      delegationId: 'd-1',
+      outcome: {
+        decision: 'deny',
+        decidedBy: 'olga',
+        reason: 'not now',
+        decidedAt: '2026-01-01T00:00:09.000Z',
+      },
+    });
   });
 
   it('says once that Temporal is unreachable, keeps trying, and sends a new snapshot when it answers', async () => {

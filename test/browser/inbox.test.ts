@@ -215,9 +215,9 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
       gone - applied,
       `gone ${gone - applied} ms after the answer, ${gone - sent} ms after sending`,
     ).toBeLessThan(1500);
-    expect(await settled(page).textContent()).toContain(
-      'Decided elsewhere: Approved: from the CLI',
-    );
+    // The outcome: on the close itself, or a moment later (card-outcome) when the delegation
+    // was slow to tell how the card was settled.
+    await settled(page).getByText('Decided elsewhere: Approved: from the CLI').waitFor();
     expect(problems).toEqual([]);
   });
 

@@ -27,6 +27,8 @@ export interface SettledNote {
   card: ApprovalCard;
   message: string;
   tone: Tone;
+  /** Closed elsewhere before its outcome could be read: a `card-outcome` event completes it. */
+  awaitingOutcome?: true;
 }
 
 export interface CardDecisions {

@@ -37,6 +37,7 @@ type Event =
   | { type: 'snapshot'; cards: ApprovalCard[] }
   | { type: 'opened'; card: ApprovalCard }
   | { type: 'closed'; data: CardStreamData['card-closed'] }
+  | { type: 'outcome'; data: CardStreamData['card-outcome'] }
   | { type: 'settled'; note: SettledNote }
   | { type: 'connection'; connection: Connection }
   | { type: 'server-problem'; message: string };
@@ -93,7 +94,23 @@ export function inboxReducer(previous: InboxState, action: Action): InboxState {
           card,
           message: `${outcome === undefined ? '' : 'Decided elsewhere: '}${outcomeText(outcome)}`,
           tone: 'info',
+          ...(outcome === undefined ? { awaitingOutcome: true as const } : {}),
         }),
+      };
+    }
+    case 'outcome': {
+      const { cardId, outcome } = action.data;
+      return {
+        ...state,
+        settled: state.settled.map((note) =>
+          note.card.id === cardId && note.awaitingOutcome === true
+            ? {
+                card: note.card,
+                message: `Decided elsewhere: ${outcomeText(outcome)}`,
+                tone: note.tone,
+              }
+            : note,
+        ),
       };
     }
     case 'settled': {
@@ -141,6 +158,8 @@ export function useCardInbox(session: string, tokenGeneration: number) {
             tell({ type: 'opened', card: (data as CardStreamData['card-opened']).card });
           } else if (type === 'card-closed') {
             tell({ type: 'closed', data: data as CardStreamData['card-closed'] });
+          } else if (type === 'card-outcome') {
+            tell({ type: 'outcome', data: data as CardStreamData['card-outcome'] });
           } else if (type === 'error') {
             const message = (data as Partial<CardStreamData['error']>).message;
             tell({
