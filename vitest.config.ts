@@ -1,11 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-const temporalSuites = [
-  'test/integration/**/*.test.ts',
-  'test/e2e/**/*.test.ts',
-  // The web console in a real Chromium against a real `deputy dev` (test/browser/support).
-  'test/browser/**/*.test.ts',
-];
+const temporalSuites = ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'];
+// The web console in a real Chromium against a real `deputy dev` (test/browser/support).
+const browserSuites = ['test/browser/**/*.test.ts'];
 
 export default defineConfig({
   test: {
@@ -17,7 +14,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: temporalSuites },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...temporalSuites, ...browserSuites],
+        },
       },
       {
         extends: true,
@@ -25,6 +26,20 @@ export default defineConfig({
           name: 'temporal',
           include: temporalSuites,
           // One real Temporal dev server for the whole run (see test/global-setup.ts).
+          globalSetup: ['test/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: browserSuites,
+          // After the others, on a Temporal dev server of its own: each file runs a `deputy dev`
+          // and a Chromium, and beside the integration suites on 2 cores that load made other
+          // suites' Temporal calls miss their deadlines.
+          sequence: { groupOrder: 1 },
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -1,6 +1,6 @@
 /**
- * One real Temporal dev server for the whole `temporal` test project, started the same way
- * `deputy dev` starts it (installing the CLI when missing). Tests read its address with
+ * One real Temporal dev server for each project that needs one (`temporal`, and `browser` after
+ * it), started the same way `deputy dev` starts it (installing the CLI when missing). Tests read its address with
  * `inject('temporalAddress')`. Set TEMPORAL_ADDRESS to run the suites against another server.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -19,7 +19,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  await buildConsole();
+  if (project.name === 'browser') await buildConsole();
   if (process.env.TEMPORAL_ADDRESS) {
     project.provide('temporalAddress', process.env.TEMPORAL_ADDRESS);
     return async () => {};

@@ -1,5 +1,5 @@
 /**
- * The browser suite's parts, all real: `deputy dev` as a child process (on the test run's
+ * The browser suite's parts, all real: `deputy dev` as a child process (on the browser project's
  * Temporal server, its own workspace, data directory and task queue), Debian's Chromium driven
  * headless by playwright-core, and axe-core run inside each page. The only scripted part is the
  * model (agents name `scripted:` scripts).
