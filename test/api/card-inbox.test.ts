@@ -25,6 +25,19 @@ import { stubDelegations } from './stub-delegations.js';
 
 const POLL_MS = 20;
 
+/** `base` as its delegation's decided cards show it, decided at 00:00:09. */
+function decided(
+  base: ApprovalCard,
+  status: 'approved' | 'denied',
+  decidedBy: string,
+  reason: string,
+): ApprovalCard {
+  return {
+    ...base,
+    state: { status, reason, decidedAt: '2026-01-01T00:00:09.000Z', decidedBy, decisionId: 'x' },
+  };
+}
+
 function card(id: string, tool: string, extra: Partial<ApprovalCard> = {}): ApprovalCard {
   const delegationId = id.slice(0, id.lastIndexOf('.'));
   return {
@@ -159,16 +172,7 @@ describe('GET /cards/events (stub facade)', () => {
   it('sends a snapshot, then card-opened and card-closed with the outcome, each masked', async () => {
     const first = card('d-1.1', 'write');
     const second = card('d-2.1', 'read', { arguments: { path: 'sk-proj-abcdefghijklmnop1234' } });
-    const approved: ApprovalCard = {
-      ...first,
-      state: {
-        status: 'approved',
-        reason: 'fine',
-        decidedAt: '2026-01-01T00:00:09.000Z',
-        decidedBy: 'alice',
-        decisionId: 'x',
-      },
-    };
+    const approved = decided(first, 'approved', 'alice', 'fine');
     const { app } = appOver({
       cards: listing([first], [first], [first, second], [second]),
       get: async (id) => stateOf(id, id === 'd-1' ? [approved] : []),
@@ -248,16 +252,7 @@ describe('GET /cards/events (stub facade)', () => {
 
   it('sends the outcome as card-outcome when the delegation answers after the close', async () => {
     const slow = card('d-1.1', 'write');
-    const denied: ApprovalCard = {
-      ...slow,
-      state: {
-        status: 'denied',
-        reason: 'not now',
-        decidedAt: '2026-01-01T00:00:09.000Z',
-        decidedBy: 'olga',
-        decisionId: 'y',
-      },
-    };
+    const denied = decided(slow, 'denied', 'olga', 'not now');
     const { app } = appOver({
       cards: listing([slow], []),
       // A busy worker: the state answers, but only after the close was sent without it.

@@ -115,6 +115,15 @@ async function value(locator: Locator): Promise<string> {
 describe.skipIf(CHROMIUM === null)('the agent editor', () => {
   const running = useConsole(FILES);
 
+  /** The create page, loaded, with a name and a description typed. */
+  async function newAgentPage(name: string, description: string) {
+    const opened = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
+    await editorReady(opened.page, 'New agent');
+    await opened.page.getByLabel('Name', { exact: true }).fill(name);
+    await opened.page.getByLabel('Description', { exact: true }).fill(description);
+    return opened;
+  }
+
   it('creates an agent: a typo typed in YAML is a warning chip that refuses the save until removed', async () => {
     const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
     await editorReady(page, 'New agent');
@@ -188,10 +197,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
   });
 
   it('saves when Save is pressed while the live check of the last edit is still on its way', async () => {
-    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
-    await editorReady(page, 'New agent');
-    await page.getByLabel('Name', { exact: true }).fill('quick-save');
-    await page.getByLabel('Description', { exact: true }).fill('Saved at once');
+    const { page, problems } = await newAgentPage('quick-save', 'Saved at once');
     // Every check answers late from here on: the debounced check of the next edit starts while
     // the save's own check is still waiting for its answer.
     await page.route('**/workspace/agents/check', async (route) => {
@@ -208,10 +214,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
   });
 
   it("shows a 422's issues on their fields and keeps what was typed", async () => {
-    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
-    await editorReady(page, 'New agent');
-    await page.getByLabel('Name', { exact: true }).fill('Bad_Name');
-    await page.getByLabel('Description', { exact: true }).fill('Refused twice');
+    const { page, problems } = await newAgentPage('Bad_Name', 'Refused twice');
     await page.getByLabel('Max turns').fill('0');
     await page
       .getByRole('textbox', { name: 'System prompt', exact: true })
@@ -286,10 +289,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
   });
 
   it('adds an MCP tool through the cascading picker: server, then its live tools', async () => {
-    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
-    await editorReady(page, 'New agent');
-    await page.getByLabel('Name', { exact: true }).fill('mcp-agent');
-    await page.getByLabel('Description', { exact: true }).fill('Echoes through MCP');
+    const { page, problems } = await newAgentPage('mcp-agent', 'Echoes through MCP');
     const picker = page.getByRole('group', { name: 'Add to allowed tools' });
     await picker.getByLabel('Add from').selectOption('mcp');
     await picker.getByLabel('Server').selectOption('everything');
@@ -320,10 +320,7 @@ describe.skipIf(CHROMIUM === null)('the agent editor', () => {
   });
 
   it('picks a knowledge folder as a glob, and flags knowledge without read while editing', async () => {
-    const { page, problems } = await openPage(running.browser, `${running.dev.url}/#/agents/new`);
-    await editorReady(page, 'New agent');
-    await page.getByLabel('Name', { exact: true }).fill('kb-agent');
-    await page.getByLabel('Description', { exact: true }).fill('Answers from the docs');
+    const { page, problems } = await newAgentPage('kb-agent', 'Answers from the docs');
     await addTool(page, 'allowed tools', 'FileSystem:write');
 
     await page.getByRole('button', { name: 'Add source' }).click();

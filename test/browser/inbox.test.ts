@@ -280,13 +280,12 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
 
     await page.getByLabel('Session').selectOption(NIGHT);
     await page.waitForURL(new RegExp(`#/approvals\\?session=${NIGHT}$`));
-    // A new filter is a new stream: the list reloads, then shows that session's cards only.
-    await cardOf(page, night).waitFor();
-    expect(await listed()).toEqual([night]);
+    // A new filter is a new stream: the list reloads (the old one can still be on screen for a
+    // moment, then none while the snapshot comes), then shows that session's cards only.
+    await expect.poll(listed, { timeout: 15_000 }).toEqual([night]);
     await page.getByLabel('Session').selectOption(SESSION);
     await page.waitForURL(new RegExp(`#/approvals\\?session=${SESSION}$`));
-    await cardOf(page, day).waitFor();
-    expect(await listed()).toEqual([day]);
+    await expect.poll(listed, { timeout: 15_000 }).toEqual([day]);
 
     const linked = await openPage(
       running.browser,
