@@ -28,12 +28,12 @@ export type DelegationStarted = z.infer<typeof DelegationStartedSchema>;
 export const AGENT_LEVELS: readonly AgentLevel[] = ['builtin', 'user', 'project', 'ecosystem'];
 
 /** `?level=`: a name may exist at several levels, and the path alone means the effective one. */
-function levelQuery(level: AgentLevel | undefined): string {
+function levelQuery(level: string | undefined): string {
   return level === undefined ? '' : `?level=${seg(level)}`;
 }
 
 /** The console route of an agent's view page (a hash route, for links and navigate()). */
-export function agentRoute(name: string, level?: AgentLevel): string {
+export function agentRoute(name: string, level?: string): string {
   return `/agents/${seg(name)}${levelQuery(level)}`;
 }
 
@@ -46,11 +46,8 @@ export function listAgents(signal?: AbortSignal): Promise<AgentList> {
   return api<AgentList>('GET', '/workspace/agents', undefined, signal);
 }
 
-export function getAgent(
-  name: string,
-  level?: AgentLevel,
-  signal?: AbortSignal,
-): Promise<AgentDetail> {
+/** `level` as the page's address gave it: the API refuses one it does not know (422). */
+export function getAgent(name: string, level?: string, signal?: AbortSignal): Promise<AgentDetail> {
   return api<AgentDetail>(
     'GET',
     `/workspace/agents/${seg(name)}${levelQuery(level)}`,

@@ -60,16 +60,21 @@ export async function api<T>(
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     ...(signal === undefined ? {} : { signal }),
   });
-  if (response.status === 401) for (const listener of unauthorizedListeners) listener();
+  if (!response.ok) throw await refusalOf(response);
   if (response.status === 204) return undefined as T;
   const text = await response.text();
+  return (text === '' ? {} : safeJson(text)) as T;
+}
+
+/** The ApiError of a refused answer, with the API's own body; a 401 reopens the token prompt. */
+export async function refusalOf(response: Response): Promise<ApiError> {
+  if (response.status === 401) for (const listener of unauthorizedListeners) listener();
+  const text = await response.text().catch(() => '');
   const parsed: unknown = text === '' ? {} : safeJson(text);
-  if (!response.ok) {
-    const errorBody =
-      parsed !== null && typeof parsed === 'object' ? (parsed as ApiErrorBody) : { message: text };
-    throw new ApiError(response.status, errorBody);
-  }
-  return parsed as T;
+  return new ApiError(
+    response.status,
+    parsed !== null && typeof parsed === 'object' ? (parsed as ApiErrorBody) : { message: text },
+  );
 }
 
 function safeJson(text: string): unknown {

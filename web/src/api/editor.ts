@@ -1,19 +1,16 @@
 /**
  * The calls the agent editor makes: the agent itself (read, create, update), its live check, the
  * pickers' catalogs, and text generation, whose answer is a POST-ed Server-Sent Events stream
- * (sse.ts follows GET streams only, so the POST reader lives here).
+ * (read with sse.ts's readEvents). Reading an agent is agents.ts's getAgent.
  */
-import { createParser } from 'eventsource-parser';
-import type {
-  AgentDetail,
-  CreateAgentBody,
-  UpdateAgentBody,
-} from '../../../src/api/agent-schemas.js';
+import type { CreateAgentBody, UpdateAgentBody } from '../../../src/api/agent-schemas.js';
 import type { AgentCheck } from '../../../src/api/check-schemas.js';
 import type { GenerationEvent, GenerationKind } from '../../../src/api/generate-schemas.js';
 import type { McpServerList, McpServerTools } from '../../../src/api/mcp-schemas.js';
 import type { DirectoryList, SkillList } from '../../../src/api/workspace-schemas.js';
-import { ApiError, api, authHeaders, seg, type ApiErrorBody } from './client';
+import type { AgentMutation, WritableLevel } from './agents';
+import { api, authHeaders, refusalOf, seg } from './client';
+import { readEvents } from './sse';
 import type { ModelCatalog, ToolCatalog } from './types';
 
 export type { AgentCheck, CheckDiagnostic } from '../../../src/api/check-schemas.js';
@@ -22,18 +19,7 @@ export type { DirectoryList, SkillList } from '../../../src/api/workspace-schema
 export type { GenerationEvent } from '../../../src/api/generate-schemas.js';
 export type { CreateAgentBody, UpdateAgentBody };
 
-export type WritableLevel = 'project' | 'user';
-
-interface AgentMutation {
-  ok: true;
-  agent: AgentDetail;
-  changed?: boolean;
-}
-
-export function getAgent(name: string, level: string | null, signal?: AbortSignal) {
-  const query = level === null ? '' : `?level=${seg(level)}`;
-  return api<AgentDetail>('GET', `/workspace/agents/${seg(name)}${query}`, undefined, signal);
-}
+export type { WritableLevel };
 
 export function createAgent(body: CreateAgentBody) {
   return api<AgentMutation>('POST', '/workspace/agents', body);
@@ -86,31 +72,14 @@ export async function streamGeneration(
     body: JSON.stringify(body),
     signal,
   });
-  if (!response.ok || response.body === null) {
-    const text = await response.text().catch(() => '');
-    let parsed: ApiErrorBody = { message: text.slice(0, 300) };
+  if (!response.ok || response.body === null) throw await refusalOf(response);
+  await readEvents(response.body, (message) => {
+    let event: GenerationEvent;
     try {
-      parsed = JSON.parse(text) as ApiErrorBody;
+      event = JSON.parse(message.data) as GenerationEvent;
     } catch {
-      // not JSON: the text itself is the message
+      return; // not JSON, so not one of the envelope's events: nothing to show
     }
-    throw new ApiError(response.status, parsed);
-  }
-  const parser = createParser({
-    onEvent(message) {
-      let event: GenerationEvent;
-      try {
-        event = JSON.parse(message.data) as GenerationEvent;
-      } catch {
-        return; // not JSON, so not one of the envelope's events: nothing to show
-      }
-      onEvent(event);
-    },
+    onEvent(event);
   });
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    parser.feed(value);
-  }
 }

@@ -33,22 +33,14 @@ export function followStream(path: string, handlers: StreamHandlers, signal: Abo
           if (response.status >= 400 && response.status < 500 && response.status !== 429) return;
         } else {
           handlers.onConnection?.(true);
-          const parser = createParser({
-            onEvent(message: EventSourceMessage) {
-              if (message.id !== undefined) lastEventId = message.id;
-              handlers.onEvent({
-                type: message.event ?? 'message',
-                data: parseData(message.data),
-                ...(message.id === undefined ? {} : { id: message.id }),
-              });
-            },
+          await readEvents(response.body, (message) => {
+            if (message.id !== undefined) lastEventId = message.id;
+            handlers.onEvent({
+              type: message.event ?? 'message',
+              data: parseData(message.data),
+              ...(message.id === undefined ? {} : { id: message.id }),
+            });
           });
-          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-          for (;;) {
-            const { value, done } = await reader.read();
-            if (done) break;
-            parser.feed(value);
-          }
           handlers.onConnection?.(false, 'the stream ended');
           // A stream the server ended on purpose (a finished delegation) is not reopened.
           if (handlers.reconnectOnEnd !== true) return;
@@ -61,6 +53,20 @@ export function followStream(path: string, handlers: StreamHandlers, signal: Abo
     }
   };
   void connect();
+}
+
+/** Each event of a Server-Sent Events body, as it arrives, until the body ends. */
+export async function readEvents(
+  body: ReadableStream<BufferSource>,
+  onMessage: (message: EventSourceMessage) => void,
+): Promise<void> {
+  const parser = createParser({ onEvent: onMessage });
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    parser.feed(value);
+  }
 }
 
 function parseData(data: string): unknown {

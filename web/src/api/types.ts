@@ -8,7 +8,6 @@ export type {
   DelegationState,
   DelegationStatus,
 } from '../../../src/shared/delegation.js';
-export type { Diagnostic } from '../../../src/shared/diagnostics.js';
 export type { AgentDetail, AgentSummary } from '../../../src/api/agent-schemas.js';
 export type { ToolCatalog, ModelCatalog } from '../../../src/api/catalog-schemas.js';
 

@@ -5,7 +5,8 @@
  */
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { getAgent, type WritableLevel } from '../api/editor';
+import { agentRoute, getAgent } from '../api/agents';
+import type { WritableLevel } from '../api/editor';
 import type { AgentDetail } from '../api/types';
 import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
@@ -55,7 +56,7 @@ function EditPage({ name, level }: { name: string; level: string | null }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    getAgent(name, level, controller.signal)
+    getAgent(name, level ?? undefined, controller.signal)
       .then((agent) => setLoaded({ state: 'ready', agent }))
       .catch((error: unknown) => {
         if (!controller.signal.aborted) setLoaded({ state: 'failed', error });
@@ -63,7 +64,7 @@ function EditPage({ name, level }: { name: string; level: string | null }) {
     return () => controller.abort();
   }, [name, level, tokenGeneration]);
 
-  const viewPath = `/agents/${encodeURIComponent(name)}${level === null ? '' : `?level=${encodeURIComponent(level)}`}`;
+  const viewPath = agentRoute(name, level ?? undefined);
   if (loaded.state !== 'ready') {
     return (
       <main className="page">
