@@ -8,7 +8,7 @@
  * - `card-opened` `{card}`: a card joined the set.
  * - `card-closed` `{cardId, delegationId, outcome?}`: a card left it (decided, expired, its
  *   delegation stopped or ended); `outcome` is how, from the delegation's decided cards, when its
- *   state could be read within a second.
+ *   state could be read within OUTCOME_WAIT_MS.
  * - `card-outcome` `{cardId, delegationId, outcome}`: the outcome of a card closed without one,
  *   once its delegation answered (a busy worker, a closed run replayed first): the close is not
  *   held back for it, and the outcome is not lost either.
@@ -239,8 +239,12 @@ export async function cardEventStream(
   }
 }
 
-/** How long a closed card's outcome is waited for, milliseconds (the state query's own bound is 5 s). */
-const OUTCOME_WAIT_MS = 1_000;
+/**
+ * How long a close waits for its outcome, milliseconds (the state query's own bound is 5 s).
+ * Short: an outcome that takes longer follows as `card-outcome`, so waiting only delays the
+ * close, which a loaded machine pushed past the inbox's second (issue 12).
+ */
+const OUTCOME_WAIT_MS = 300;
 
 /** How long a late outcome is waited for before the stream stops looking for it. */
 const LATE_OUTCOME_GIVE_UP_MS = 30_000;

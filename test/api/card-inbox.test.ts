@@ -231,7 +231,7 @@ describe('GET /cards/events (stub facade)', () => {
     ]);
   });
 
-  it('closes a card without an outcome when its delegation does not answer within a second', async () => {
+  it('closes a card without an outcome when its delegation does not answer at once (0.3 s)', async () => {
     const slow = card('d-1.1', 'write');
     const { app } = appOver({
       cards: listing([slow], []),
