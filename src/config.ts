@@ -21,6 +21,7 @@ import {
   type ConfigSecrets,
 } from './secrets/config-secrets.js';
 import { redactSecretText } from './shared/redact.js';
+import { toolQueueName, WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from './shared/tool-queue.js';
 import {
   WORKER_TUNING_DEFAULTS,
   WorkerTuningSchema,
@@ -112,6 +113,17 @@ export const WebhookSchema = z
   .strict();
 export type Webhook = z.infer<typeof WebhookSchema>;
 
+/**
+ * `temporal:` in the file. `workspaceId` (env DEPUTY_WORKSPACE_ID wins) makes this workspace's
+ * workers poll a tool queue of their own, `<taskQueue>-tools/<workspaceId>`, on which the
+ * workspace-bound activities of delegations started here run (docs/operations.md).
+ */
+export const TemporalFileSchema = z
+  .object({
+    workspaceId: z.string().regex(WORKSPACE_ID_PATTERN, { message: WORKSPACE_ID_RULE }).optional(),
+  })
+  .strict();
+
 export const TokenSchema = z.object({ user: z.string().min(1), roles: z.array(z.string()) });
 
 export const ConfigFileSchema = z
@@ -163,9 +175,15 @@ export const ConfigFileSchema = z
       .default({ webhooks: {} }),
     /** Card deadlines for definitions that set none (`cardTimeout`, `cardReminder`, ...). */
     cards: CardsConfigSchema.default({ timeoutOutcome: 'deny' }),
+    /**
+     * The file's part of `temporal` (the rest comes from the environment): read once, at start,
+     * into `DeputyConfig.temporal`; an edit while running is not applied.
+     */
+    temporal: TemporalFileSchema.optional(),
   })
   .strict();
-export type ConfigFile = z.infer<typeof ConfigFileSchema>;
+/** What the file decides and is read again on each edit: all but its `temporal` section. */
+export type ConfigFile = Omit<z.infer<typeof ConfigFileSchema>, 'temporal'>;
 
 export interface DeputyConfig extends ConfigFile {
   /** Real absolute path of the workspace. */
@@ -179,9 +197,15 @@ export interface DeputyConfig extends ConfigFile {
   /**
    * `taskQueue`: the queue workers poll and every delegation and session starts on (env
    * DEPUTY_TASK_QUEUE; default `deputy-delegations`). Workers and clients of one deployment
-   * must agree on it.
+   * must agree on it. `workspaceId` (file `temporal.workspaceId`, env DEPUTY_WORKSPACE_ID; null
+   * when neither is set): this workspace's tool queue is `toolQueueOf(temporal)`.
    */
-  temporal: { address: string | null; namespace: string; taskQueue: string };
+  temporal: {
+    address: string | null;
+    namespace: string;
+    taskQueue: string;
+    workspaceId: string | null;
+  };
   api: { host: string; port: number };
   /**
    * Problems that do not stop a command (a literal secret in the file), safe to print: each names
@@ -228,6 +252,14 @@ export function readConfigFile(
   workspace: string,
   env: NodeJS.ProcessEnv = process.env,
 ): ConfigFileSettings {
+  return parseConfigFile(workspace, env).settings;
+}
+
+/** The file's settings and its `temporal` section, which only `loadConfig` reads. */
+function parseConfigFile(
+  workspace: string,
+  env: NodeJS.ProcessEnv,
+): { settings: ConfigFileSettings; temporal: z.infer<typeof TemporalFileSchema> } {
   const configPath = configFilePath(workspace);
   let raw: unknown = {};
   if (existsSync(configPath)) {
@@ -243,20 +275,51 @@ export function readConfigFile(
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`${configPath} is invalid:\n${lines.join('\n')}`);
   }
-  const worker = workerSection(parsed.data.worker, env);
-  const ecosystem = readMcpJson(workspace, Object.keys(parsed.data.mcpServers));
+  // `temporal` stays out of the settings: the watcher merges them over the start's locations.
+  const { temporal = {}, ...data } = parsed.data;
+  const worker = workerSection(data.worker, env);
+  const ecosystem = readMcpJson(workspace, Object.keys(data.mcpServers));
   const scan = scanConfigSecrets({ ...(raw as object), mcpJson: ecosystem.raw });
-  return {
-    ...parsed.data,
+  const settings: ConfigFileSettings = {
+    ...data,
     worker,
-    mcpServers: { ...ecosystem.servers, ...parsed.data.mcpServers },
+    mcpServers: { ...ecosystem.servers, ...data.mcpServers },
     mcpServerOrigins: Object.fromEntries([
       ...Object.keys(ecosystem.servers).map((name) => [name, '.mcp.json'] as const),
-      ...Object.keys(parsed.data.mcpServers).map((name) => [name, 'config.yaml'] as const),
+      ...Object.keys(data.mcpServers).map((name) => [name, 'config.yaml'] as const),
     ]),
     warnings: [...scan.warnings, ...ecosystem.warnings, ...shortSecretWarnings(scan.secrets, env)],
     secrets: scan.secrets,
   };
+  return { settings, temporal };
+}
+
+/**
+ * The workspace id: DEPUTY_WORKSPACE_ID (blank: unset) over the file's `temporal.workspaceId`.
+ * The variable is checked like the file's key; the message names both, never the value.
+ */
+function workspaceIdOf(fileValue: string | undefined, env: NodeJS.ProcessEnv): string | null {
+  const fromEnv = env.DEPUTY_WORKSPACE_ID?.trim();
+  if (fromEnv) {
+    if (!WORKSPACE_ID_PATTERN.test(fromEnv)) {
+      throw new ConfigError(
+        `DEPUTY_WORKSPACE_ID (temporal.workspaceId) is not a valid workspace id: ${WORKSPACE_ID_RULE}`,
+      );
+    }
+    return fromEnv;
+  }
+  return fileValue ?? null;
+}
+
+/**
+ * The tool queue of a configuration's workspace (`<taskQueue>-tools/<workspaceId>`), or null
+ * without a workspace id: then every activity runs on the shared task queue, as before issue 16.
+ */
+export function toolQueueOf(temporal: {
+  taskQueue: string;
+  workspaceId?: string | null;
+}): string | null {
+  return temporal.workspaceId ? toolQueueName(temporal.taskQueue, temporal.workspaceId) : null;
 }
 
 /**
@@ -362,7 +425,7 @@ export function loadConfig(
     throw new ConfigError(`workspace ${workspaceInput} does not exist`);
   }
   const workspace = realpathSync(workspaceInput);
-  const file = readConfigFile(workspace, env);
+  const { settings: file, temporal } = parseConfigFile(workspace, env);
   const portText = overrides.port ?? env.DEPUTY_PORT;
   const port = portText === undefined ? 4780 : Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -378,6 +441,7 @@ export function loadConfig(
       address: overrides.temporalAddress ?? env.TEMPORAL_ADDRESS ?? null,
       namespace: env.TEMPORAL_NAMESPACE ?? 'default',
       taskQueue: env.DEPUTY_TASK_QUEUE?.trim() || TASK_QUEUE,
+      workspaceId: workspaceIdOf(temporal.workspaceId, env),
     },
     api: { host: env.DEPUTY_HOST ?? '127.0.0.1', port },
   };

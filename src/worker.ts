@@ -2,13 +2,17 @@
  * The composition root: builds the definition registry, the agent resolver and the activities
  * on them, and a worker that polls deputy's task queue with delegation workflows. Any number of
  * workers may poll the same queue; nothing here assumes there is only one.
+ *
+ * With `temporal.workspaceId` (issue 16) the process runs a second worker on the same
+ * connection: activities only, on the workspace's tool queue, where delegations started under
+ * that workspace's configuration run their model calls, tools and hooks.
  */
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import type { AgentResolver } from './activities/resolve-agent.js';
 import { createAgentResolver } from './agent-resolver.js';
-import type { DeputyConfig } from './config.js';
+import { toolQueueOf, type DeputyConfig } from './config.js';
 import { createRegistry } from './definitions/registry.js';
 import { liveConfigOf, type LiveConfig } from './live-config.js';
 import { definitionSecretSource, type DefinitionsNow } from './secrets/definition-secrets.js';
@@ -33,6 +37,11 @@ export interface DeputyWorkerOptions {
   agents: AgentResolver;
   /** Defaults to deputy's task queue. */
   taskQueue?: string;
+  /**
+   * The workspace's tool queue, polled by an activities-only worker besides `taskQueue`.
+   * Default: `<taskQueue>-tools/<temporal.workspaceId>`, none without a workspace id; null: none.
+   */
+  toolQueue?: string | null;
   /** Pre-built workflow bundle (tests share one to save bundling time). */
   workflowBundle?: { code: string };
   /** The process's MCP clients; without them MCP tools fail with a clear message. */
@@ -49,38 +58,81 @@ export interface DeputyWorkerOptions {
   secrets?: SecretMasker;
 }
 
+/** The shared queue's worker and, with a workspace id, the tool queue's. */
+export interface DeputyWorkers {
+  /** Workflows and every activity, on the shared task queue. */
+  shared: Worker;
+  /** Activities only, on the workspace's tool queue; null without one. */
+  tools: Worker | null;
+  taskQueue: string;
+  toolQueue: string | null;
+}
+
+/** The worker on the shared task queue (what tests and fixtures run); no tool queue worker. */
 export async function createDeputyWorker(options: DeputyWorkerOptions): Promise<Worker> {
-  const settings = options.settings ?? options.config;
+  return (await createDeputyWorkers({ ...options, toolQueue: null })).shared;
+}
+
+/**
+ * The shared queue's worker and, when the workspace has a tool queue, an activities-only worker
+ * on it. Both share one connection and one set of activities; each has its own slots.
+ */
+export async function createDeputyWorkers(options: DeputyWorkerOptions): Promise<DeputyWorkers> {
   await assertSearchAttributes(options.connection, options.config.temporal.namespace, (message) =>
     Runtime.instance().logger.warn(message),
   );
-  return Worker.create({
+  const taskQueue = options.taskQueue ?? options.config.temporal.taskQueue;
+  const toolQueue =
+    options.toolQueue === undefined
+      ? toolQueueOf({ taskQueue, workspaceId: options.config.temporal.workspaceId })
+      : options.toolQueue;
+  const activities = activitiesOf(options);
+  const tuning = workerTuningOptions(options.config.worker);
+  const shared = await Worker.create({
     connection: options.connection,
     namespace: options.config.temporal.namespace,
-    taskQueue: options.taskQueue ?? options.config.temporal.taskQueue,
+    taskQueue,
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({
-      config: settings,
-      agents: options.agents,
-      ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
-      secrets:
-        options.secrets ??
-        liveSecretMasker(
-          liveConfigOf(settings),
-          process.env,
-          ...(options.definitions === undefined
-            ? []
-            : [definitionSecretSource(options.definitions)]),
-        ),
-    }),
+    activities,
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',
     // The `worker:` section (cache, slots, sticky timeout, SIGTERM grace), read at start: the
     // worker's sizes cannot change while it runs. Defaults and their reasons: src/worker-tuning.ts.
-    ...workerTuningOptions(options.config.worker),
+    ...tuning,
+  });
+  if (toolQueue === null || toolQueue === taskQueue) {
+    return { shared, tools: null, taskQueue, toolQueue: null };
+  }
+  // No workflows here: a workflow task may run on any worker of the shared queue, while what
+  // needs this workspace's files (resolve, model calls, tools, hooks) is scheduled on this queue.
+  const tools = await Worker.create({
+    connection: options.connection,
+    namespace: options.config.temporal.namespace,
+    taskQueue: toolQueue,
+    activities,
+    maxHeartbeatThrottleInterval: '2 seconds',
+    maxConcurrentActivityTaskExecutions: tuning.maxConcurrentActivityTaskExecutions,
+    shutdownGraceTime: tuning.shutdownGraceTime,
+  });
+  return { shared, tools, taskQueue, toolQueue };
+}
+
+function activitiesOf(options: DeputyWorkerOptions): ReturnType<typeof createActivities> {
+  const settings = options.settings ?? options.config;
+  return createActivities({
+    config: settings,
+    agents: options.agents,
+    ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
+    secrets:
+      options.secrets ??
+      liveSecretMasker(
+        liveConfigOf(settings),
+        process.env,
+        ...(options.definitions === undefined ? [] : [definitionSecretSource(options.definitions)]),
+      ),
   });
 }
 
@@ -91,10 +143,15 @@ export interface WorkerRuntime {
   stop(): Promise<void>;
   /** The worker's MCP clients (closed when it stops): `deputy dev` hands them to its API. */
   mcp: McpRuntime;
+  /** The queues it polls: the shared task queue, then the workspace's tool queue if any. */
+  queues: { taskQueue: string; toolQueue: string | null };
 }
 
 /** For tests: their own task queue, and a shared bundle. */
-export type WorkerRuntimeOptions = Pick<DeputyWorkerOptions, 'taskQueue' | 'workflowBundle'> & {
+export type WorkerRuntimeOptions = Pick<
+  DeputyWorkerOptions,
+  'taskQueue' | 'toolQueue' | 'workflowBundle'
+> & {
   /** Where MCP connection news goes (connected, lost, retrying): secret-free lines. */
   log?: (message: string) => void;
 };
@@ -129,9 +186,9 @@ export async function startWorkerRuntime(
   await registry.watch(() => mcp.connectAll());
   const agents = createAgentResolver(live, registry, {}, mcp);
   const connection = await NativeConnection.connect({ address });
-  let worker;
+  let workers: DeputyWorkers;
   try {
-    worker = await createDeputyWorker({
+    workers = await createDeputyWorkers({
       config,
       settings: live,
       connection,
@@ -146,18 +203,27 @@ export async function startWorkerRuntime(
     await mcp.close();
     throw error;
   }
-  const done = worker.run().finally(async () => {
+  const running = [workers.shared, workers.tools].filter((worker) => worker !== null);
+  const shutdown = (): void => {
+    for (const worker of running) if (worker.getState() === 'RUNNING') worker.shutdown();
+  };
+  // One stops (a fatal error), all stop: a process half serving its workspace would hide it.
+  const runs = running.map((worker) => worker.run().finally(shutdown));
+  const done = Promise.allSettled(runs).then(async (outcomes) => {
     await connection.close();
     await registry.close();
     await mcp.close();
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   });
   let stopping: Promise<void> | null = null;
   return {
     done,
     mcp,
+    queues: { taskQueue: workers.taskQueue, toolQueue: workers.toolQueue },
     stop() {
       stopping ??= (async () => {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
+        shutdown();
         await done.catch(() => {});
       })();
       return stopping;

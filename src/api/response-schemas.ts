@@ -168,6 +168,13 @@ export const DelegationStateSchema = component(
       "tokens so far (a session's include its finished children's); absent when rebuilt from visibility",
     ),
     result: DelegationResultSchema.nullable(),
+    toolQueue: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'the workspace tool queue its model calls, tools and hooks run on (a worker configured with that `temporal.workspaceId` runs them); null when they run on the shared task queue',
+      ),
   }),
 );
 

@@ -3,7 +3,7 @@
  * workspace file) and, for the client commands, a Delegations facade on a live connection.
  */
 import type { Command } from 'commander';
-import { loadConfig, type ConfigOverrides, type DeputyConfig } from '../config.js';
+import { loadConfig, toolQueueOf, type ConfigOverrides, type DeputyConfig } from '../config.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { createDelegations, type Delegations } from '../temporal/delegations/facade.js';
 import { createSessions, type Sessions } from '../temporal/sessions/facade.js';
@@ -47,7 +47,11 @@ export async function withDelegations<T>(
   const temporal = await connectTemporal(config);
   try {
     const { namespace, taskQueue } = config.temporal;
-    return await fn(createDelegations(temporal.client, { namespace, taskQueue }), config);
+    const toolQueue = toolQueueOf(config.temporal);
+    return await fn(
+      createDelegations(temporal.client, { namespace, taskQueue, toolQueue }),
+      config,
+    );
   } finally {
     await temporal.close();
   }
@@ -61,9 +65,11 @@ export async function withSessions<T>(
   const config = configFor(command);
   const temporal = await connectTemporal(config);
   const { namespace, taskQueue } = config.temporal;
+  // Delegations and sessions started from this workspace run their tools on its tool queue.
+  const toolQueue = toolQueueOf(config.temporal);
   try {
-    const delegations = createDelegations(temporal.client, { namespace, taskQueue });
-    const sessions = createSessions(temporal.client, delegations, { taskQueue });
+    const delegations = createDelegations(temporal.client, { namespace, taskQueue, toolQueue });
+    const sessions = createSessions(temporal.client, delegations, { taskQueue, toolQueue });
     return await fn(sessions, delegations, config);
   } finally {
     await temporal.close();

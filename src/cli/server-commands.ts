@@ -1,5 +1,6 @@
 /** Long-running commands: worker, api, and dev (Temporal dev server + worker + API in one). */
 import type { Command } from 'commander';
+import { toolQueueOf } from '../config.js';
 import type { LiveConfig } from '../live-config.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import { startApiServer, type ApiServer } from '../server.js';
@@ -21,6 +22,15 @@ async function startWorkerRuntime(settings: LiveConfig, address: string): Promis
   quietTemporalRuntime(liveSecretMasker(settings));
   const worker = await import('../worker.js');
   return worker.startWorkerRuntime(settings, address);
+}
+
+/** Which queues a worker runtime serves, for its start line. */
+function queuesLine(worker: WorkerRuntime): string {
+  const { taskQueue, toolQueue } = worker.queues;
+  const shared = `task queue ${taskQueue} (workflows and activities)`;
+  return toolQueue === null
+    ? shared
+    : `${shared} and tool queue ${toolQueue} (this workspace's activities)`;
 }
 
 /** Settles on the first SIGINT or SIGTERM. */
@@ -88,11 +98,13 @@ async function startApi(
     const ownRuntime = own;
     await registry.watch(ownRuntime === undefined ? undefined : () => ownRuntime.connectAll());
     const { namespace, taskQueue } = config.temporal;
-    const delegations = createDelegations(temporal.client, { namespace, taskQueue });
+    // Delegations and sessions started here run their tools on this workspace's tool queue.
+    const toolQueue = toolQueueOf(config.temporal);
+    const delegations = createDelegations(temporal.client, { namespace, taskQueue, toolQueue });
     const server = await startApiServer(config, {
       settings,
       delegations,
-      sessions: createSessions(temporal.client, delegations, { taskQueue }),
+      sessions: createSessions(temporal.client, delegations, { taskQueue, toolQueue }),
       definitions: registry,
       mcp: mcp ?? own,
       console: { temporalUi },
@@ -137,7 +149,9 @@ export function registerServerCommands(
         const settings = await watchSettings(config, io);
         try {
           const worker = await startWorkerRuntime(settings, address);
-          io.err(`worker polling ${address} (workspace ${config.workspace}); Ctrl-C stops it`);
+          io.err(
+            `worker polling ${address} (workspace ${config.workspace}) on ${queuesLine(worker)}; Ctrl-C stops it`,
+          );
           const outcome = await Promise.race([
             untilSignal(),
             worker.done.then(() => 'done' as const),
@@ -235,6 +249,7 @@ export function registerServerCommands(
             io.out(`deputy API:   ${api.server.url}  (OpenAPI: ${api.server.url}/openapi.json)`);
             io.out(`Temporal:     ${address}${uiUrl ? `  UI: ${uiUrl}` : ''}`);
             io.out(`workspace:    ${config.workspace}`);
+            io.out(`worker:       ${queuesLine(worker)}`);
             io.out(
               'try the demo: deputy delegate demo "Greet the workspace"   (then: deputy cards / deputy approve <id>)',
             );

@@ -7,9 +7,11 @@ import {
   proxyLocalActivities,
   type ActivityOptions,
   type LocalActivityOptions,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { DeputyActivities } from '../activities/index.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
+import type { ToolQueueInput } from '../shared/tool-queue.js';
 
 export const RESOLVE_AGENT: ActivityOptions = {
   startToCloseTimeout: '1 minute',
@@ -65,9 +67,30 @@ export const STOP_HOOKS: ActivityOptions = {
   retry: { maximumAttempts: 1 },
 };
 
-/** Activities with a one-line summary, so the Temporal UI reads "write hello.txt", not "runTool". */
-export function activitiesWith(options: ActivityOptions, summary: string) {
-  return proxyActivities<DeputyActivities>({ ...options, summary: summary.slice(0, 200) });
+/**
+ * Activities with a one-line summary, so the Temporal UI reads "write hello.txt", not "runTool".
+ *
+ * @param queue the task queue they run on (a workspace's tool queue, see `workspaceQueue`);
+ *   undefined: the workflow's own, and the command is exactly what it was before tool queues.
+ */
+export function activitiesWith(options: ActivityOptions, summary: string, queue?: string) {
+  return proxyActivities<DeputyActivities>({
+    ...options,
+    ...(queue === undefined ? {} : { taskQueue: queue }),
+    summary: summary.slice(0, 200),
+  });
+}
+
+/**
+ * Where the run's workspace-bound activities go (issue 16): the input's tool queue when it has
+ * one other than the workflow's own queue, else undefined (the workflow's queue, as always).
+ * Runs without `toolQueue` in their input (all from before issue 16) are left exactly as they
+ * were, so their histories replay. With a tool queue, reads do not run as local activities: a
+ * local activity runs on whichever worker runs the workflow task, which may lack the workspace.
+ */
+export function workspaceQueue(input: ToolQueueInput): string | undefined {
+  const queue = input.toolQueue;
+  return queue !== undefined && queue !== workflowInfo().taskQueue ? queue : undefined;
 }
 
 export function localActivitiesWith(options: LocalActivityOptions, summary: string) {

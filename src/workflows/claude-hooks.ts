@@ -27,6 +27,8 @@ export async function applyClaudePreToolHooks(
   turn: ModelTurn,
   resolved: ResolvedAgent,
   unattended: UnattendedVerdict | undefined,
+  /** The workspace's tool queue (rounds.ts); undefined: the workflow's own. */
+  toolQueue?: string,
 ): Promise<void> {
   const { snapshot } = resolved;
   // Only snapshots read from Claude Code's form have these, and none existed before the patch.
@@ -45,6 +47,7 @@ export async function applyClaudePreToolHooks(
       // A hook is a check: running it again after a lost worker is what a restart should do.
       { startToCloseTimeout: (seconds + 30) * 1000, retry: { maximumAttempts: 3 } },
       `PreToolUse hooks ${toolName}`,
+      toolQueue,
     );
     let answer: PreToolHooksAnswer;
     try {

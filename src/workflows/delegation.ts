@@ -16,7 +16,8 @@ import {
 import type { ResolvedAgent } from '../activities/types.js';
 import type { DelegationInput, DelegationResult } from '../shared/delegation.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
-import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS } from './activity-options.js';
+import type { ToolQueueInput } from '../shared/tool-queue.js';
+import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS, workspaceQueue } from './activity-options.js';
 import type { CarriedState } from './carried-state.js';
 import { cardDeadlinesFor } from './card-deadlines.js';
 import { DelegationRun } from './delegation-run.js';
@@ -28,15 +29,16 @@ import { registerRunHandlers } from './run-handlers.js';
 import { notify } from './notify.js';
 import { publish } from './visibility.js';
 
-const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve agent');
-
 /**
- * One delegation. `carried` is set only by continue-as-new, never by a client.
+ * One delegation. `carried` is set only by continue-as-new, never by a client. With a
+ * `toolQueue` (issue 16) its workspace-bound activities run there; its webhooks do not.
  */
 export async function delegation(
-  input: DelegationInput,
+  input: DelegationInput & ToolQueueInput,
   carried?: CarriedState,
 ): Promise<DelegationResult> {
+  const toolQueue = workspaceQueue(input);
+  const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve agent', toolQueue);
   const run = new DelegationRun(input, workflowInfo().workflowId, carried);
   const taskId = input.delegationId;
   const background = input.options.background === true;
@@ -52,7 +54,7 @@ export async function delegation(
     let final = next;
     const hooks = run.resolved?.snapshot.hooks;
     if ((hooks?.Stop ?? []).length > 0) {
-      const { runStopHooks } = activitiesWith(STOP_HOOKS, 'Stop hooks');
+      const { runStopHooks } = activitiesWith(STOP_HOOKS, 'Stop hooks', toolQueue);
       const failure = await runStopHooks({ hooks, agent: input.agent, result: next });
       if (failure) {
         final = {
@@ -86,6 +88,7 @@ export async function delegation(
       run,
       resolved,
       unattended: input.options.unattended,
+      toolQueue,
       settleCard: decideCard,
       outOfTurns: () => run.outOfTurns(),
       maxTokens: input.options.maxTokens ?? resolved.snapshot.limits.maxTokens,

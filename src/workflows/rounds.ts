@@ -17,6 +17,11 @@ export interface RoundsOptions {
   run: DelegationRun;
   resolved: ResolvedAgent;
   unattended: UnattendedVerdict | undefined;
+  /**
+   * The queue of the workspace-bound activities (model calls, tools, hooks): `workspaceQueue`'s
+   * answer; undefined runs them on the workflow's own queue, as before issue 16.
+   */
+  toolQueue?: string | undefined;
   /** True when the next round would pass this pass's `maxTurns`. */
   outOfTurns(): boolean;
   /** The token budget, checked before each model call; absent: none. */
@@ -43,14 +48,20 @@ export type RoundsEnd =
   | { kind: 'out-of-tokens'; maxTokens: number };
 
 export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
-  const { run, resolved, unattended } = options;
+  const { run, resolved, unattended, toolQueue } = options;
   const { snapshot } = resolved;
   for (;;) {
     await options.betweenRounds();
     if (options.maxTokens !== undefined && run.tokensUsed() >= options.maxTokens) {
       return { kind: 'out-of-tokens', maxTokens: options.maxTokens };
     }
-    const { callModel } = activitiesWith(MODEL_CALL, `model round ${run.roundsUsed + 1}`);
+    // The model call too: it computes the calls' real paths in the workspace, and the scripted
+    // model reads its script from there.
+    const { callModel } = activitiesWith(
+      MODEL_CALL,
+      `model round ${run.roundsUsed + 1}`,
+      toolQueue,
+    );
     const turn: ModelTurn = await withSnapshot(resolved, (carrier) =>
       callModel({
         agentName: snapshot.agentName,
@@ -66,7 +77,7 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     if (options.outOfTurns()) return { kind: 'out-of-turns', turn };
 
     const planned = planCalls(turn, resolved, unattended);
-    await applyClaudePreToolHooks(planned, turn, resolved, unattended);
+    await applyClaudePreToolHooks(planned, turn, resolved, unattended, toolQueue);
     const carded: PlannedCall[] = [];
     for (const item of planned) {
       if (item.verdict.kind === 'ask') {
@@ -88,7 +99,7 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     }
 
     for (const item of planned) {
-      const outcome = await (options.workflowCall?.(item) ?? settleCall(item, resolved));
+      const outcome = await (options.workflowCall?.(item) ?? settleCall(item, resolved, toolQueue));
       run.recordToolResult(item, outcome);
     }
   }

@@ -20,7 +20,8 @@ import type { DelegationInput, DelegationResult } from '../shared/delegation.js'
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { childReportSignal, sessionMessageSignal } from '../shared/messages.js';
 import type { SessionInput, SessionMessage, SessionState, SessionTask } from '../shared/session.js';
-import { activitiesWith, RESOLVE_AGENT } from './activity-options.js';
+import type { ToolQueueInput } from '../shared/tool-queue.js';
+import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from './activity-options.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
@@ -33,16 +34,19 @@ import { cancelTask, taskTools } from './task-tools.js';
 import { publish } from './visibility.js';
 import { addUsage, emptyUsage } from '../shared/delegation.js';
 
-const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve main agent');
-
 /** How long a stopping session waits for its children to confirm they stopped. */
 const CHILDREN_STOP_WAIT = '2 minutes';
 
-/** One session. `carried` is set only by continue-as-new, never by a client. */
+/**
+ * One session. `carried` is set only by continue-as-new, never by a client. With a `toolQueue`
+ * (issue 16) its workspace-bound activities run there, and its children inherit it.
+ */
 export async function session(
-  input: SessionInput,
+  input: SessionInput & ToolQueueInput,
   carried?: SessionCarried,
 ): Promise<DelegationResult> {
+  const toolQueue = workspaceQueue(input);
+  const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve main agent', toolQueue);
   // The session is a delegation-shaped run of its own: its cards, state and events are read
   // and decided the same way (the session id is its delegation id).
   const asDelegation: DelegationInput = {
@@ -102,7 +106,7 @@ export async function session(
     if (!historyNearLimit()) return;
     await condition(allHandlersFinished);
     // The first message is in the transcript or the inbox by now: the next run must not add it.
-    const next: SessionInput = { ...input };
+    const next: SessionInput & ToolQueueInput = { ...input };
     delete next.message;
     await continueAsNew<typeof session>(next, {
       run: run.carryOver(),
@@ -155,6 +159,7 @@ export async function session(
         run,
         resolved,
         unattended: input.options.unattended,
+        toolQueue,
         settleCard: decideCard,
         outOfTurns: () => run.outOfTurns(since),
         maxTokens: resolved.snapshot.limits.maxTokens,

@@ -29,6 +29,7 @@ import {
 } from '../shared/delegation.js';
 import { initialSearchAttributes } from '../shared/search-attributes.js';
 import type { SessionInput, SessionTask } from '../shared/session.js';
+import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../shared/tool-queue.js';
 import { toolFailureText } from '../shared/tool-contract.js';
 import { delegation } from './delegation.js';
 import type { DelegationRun } from './delegation-run.js';
@@ -40,7 +41,7 @@ import type { PlannedCall } from './tool-calls.js';
 const STOP_CONFIRM_WAIT = '1 minute';
 
 export interface TaskToolsContext {
-  input: SessionInput;
+  input: SessionInput & ToolQueueInput;
   run: DelegationRun;
   resolved: ResolvedAgent;
   tasks: TaskBook;
@@ -87,7 +88,7 @@ async function startTask(
   const background = args.run_in_background === true || target.background;
   const taskId = `d-${uuid4().replace(/-/g, '').slice(0, 12)}`;
   const workflowId = delegationWorkflowId(input.sessionId, taskId);
-  const childInput: DelegationInput = {
+  const childInput: DelegationInput & ToolQueueInput = {
     delegationId: taskId,
     agent,
     task: prompt,
@@ -101,6 +102,8 @@ async function startTask(
     parent: { sessionId: input.sessionId, workflowId: workflowInfo().workflowId },
     ...(model === '' ? {} : { model }),
     parentModel: resolved.snapshot.model,
+    // The child works in the session's workspace: its tools run where the session's do.
+    ...(input.toolQueue === undefined ? {} : { toolQueue: input.toolQueue }),
   };
   const task: SessionTask = {
     taskId,
@@ -136,6 +139,7 @@ async function startTask(
         task: firstLine(prompt),
         description,
         ...(input.caller.id === null ? {} : { startedBy: input.caller.id }),
+        ...(input.toolQueue === undefined ? {} : { [TOOL_QUEUE_MEMO]: input.toolQueue }),
       },
       staticSummary: `${agent}: ${description}`.slice(0, 200),
     });

@@ -128,8 +128,16 @@ function mcpScope(
   return { verdict: mcpScopeVerdict(target, servers), label: `${target.server}/${target.tool}` };
 }
 
-/** Runs the call if policy (or its card) allows it; otherwise says why not. */
-export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Promise<ToolOutcome> {
+/**
+ * Runs the call if policy (or its card) allows it; otherwise says why not.
+ *
+ * @param toolQueue the workspace's tool queue (rounds.ts); undefined: the workflow's own.
+ */
+export async function settleCall(
+  item: PlannedCall,
+  resolved: ResolvedAgent,
+  toolQueue?: string,
+): Promise<ToolOutcome> {
   const { call, schema, verdict, card } = item;
   if (card && card.state.status === 'denied') {
     return { content: `[tool '${call.name}' denied] ${card.state.reason}`, isError: true };
@@ -141,7 +149,7 @@ export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Pr
   const summary = activitySummary(call, schema);
   try {
     return await withSnapshot(resolved, (carrier) =>
-      runToolCall(schema, summary, { ...carrier, call }),
+      runToolCall(schema, summary, { ...carrier, call }, toolQueue),
     );
   } catch (error) {
     if (isCancellation(error)) throw error;
@@ -158,13 +166,20 @@ export async function settleCall(item: PlannedCall, resolved: ResolvedAgent): Pr
  * Writes, exec and MCP run at most once as ordinary activities. Reads run local; one that
  * outlasts the local budget runs again as an ordinary activity: while a local activity runs,
  * its workflow task stays open, and a stop or a state query waits for it.
+ *
+ * With a tool queue every call is an ordinary activity on it, reads too: a local activity runs
+ * on the worker of the workflow task, which need not be one with the workspace (issue 16).
  */
 async function runToolCall(
   schema: ToolSchema,
   summary: string,
   input: RunToolInput,
+  toolQueue: string | undefined,
 ): Promise<ToolOutcome> {
-  if (isAtMostOnce(schema.toolClass)) return activitiesWith(ONCE_TOOL, summary).runTool(input);
+  if (isAtMostOnce(schema.toolClass)) {
+    return activitiesWith(ONCE_TOOL, summary, toolQueue).runTool(input);
+  }
+  if (toolQueue !== undefined) return activitiesWith(READ_TOOL, summary, toolQueue).runTool(input);
   if (!patched(LOCAL_READS_PATCH)) return activitiesWith(READ_TOOL, summary).runTool(input);
   try {
     return await localActivitiesWith(LOCAL_READ_TOOL, summary).runTool(input);

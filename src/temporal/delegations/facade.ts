@@ -29,6 +29,7 @@ import { firstLine, memoStartedBy, statusOf, summaryOf } from './visibility.js';
 import { DELEGATION_WORKFLOW_TYPE, type DelegationSummary, type Delegations } from './types.js';
 import { createLiveWorkerCheck } from './worker-liveness.js';
 import { parseDuration } from '../../shared/duration.js';
+import { TOOL_QUEUE_MEMO } from '../../shared/tool-queue.js';
 
 export * from './types.js';
 
@@ -37,6 +38,12 @@ export interface DelegationsOptions {
   namespace: string;
   /** Task queue delegations are started on. Default TASK_QUEUE (tests use their own). */
   taskQueue?: string;
+  /**
+   * The workspace's tool queue (issue 16, `toolQueueOf(config.temporal)`): delegations started
+   * here run their model calls, tools and hooks on it, on a worker that has the workspace.
+   * Recorded in their input and memo. Default null: everything on `taskQueue`, as before.
+   */
+  toolQueue?: string | null;
   /**
    * How long a query may take before `get` falls back to describe() (a query needs a worker;
    * with none polling, or one that just died, it would hang). Milliseconds, default 5 000.
@@ -55,6 +62,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
   const queryTimeoutMs = options.queryTimeoutMs ?? 5_000;
   const decisionWaitMs = options.decisionWaitMs ?? 3_000;
   const taskQueue = options.taskQueue ?? TASK_QUEUE;
+  const toolQueue = options.toolQueue ?? null;
   const lookup = createDelegationLookup(client);
   const hasLiveWorker = createLiveWorkerCheck(client, options.namespace);
   const get = createStateReader({ client, lookup, hasLiveWorker, queryTimeoutMs });
@@ -108,6 +116,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
                 options: request.options,
                 ...(request.model === undefined ? {} : { model: request.model }),
                 ...(request.fork === undefined ? {} : { fork: request.fork }),
+                ...(toolQueue === null ? {} : { toolQueue }),
               },
             ],
             typedSearchAttributes: initialSearchAttributes({
@@ -120,6 +129,8 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
             memo: {
               task: firstLine(request.task),
               ...(request.caller.id === null ? {} : { startedBy: request.caller.id }),
+              // Read back without a worker: the detail's `toolQueue`, and settle's liveness.
+              ...(toolQueue === null ? {} : { [TOOL_QUEUE_MEMO]: toolQueue }),
               ...(request.fork === undefined
                 ? {}
                 : {

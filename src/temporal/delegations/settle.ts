@@ -6,7 +6,11 @@
  * with `unavailable` instead of a hang.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  WorkflowFailedError,
+  type WorkflowExecutionDescription,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import type { DelegationResult, DelegationState } from '../../shared/delegation.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, orNotFound, type DelegationLookup } from './lookup.js';
@@ -14,6 +18,7 @@ import { rpc } from './rpc.js';
 import { unsettledResult, withDeniedCalls } from './state.js';
 import { failureMessage } from './status.js';
 import type { Delegations, Settled } from './types.js';
+import { memoToolQueue } from '../../shared/tool-queue.js';
 import { statusOf } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
@@ -37,11 +42,9 @@ export function createSettle(deps: SettleDeps): Delegations['settle'] {
         const state = await deps.get(delegationId);
         // Decided between the two reads: it runs on, so keep waiting.
         if (state.pendingCards.length > 0) return { status: 'parked', state };
-      } else if (!(await deps.hasLiveWorker(description.taskQueue))) {
-        return running(
-          await deps.get(delegationId),
-          `no worker is running for task queue ${description.taskQueue}: the delegation runs once one is`,
-        );
+      } else {
+        const missing = await missingWorker(deps.hasLiveWorker, description);
+        if (missing !== null) return running(await deps.get(delegationId), missing);
       }
       try {
         await sleep(deps.pollMs, undefined, options.signal ? { signal: options.signal } : {});
@@ -51,6 +54,25 @@ export function createSettle(deps: SettleDeps): Delegations['settle'] {
       }
     }
   };
+}
+
+/**
+ * What stops a running delegation from going on for want of a worker, or null: no worker on its
+ * task queue; or, for one whose tools run on a workspace's tool queue (issue 16, the memo says
+ * which), none on that queue: the workflow goes on until its next model call or tool, then waits.
+ */
+export async function missingWorker(
+  hasLiveWorker: LiveWorkerCheck,
+  description: WorkflowExecutionDescription,
+): Promise<string | null> {
+  if (!(await hasLiveWorker(description.taskQueue))) {
+    return `no worker is running for task queue ${description.taskQueue}: the delegation runs once one is`;
+  }
+  const toolQueue = memoToolQueue(description.memo);
+  if (toolQueue !== null && !(await hasLiveWorker(toolQueue, 'activity'))) {
+    return `no worker is running for tool queue ${toolQueue} (its workspace's worker): the delegation's model calls and tools run once one is`;
+  }
+  return null;
 }
 
 function running(state: DelegationState, message: string): Settled {

@@ -24,6 +24,8 @@ import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, notFound, type DelegationLookup } from './lookup.js';
 import { rpc } from './rpc.js';
 import { effectiveStatus, failureMessage } from './status.js';
+import { memoToolQueue } from '../../shared/tool-queue.js';
+import type { DelegationDetail } from './types.js';
 import { mirroredPendingCards } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
@@ -37,14 +39,21 @@ export interface StateReaderDeps {
 
 export function createStateReader(
   deps: StateReaderDeps,
-): (delegationId: string) => Promise<DelegationState> {
+): (delegationId: string) => Promise<DelegationDetail> {
   return async function get(delegationId) {
     const handle = await deps.lookup.handleOf(delegationId);
     const description = await describe(delegationId, handle);
+    // Where its tools run is the memo's, written at start: known with or without a worker.
+    const toolQueue = memoToolQueue(description.memo);
     const state = await queryState(deps, delegationId, handle, description);
-    if (state !== null) return state;
+    if (state !== null) return { ...state, toolQueue };
     // Build what visibility knows instead of failing the caller.
-    return stateFromDescription(delegationId, await describe(delegationId, handle), handle);
+    const rebuilt = await stateFromDescription(
+      delegationId,
+      await describe(delegationId, handle),
+      handle,
+    );
+    return { ...rebuilt, toolQueue };
   };
 }
 

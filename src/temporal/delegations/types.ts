@@ -56,6 +56,16 @@ export interface StartedDelegation {
   agent: string;
 }
 
+/** A delegation's state as the facade answers it: the workflow's, and where its tools run. */
+export interface DelegationDetail extends DelegationState {
+  /**
+   * The workspace tool queue its model calls, tools and hooks run on (issue 16, from the memo);
+   * null when they run on the shared task queue. The Temporal facade always sets it; answers
+   * built without it (older API stubs) leave it out.
+   */
+  toolQueue?: string | null;
+}
+
 /** One row of a listing, read from visibility alone (no worker needed). */
 export interface DelegationSummary {
   delegationId: string;
@@ -142,7 +152,7 @@ export interface Delegations {
    * when no such delegation exists.
    */
   owner(delegationId: string): Promise<string | null>;
-  get(delegationId: string): Promise<DelegationState>;
+  get(delegationId: string): Promise<DelegationDetail>;
   list(filter?: ListFilter): Promise<DelegationSummary[]>;
   stop(delegationId: string): Promise<StopOutcome>;
   /** Pending cards across delegations, oldest first. */

@@ -5,6 +5,7 @@
  * still bound what they ask of the workflow.
  */
 import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { rpc } from './rpc.js';
 
@@ -16,17 +17,33 @@ const LIVE_POLLER_MS = 90_000;
 /** How long one answer about a task queue's pollers is reused (event streams poll often). */
 const POLLER_CACHE_MS = 2_000;
 
-export type LiveWorkerCheck = (queue: string) => Promise<boolean>;
+/**
+ * Which pollers count: `workflow` (default) for a queue workflows run on, `activity` for a
+ * workspace's tool queue (issue 16), whose workers poll activities only.
+ */
+export type PollerKind = 'workflow' | 'activity';
+
+export type LiveWorkerCheck = (queue: string, kind?: PollerKind) => Promise<boolean>;
+
+const TASK_QUEUE_TYPES: Record<PollerKind, temporal.api.enums.v1.TaskQueueType> = {
+  workflow: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+  activity: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+};
 
 export function createLiveWorkerCheck(client: Client, namespace: string): LiveWorkerCheck {
   const pollerCache = new Map<string, { at: number; live: boolean }>();
-  return async function hasLiveWorker(queue) {
-    const cached = pollerCache.get(queue);
+  return async function hasLiveWorker(queue, kind = 'workflow') {
+    const key = `${kind}:${queue}`;
+    const cached = pollerCache.get(key);
     if (cached && Date.now() - cached.at < POLLER_CACHE_MS) return cached.live;
     let live = true;
     try {
       const response = await rpc(client, () =>
-        client.workflowService.describeTaskQueue({ namespace, taskQueue: { name: queue } }),
+        client.workflowService.describeTaskQueue({
+          namespace,
+          taskQueue: { name: queue },
+          taskQueueType: TASK_QUEUE_TYPES[kind],
+        }),
       );
       const now = Date.now();
       live = (response.pollers ?? []).some((poller) => {
@@ -38,7 +55,7 @@ export function createLiveWorkerCheck(client: Client, namespace: string): LiveWo
       if (error instanceof TemporalUnreachableError) throw error;
       // Otherwise we cannot tell: let the query try (it is bounded by its deadline anyway).
     }
-    pollerCache.set(queue, { at: Date.now(), live });
+    pollerCache.set(key, { at: Date.now(), live });
     return live;
   };
 }

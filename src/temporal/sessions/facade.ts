@@ -19,6 +19,7 @@ import {
   type SessionState,
 } from '../../shared/session.js';
 import { TASK_QUEUE, firstLine } from '../../shared/delegation.js';
+import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/tool-queue.js';
 import type { Delegations } from '../delegations/facade.js';
 import {
   AGENT_NAME_PATTERN,
@@ -37,6 +38,11 @@ export * from './types.js';
 export interface SessionsOptions {
   /** Task queue sessions (and so their children) run on. Default TASK_QUEUE. */
   taskQueue?: string;
+  /**
+   * The workspace's tool queue (issue 16): the session's and its children's model calls, tools
+   * and hooks run on it. Recorded in the input and memo. Default null: all on `taskQueue`.
+   */
+  toolQueue?: string | null;
 }
 
 export function createSessions(
@@ -46,6 +52,7 @@ export function createSessions(
 ): Sessions {
   const { lookup } = delegations;
   const taskQueue = options.taskQueue ?? TASK_QUEUE;
+  const toolQueue = options.toolQueue ?? null;
 
   /** The session's handle; `not-found` for an unknown id or one that names a delegation. */
   async function handleOf(sessionId: string) {
@@ -86,12 +93,13 @@ export function createSessions(
         );
       }
       const workflowId = sessionWorkflowId(sessionId);
-      const input: SessionInput = {
+      const input: SessionInput & ToolQueueInput = {
         sessionId,
         agent,
         caller: request.caller,
         options: request.options,
         ...(request.message === undefined ? {} : { message: request.message }),
+        ...(toolQueue === null ? {} : { toolQueue }),
       };
       try {
         await rpc(client, () =>
@@ -110,6 +118,7 @@ export function createSessions(
               kind: 'session',
               task: request.message === undefined ? '(session)' : firstLine(request.message),
               ...(request.caller.id === null ? {} : { startedBy: request.caller.id }),
+              ...(toolQueue === null ? {} : { [TOOL_QUEUE_MEMO]: toolQueue }),
             },
             staticSummary: `session of ${agent}`,
           }),

@@ -2,7 +2,7 @@
 import type { Caller } from '../../shared/caller.js';
 import type { ApprovalCard, DelegationEvent, DelegationStatus } from '../../shared/delegation.js';
 import type { SessionOptions, SessionState } from '../../shared/session.js';
-import type { StopOutcome } from '../delegations/types.js';
+import type { DelegationDetail, StopOutcome } from '../delegations/types.js';
 
 /** Workflow type name of a session (src/workflows/index.ts exports `session`). */
 export const SESSION_WORKFLOW_TYPE = 'session';
@@ -42,7 +42,8 @@ export interface Sessions {
   start(request: StartSessionRequest): Promise<StartedSession>;
   /** `conflict` when the session has ended; `not-found` when there is no such session. */
   send(sessionId: string, message: { text: string; from: string | null }): Promise<void>;
-  get(sessionId: string): Promise<SessionState>;
+  /** With `toolQueue`, as a delegation's detail (DelegationDetail). */
+  get(sessionId: string): Promise<SessionState & Pick<DelegationDetail, 'toolQueue'>>;
   list(filter?: { agent?: string; status?: DelegationStatus }): Promise<SessionSummary[]>;
   /** Stops the session, its children and all their cards (denied). */
   stop(sessionId: string): Promise<StopOutcome>;
