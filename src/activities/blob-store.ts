@@ -1,7 +1,9 @@
 /**
  * Content-addressed storage for large tool results and capability snapshots, so they do not ride
- * in every activity payload of a long delegation (RUN-9). Lives in the data directory: workers on
- * several machines must share it, as they share the workspace.
+ * in every activity payload of a long delegation (RUN-9). One interface, two places: the data
+ * directory (`FileBlobStore`, the dev-server default; workers on several machines must share it)
+ * or a PostgreSQL table every worker reaches over the network (src/activities/postgres-blob-store.ts).
+ * src/activities/blob-stores.ts picks one.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
@@ -11,20 +13,43 @@ import type { BlobRef } from '../shared/model-contract.js';
 /** Results longer than this stay out of history; the transcript keeps a preview this long. */
 export const INLINE_RESULT_CHARS = 2_048;
 
+/**
+ * The blob is not there, or not what its digest says: retrying cannot bring it back, so callers
+ * turn it into a non-retryable failure. A store that cannot be reached throws anything else.
+ */
 export class BlobMissingError extends Error {
   override readonly name = 'BlobMissingError';
 }
 
-export class BlobStore {
+export interface BlobStore {
+  /** Stores `text` under its sha256; storing the same text again is a no-op. */
+  put(text: string): Promise<BlobRef>;
+  /** The text `ref` names, checked against its digest; `BlobMissingError` when absent or corrupt. */
+  get(ref: BlobRef): Promise<string>;
+  /** Releases what the store holds open (connections); the store is not used after. */
+  close(): Promise<void>;
+}
+
+export function sha256Of(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A reference's digest, refused unless it is one: it becomes a file name or a query key. */
+export function blobIdOf(ref: BlobRef): string {
+  if (!/^[0-9a-f]{64}$/.test(ref.sha256))
+    throw new BlobMissingError(`not a blob id: ${ref.sha256}`);
+  return ref.sha256;
+}
+
+export class FileBlobStore implements BlobStore {
   constructor(private readonly directory: string) {}
 
   private pathOf(sha256: string): string {
-    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new BlobMissingError(`not a blob id: ${sha256}`);
     return join(this.directory, sha256.slice(0, 2), `${sha256}.txt`);
   }
 
   async put(text: string): Promise<BlobRef> {
-    const sha256 = createHash('sha256').update(text).digest('hex');
+    const sha256 = sha256Of(text);
     const path = this.pathOf(sha256);
     const exists = await stat(path).then(
       () => true,
@@ -41,20 +66,30 @@ export class BlobStore {
   }
 
   async get(ref: BlobRef): Promise<string> {
+    const path = this.pathOf(blobIdOf(ref));
     let text: string;
     try {
-      text = await readFile(this.pathOf(ref.sha256), 'utf8');
+      text = await readFile(path, 'utf8');
     } catch {
       throw new BlobMissingError(
-        `blob ${ref.sha256} is missing from ${this.directory}: every worker must share deputy's data directory`,
+        `blob ${ref.sha256} is missing from ${this.directory}: every worker must share deputy's data directory (or set DEPUTY_BLOB_STORE_URL to a PostgreSQL database they all reach)`,
       );
     }
-    if (createHash('sha256').update(text).digest('hex') !== ref.sha256) {
+    if (sha256Of(text) !== ref.sha256) {
       throw new BlobMissingError(`blob ${ref.sha256} in ${this.directory} is corrupt`);
     }
     return text;
   }
+
+  /** Nothing is held open between calls. */
+  async close(): Promise<void> {}
 }
+
+/**
+ * The file store under its old name, for callers that construct one directly.
+ * @deprecated construct `FileBlobStore`, or call `createBlobStore` (src/activities/blob-stores.ts).
+ */
+export const BlobStore = FileBlobStore;
 
 /** Moves a long result into the store and leaves a preview that says where the rest went. */
 export async function offloadLongResult(

@@ -2,13 +2,13 @@
  * deputy's activities, built by a factory so the worker injects configuration and the agent
  * registry, and tests can build them the same way. The workflow proxies them by type only.
  */
-import { join } from 'node:path';
 import type { DeputyConfig } from '../config.js';
 import { liveConfigOf, type LiveConfig } from '../live-config.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { McpGatewayDeps } from '../mcp/gateway-tools.js';
 import type { SecretMasker } from '../secrets/masker.js';
-import { BlobStore } from './blob-store.js';
+import type { BlobStore } from './blob-store.js';
+import { createBlobStore } from './blob-stores.js';
 import { callModelActivity } from './call-model.js';
 import type { AgentResolver } from './resolve-agent.js';
 import { resolveAgentActivity } from './resolve-agent.js';
@@ -34,11 +34,23 @@ export interface ActivityDependencies {
   secrets?: SecretMasker;
   /** The process's MCP clients (src/mcp/). Without them MCP tools fail with a clear message. */
   mcp?: McpGatewayDeps;
+  /**
+   * Where large results and snapshots go. Default: `createBlobStore` on the data directory and
+   * `process.env` (src/activities/blob-stores.ts), which nothing closes; a worker passes its own
+   * and closes it when it stops (a PostgreSQL store holds a connection pool).
+   */
+  blobs?: BlobStore;
 }
 
-export function createActivities({ config: settings, agents, secrets, mcp }: ActivityDependencies) {
+export function createActivities({
+  config: settings,
+  agents,
+  secrets,
+  mcp,
+  blobs: givenBlobs,
+}: ActivityDependencies) {
   const live = liveConfigOf(settings);
-  const blobs = new BlobStore(join(live.current().dataDir, 'blobs'));
+  const blobs = givenBlobs ?? createBlobStore({ dataDir: live.current().dataDir });
   const snapshots = new SnapshotStore(blobs);
   const masker = secrets ?? liveSecretMasker(live);
   // Whatever an activity returns or throws is recorded in history (and a failure is logged by the

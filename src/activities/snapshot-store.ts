@@ -1,9 +1,10 @@
 /**
  * Capability snapshots by reference. `resolveAgent` stores the snapshot it returns in the blob
- * store (content-addressed, in the data directory every worker shares), and tool and model calls
- * name it by its digest: a round's history then holds the call, not another copy of every tool
- * schema and the whole system prompt (RUN-9). The snapshot itself still sits in history once, in
- * `resolveAgent`'s result, which is what replay and a lost blob fall back on.
+ * store (content-addressed, shared by every worker: the data directory or PostgreSQL, see
+ * src/activities/blob-stores.ts), and tool and model calls name it by its digest: a round's
+ * history then holds the call, not another copy of every tool schema and the whole system prompt
+ * (RUN-9). The snapshot itself still sits in history once, in `resolveAgent`'s result, which is
+ * what replay and a lost blob fall back on.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
@@ -12,7 +13,7 @@ import type { BlobRef } from '../shared/model-contract.js';
 import { BlobMissingError, type BlobStore } from './blob-store.js';
 import type { CallModelInput, ModelCall, RunToolInput, ToolRun } from './types.js';
 
-/** Parsed snapshots kept in memory: a worker's recent delegations skip the file read and parse. */
+/** Parsed snapshots kept in memory: a worker's recent delegations skip the blob read and parse. */
 const CACHED_SNAPSHOTS = 512;
 
 export class SnapshotStore {
@@ -26,7 +27,10 @@ export class SnapshotStore {
     return ref;
   }
 
-  /** The snapshot `ref` names; a non-retryable `SnapshotMissing` failure when the store lost it. */
+  /**
+   * The snapshot `ref` names; a non-retryable `SnapshotMissing` failure when the store lost it.
+   * A store that cannot be reached throws its own (retryable) error: the blob may well be there.
+   */
   async get(ref: BlobRef): Promise<CapabilitySnapshot> {
     const cached = this.cache.get(ref.sha256);
     if (cached !== undefined) {

@@ -5,6 +5,7 @@
  */
 import { apiKeyVariable, type DeputyConfig } from '../config.js';
 import { redactSecrets, redactSecretText } from '../shared/redact.js';
+import { environmentSecretValues } from './environment-secrets.js';
 
 export interface SecretMasker {
   /** `text` with every known secret value and every secret-looking part replaced by `__redacted__`. */
@@ -33,7 +34,8 @@ export type SecretSources = Pick<DeputyConfig, 'secrets'> & {
 /**
  * Every secret value this configuration knows of: literal values written in the file, and the
  * values, when set in `env`, of the variables it names (`${NAME}` references, `apiKeyEnv` and the
- * providers' conventional key variables, `auth.tokens`).
+ * providers' conventional key variables, `auth.tokens`), and the connection URLs deployment
+ * variables hold (`DEPUTY_BLOB_STORE_URL`, src/secrets/environment-secrets.ts).
  */
 export function configuredSecretValues(
   config: SecretSources,
@@ -49,7 +51,7 @@ export function configuredSecretValues(
     const value = env[name];
     return value === undefined || value === '' ? [] : [value];
   });
-  return [...config.secrets.literals(), ...values];
+  return [...config.secrets.literals(), ...values, ...environmentSecretValues(env)];
 }
 
 /** A masker for this configuration's secrets, read from `env` now. */

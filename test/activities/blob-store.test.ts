@@ -4,20 +4,29 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   BlobMissingError,
-  BlobStore,
+  FileBlobStore,
   INLINE_RESULT_CHARS,
   offloadLongResult,
 } from '../../src/activities/blob-store.js';
+import { blobStoreContract } from './blob-store-contract.js';
 
 let directory: string;
-let store: BlobStore;
+let store: FileBlobStore;
 
 beforeEach(async () => {
   directory = await mkdtemp(join(tmpdir(), 'deputy-blobs-'));
-  store = new BlobStore(directory);
+  store = new FileBlobStore(directory);
 });
 
-describe('BlobStore', () => {
+describe('FileBlobStore: the blob store contract', () => {
+  blobStoreContract({
+    store: () => store,
+    corrupt: (ref, body) =>
+      writeFile(join(directory, ref.sha256.slice(0, 2), `${ref.sha256}.txt`), body),
+  });
+});
+
+describe('FileBlobStore', () => {
   it('round-trips text by content address, writing each content once', async () => {
     const first = await store.put('héllo wörld');
     const second = await store.put('héllo wörld');
