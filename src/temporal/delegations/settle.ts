@@ -11,13 +11,13 @@ import {
   type WorkflowExecutionDescription,
   type WorkflowHandle,
 } from '@temporalio/client';
-import type { DelegationResult, DelegationState } from '../../shared/delegation.js';
+import type { DelegationResult } from '../../shared/delegation.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, orNotFound, type DelegationLookup } from './lookup.js';
 import { rpc } from './rpc.js';
 import { unsettledResult, withDeniedCalls } from './state.js';
 import { failureMessage } from './status.js';
-import type { Delegations, Settled } from './types.js';
+import type { DelegationDetail, Delegations, Settled } from './types.js';
 import { memoToolQueue } from '../../shared/tool-queue.js';
 import { statusOf } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
@@ -25,7 +25,7 @@ import type { LiveWorkerCheck } from './worker-liveness.js';
 export interface SettleDeps {
   lookup: DelegationLookup;
   hasLiveWorker: LiveWorkerCheck;
-  get(delegationId: string): Promise<DelegationState>;
+  get(delegationId: string): Promise<DelegationDetail>;
   /** Milliseconds between looks. */
   pollMs: number;
 }
@@ -75,7 +75,7 @@ export async function missingWorker(
   return null;
 }
 
-function running(state: DelegationState, message: string): Settled {
+function running(state: DelegationDetail, message: string): Settled {
   return { status: 'running', state, message };
 }
 

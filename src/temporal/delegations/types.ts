@@ -126,8 +126,8 @@ export function isRecorded(outcome: DecideOutcome): outcome is RecordedDecision 
  */
 export type Settled =
   | { status: 'finished'; result: DelegationResult }
-  | { status: 'parked'; state: DelegationState }
-  | { status: 'running'; state: DelegationState; message: string };
+  | { status: 'parked'; state: DelegationDetail }
+  | { status: 'running'; state: DelegationDetail; message: string };
 
 /** What the API and the CLI need from delegations. The Temporal implementation is in delegations.ts. */
 export interface Delegations {

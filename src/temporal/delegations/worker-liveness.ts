@@ -5,7 +5,7 @@
  * still bound what they ask of the workflow.
  */
 import type { Client } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { rpc } from './rpc.js';
 
@@ -25,9 +25,11 @@ export type PollerKind = 'workflow' | 'activity';
 
 export type LiveWorkerCheck = (queue: string, kind?: PollerKind) => Promise<boolean>;
 
-const TASK_QUEUE_TYPES: Record<PollerKind, temporal.api.enums.v1.TaskQueueType> = {
-  workflow: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
-  activity: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
+// The package is CommonJS: its namespace is reached through the default export under ESM.
+const { TaskQueueType } = proto.temporal.api.enums.v1;
+const TASK_QUEUE_TYPES: Record<PollerKind, proto.temporal.api.enums.v1.TaskQueueType> = {
+  workflow: TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+  activity: TaskQueueType.TASK_QUEUE_TYPE_ACTIVITY,
 };
 
 export function createLiveWorkerCheck(client: Client, namespace: string): LiveWorkerCheck {
