@@ -16,9 +16,12 @@ import { loadConfig, toolQueueOf } from '../../src/config.js';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../../src/temporal/delegations/facade.js';
+import { createSessions, type Sessions } from '../../src/temporal/sessions/facade.js';
+import { eventually } from '../support/eventually.js';
 import { useCleanups } from '../support/cleanups.js';
 import { spawnCliWorker } from './support/cli-worker.js';
 import { writeFiles } from './support/harness.js';
+import { leadAgent } from './support/session-agents.js';
 import { killWorker } from './support/worker-process.js';
 
 const cleanups = useCleanups();
@@ -36,6 +39,11 @@ function workspaceFiles(workspaceId: string): Record<string, string> {
     toolCalls: [{ name: read, arguments: { path: "\${task}.txt" } }]
   - text: "Read: \${lastToolResult}"
 `,
+    // A main agent that hands `s1` to the writer: the child works where the session does.
+    ...leadAgent(`  - text: Handing over.
+    toolCalls: [{ name: Task, arguments: { description: write s1, prompt: s1, subagent_type: writer } }]
+  - text: "Done. \${lastToolResult}"
+`),
   };
 }
 
@@ -44,6 +52,7 @@ interface Workspace {
   directory: string;
   toolQueue: string;
   delegations: Delegations;
+  sessions: Sessions;
   env: Record<string, string>;
 }
 
@@ -65,7 +74,8 @@ async function workspace(
   );
   const toolQueue = toolQueueOf(config.temporal)!;
   const delegations = createDelegations(client, { namespace: 'default', taskQueue, toolQueue });
-  return { id, directory, toolQueue, delegations, env };
+  const sessions = createSessions(client, delegations, { taskQueue, toolQueue });
+  return { id, directory, toolQueue, delegations, sessions, env };
 }
 
 async function delegate(space: Workspace, task: string): Promise<string> {
@@ -130,6 +140,24 @@ describe('workspace-affine workers', () => {
     // The detail says where its tools ran, with or without a worker answering the query.
     expect((await a.delegations.get(a1)).toolQueue).toBe(a.toolQueue);
     expect((await b.delegations.get(b1)).toolQueue).toBe(b.toolQueue);
+
+    // A session's children inherit its tool queue: B's session writes in B only.
+    const { sessionId } = await b.sessions.start({
+      agent: 'lead',
+      message: 'Get s1 written',
+      caller: ANONYMOUS_CALLER,
+      options: {},
+    });
+    cleanups.push(async () => void (await b.sessions.stop(sessionId).catch(() => {})));
+    const replied = await eventually(async () => {
+      const state = await b.sessions.get(sessionId);
+      return state.status === 'idle' && state.tasks[0]?.result ? state : undefined;
+    }, 'the session to reply after its child');
+    expect(replied.toolQueue).toBe(b.toolQueue);
+    expect(replied.tasks[0]!.result).toMatchObject({ status: 'completed' });
+    expect((await b.delegations.get(replied.tasks[0]!.taskId)).toolQueue).toBe(b.toolQueue);
+    expect(await written(b, 's1')).toBe('written in ws-b\n');
+    expect(await written(a, 's1')).toBeNull();
 
     // Workspace A's worker dies: B's delegations go on, A's wait for a worker on its queue.
     await killWorker(workerA.child);
