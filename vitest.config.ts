@@ -3,6 +3,15 @@ import { defineConfig } from 'vitest/config';
 const temporalSuites = ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'];
 // The web console in a real Chromium against a real `deputy dev` (test/browser/support).
 const browserSuites = ['test/browser/**/*.test.ts'];
+// On the cluster profile (`npm run test:cluster`): the cluster's own faults, and the durability
+// and card suites run again on a cluster instead of the dev server.
+const clusterSuites = ['test/cluster/**/*.test.ts'];
+const rerunOnCluster = [
+  'test/integration/durability.test.ts',
+  'test/integration/cards-without-worker.test.ts',
+  'test/integration/cards-inbox.test.ts',
+  'test/integration/card-deadlines.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -17,7 +26,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...temporalSuites, ...browserSuites],
+          exclude: [...temporalSuites, ...browserSuites, ...clusterSuites],
         },
       },
       {
@@ -45,6 +54,21 @@ export default defineConfig({
           hookTimeout: 180_000,
         },
       },
+      // Only when asked for: building the cluster's server takes minutes on a cold machine.
+      ...(process.env.DEPUTY_TEST_PROFILE === 'cluster'
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'cluster',
+                include: [...clusterSuites, ...rerunOnCluster],
+                globalSetup: ['test/global-setup.ts'],
+                testTimeout: 240_000,
+                hookTimeout: 600_000,
+              },
+            },
+          ]
+        : []),
     ],
     testTimeout: 30_000,
   },

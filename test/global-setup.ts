@@ -1,20 +1,27 @@
 /**
- * One real Temporal dev server for each project that needs one (`temporal`, and `browser` after
- * it), started the same way `deputy dev` starts it (installing the CLI when missing). Tests read its address with
- * `inject('temporalAddress')`. Set TEMPORAL_ADDRESS to run the suites against another server.
+ * One real Temporal server for each project that needs one, read by tests with
+ * `inject('temporalAddress')`:
+ * - `temporal` and `browser`: a dev server started the way `deputy dev` starts it (installing
+ *   the CLI when missing);
+ * - `cluster` (`npm run test:cluster`): the cluster profile (src/cluster), PostgreSQL and four
+ *   Temporal service processes, as `deputy cluster start` runs it (building the server once).
+ * Set TEMPORAL_ADDRESS to run the suites against another server.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { buildConsole as buildConsoleIfStale } from '../web/build.js';
+import { startCluster } from '../src/cluster/cluster.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { CHROMIUM } from './browser/support/chromium.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     temporalAddress: string;
+    /** What serves it: tests that restart the dev server itself run only on their own. */
+    temporalProfile: 'dev-server' | 'cluster' | 'external';
   }
 }
 
@@ -22,11 +29,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (project.name === 'browser') await buildConsole();
   if (process.env.TEMPORAL_ADDRESS) {
     project.provide('temporalAddress', process.env.TEMPORAL_ADDRESS);
+    project.provide('temporalProfile', 'external');
     return async () => {};
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'deputy-test-temporal-'));
-  const server = await startDevServer({ dataDir, headless: true });
+  // The cluster's PostgreSQL runs as user postgres when we are root: it must enter this folder.
+  await chmod(dataDir, 0o755);
+  const server =
+    project.name === 'cluster'
+      ? await startCluster({
+          dataDir,
+          detached: false,
+          ui: false,
+          log: (line) => process.stderr.write(`[cluster] ${line}\n`),
+        })
+      : await startDevServer({ dataDir, headless: true });
   project.provide('temporalAddress', server.address);
+  project.provide('temporalProfile', project.name === 'cluster' ? 'cluster' : 'dev-server');
   return async () => {
     await server.stop();
     await rm(dataDir, { recursive: true, force: true });

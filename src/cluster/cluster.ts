@@ -86,7 +86,8 @@ export interface Cluster {
   killService(service: TemporalService): Promise<void>;
   /** Start a stopped or killed service again; resolves once the cluster answers. */
   startService(service: TemporalService): Promise<void>;
-  restartPostgres(): Promise<void>;
+  /** Fast shutdown of PostgreSQL, `downMs` without it, then the same instance again. */
+  restartPostgres(downMs?: number): Promise<void>;
   /** The URL of database `deputy` for the blob store (DEPUTY_BLOB_STORE_URL): a secret. */
   blobStoreUrl(): Promise<string>;
   stop(): Promise<void>;
@@ -231,8 +232,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
         await writeRecord(clusterDir, record);
         await waitUntilServing(address, services, log);
       },
-      async restartPostgres() {
-        postgres = await restartPostgres(postgres, detached);
+      async restartPostgres(downMs = 0) {
+        postgres = await restartPostgres(postgres, { detached, downMs });
         record.pids.postgres = postgres.process.pid;
         await writeRecord(clusterDir, record);
       },

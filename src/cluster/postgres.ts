@@ -14,8 +14,8 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, chown, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { spawnService, type ServiceProcess } from './service-process.js';
 
@@ -128,16 +128,31 @@ export async function stopPostgres(instance: PostgresInstance): Promise<void> {
   await instance.process.stop('SIGINT');
 }
 
-/** A PostgreSQL restart: fast shutdown, then the same instance again. */
+/** A PostgreSQL restart: fast shutdown, `downMs` without it, then the same instance again. */
 export async function restartPostgres(
   instance: PostgresInstance,
-  detached: boolean,
+  { detached, downMs = 0 }: { detached: boolean; downMs?: number },
 ): Promise<PostgresInstance> {
   await stopPostgres(instance);
+  await new Promise((resolve) => setTimeout(resolve, downMs));
   const user = await runAs();
   const next = launch(instance, user, detached);
   await waitForConnections(instance, user, next.process);
   return next;
+}
+
+/** Names the first folder above `directory` that `user` cannot enter: initdb's own error does not. */
+async function assertTraversable(directory: string, user: RunAs): Promise<void> {
+  for (let folder = dirname(directory); ; folder = dirname(folder)) {
+    const info = await stat(folder);
+    const bit = info.uid === user.uid ? 0o100 : info.gid === user.gid ? 0o010 : 0o001;
+    if ((info.mode & bit) === 0) {
+      throw new Error(
+        `PostgreSQL runs as user postgres, which cannot enter ${folder} (mode ${(info.mode & 0o777).toString(8)}): allow it (chmod o+x ${folder}), choose another data directory, or run deputy as an ordinary user`,
+      );
+    }
+    if (folder === dirname(folder)) return;
+  }
 }
 
 async function initialise(
@@ -146,6 +161,8 @@ async function initialise(
   log: ((line: string) => void) | undefined,
 ): Promise<void> {
   log?.(`creating a PostgreSQL instance in ${directory}`);
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  if (user !== null) await assertTraversable(directory, user);
   const where = paths(directory);
   await mkdir(where.data, { recursive: true, mode: 0o700 });
   await mkdir(where.socket, { recursive: true, mode: 0o700 });

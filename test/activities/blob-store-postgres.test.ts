@@ -132,7 +132,7 @@ describe.skipIf(!available)('PostgresBlobStore on a real PostgreSQL', () => {
 
   it('loses nothing across a PostgreSQL restart between put and get', async () => {
     const ref = await store.put('written before the restart');
-    instance = await restartPostgres(instance!, false);
+    instance = await restartPostgres(instance!, { detached: false });
     // The pool's connections died with the old server: the store reconnects by itself.
     expect(await store.get(ref)).toBe('written before the restart');
     expect(await store.put('written after the restart')).toMatchObject({ chars: 25 });

@@ -6,7 +6,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
@@ -119,36 +119,41 @@ describe('durability', () => {
     expect(log).toBe('started\n');
   }, 120_000);
 
-  it('survives a Temporal server restart on the same SQLite file while parked', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'deputy-restart-'));
-    const port = await freePort();
-    let server: DevServer = await startDevServer({ dataDir, port, headless: true });
-    cleanups.push(() => server.stop());
+  // The dev server's own restart; on the cluster profile test/cluster/faults.test.ts restarts
+  // its parts (history, matching, PostgreSQL) instead.
+  it.skipIf(inject('temporalProfile') === 'cluster')(
+    'survives a Temporal server restart on the same SQLite file while parked',
+    async () => {
+      const dataDir = await mkdtemp(join(tmpdir(), 'deputy-restart-'));
+      const port = await freePort();
+      let server: DevServer = await startDevServer({ dataDir, port, headless: true });
+      cleanups.push(() => server.stop());
 
-    const before = await createHarness(counterAgent, { address: server.address });
-    const handle = await before.start('counter', 'Count across a restart');
-    const parked = await pendingCard(handle, 1);
-    await before.close();
+      const before = await createHarness(counterAgent, { address: server.address });
+      const handle = await before.start('counter', 'Count across a restart');
+      const parked = await pendingCard(handle, 1);
+      await before.close();
 
-    await server.stop();
-    server = await startDevServer({ dataDir, port, headless: true });
+      await server.stop();
+      server = await startDevServer({ dataDir, port, headless: true });
 
-    const after = await createHarness(
-      {},
-      { address: server.address, workspace: before.workspace, taskQueue: before.taskQueue },
-    );
-    cleanups.push(() => after.close());
-    const again = after.client.workflow.getHandle(handle.workflowId);
-    const state = await again.query(stateQuery);
-    expect(state.status).toBe('parked');
-    expect(state.pendingCards.map((card) => card.id)).toEqual(
-      parked.pendingCards.map((card) => card.id),
-    );
+      const after = await createHarness(
+        {},
+        { address: server.address, workspace: before.workspace, taskQueue: before.taskQueue },
+      );
+      cleanups.push(() => after.close());
+      const again = after.client.workflow.getHandle(handle.workflowId);
+      const state = await again.query(stateQuery);
+      expect(state.status).toBe('parked');
+      expect(state.pendingCards.map((card) => card.id)).toEqual(
+        parked.pendingCards.map((card) => card.id),
+      );
 
-    await approve(again, state);
-    await approve(again, await pendingCard(again, 2));
-    const result = await again.result();
-    expect(result).toMatchObject({ status: 'completed', roundsUsed: 3 });
-    expect(await readFile(join(before.workspace, 'counter.log'), 'utf8')).toBe('step1\nstep2\n');
-  });
+      await approve(again, state);
+      await approve(again, await pendingCard(again, 2));
+      const result = await again.result();
+      expect(result).toMatchObject({ status: 'completed', roundsUsed: 3 });
+      expect(await readFile(join(before.workspace, 'counter.log'), 'utf8')).toBe('step1\nstep2\n');
+    },
+  );
 });
