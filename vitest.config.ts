@@ -3,14 +3,15 @@ import { defineConfig } from 'vitest/config';
 const temporalSuites = ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'];
 // The web console in a real Chromium against a real `deputy dev` (test/browser/support).
 const browserSuites = ['test/browser/**/*.test.ts'];
-// On the cluster profile (`npm run test:cluster`): the cluster's own faults, and the durability
-// and card suites run again on a cluster instead of the dev server.
+// On the cluster profile (`npm run test:cluster`): the cluster's own faults, and the durability,
+// card and workspace-affinity suites again, on a cluster instead of the dev server.
 const clusterSuites = ['test/cluster/**/*.test.ts'];
 const rerunOnCluster = [
   'test/integration/durability.test.ts',
   'test/integration/cards-without-worker.test.ts',
   'test/integration/cards-inbox.test.ts',
   'test/integration/card-deadlines.test.ts',
+  'test/integration/workspace-affinity.test.ts',
 ];
 
 export default defineConfig({

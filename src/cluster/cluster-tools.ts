@@ -142,3 +142,9 @@ async function goRun(
     throw new Error(`${go} ${args.join(' ')} failed: ${failure.stderr?.trim() ?? failure.message}`);
   }
 }
+
+// `npm run setup:cluster`: build the cluster's programs ahead of time (CI does, before its tests).
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const paths = await ensureClusterTools(process.env, (line) => console.log(line));
+  console.log(`temporal server: ${paths.server}\ntemporal UI: ${paths.uiServer}`);
+}

@@ -8,6 +8,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../shared/search-attributes.js';
+import { TUNED_DYNAMIC_CONFIG } from '../cluster/server-config.js';
+import { readDynamicConfig, type DynamicConfigValue } from './dynamic-config.js';
 import { spawnWatchedGroup } from '../processes/watched-group.js';
 import { databasePath, removeServerRecord, writeServerRecord } from './server-record.js';
 import { claimDatabase } from './server-takeover.js';
@@ -29,7 +31,7 @@ export interface DevServerOptions {
    * Dynamic config values passed as `--dynamic-config-value`. Default: DEV_SERVER_DYNAMIC_CONFIG.
    * `{}` runs Temporal's own defaults, as a small cluster has them (the bench compares both).
    */
-  dynamicConfig?: Readonly<Record<string, number>>;
+  dynamicConfig?: Readonly<Record<string, DynamicConfigValue>>;
 }
 
 export interface DevServer {
@@ -61,14 +63,12 @@ const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
  * The dev server runs one history shard, and its transfer, timer and visibility queue
  * processors poll at most 20 times a second by default: after a short burst every workflow
  * task waits its turn (about 50 ms a step, bare workflows included). Lifting the limits takes a
- * step to about 10 ms on one machine. A production cluster gets its throughput from history
- * shards sized for the load instead (docs/operations.md), not from these values.
+ * step to about 10 ms on one machine. The values are the cluster profile's and docker-compose's
+ * (deploy/temporal/dynamicconfig.yaml, one file for all three); a production cluster gets its
+ * throughput from history shards sized for the load as well (docs/operations.md).
  */
-export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number>> = {
-  'history.transferProcessorMaxPollRPS': 10_000,
-  'history.timerProcessorMaxPollRPS': 10_000,
-  'history.visibilityProcessorMaxPollRPS': 10_000,
-};
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, DynamicConfigValue>> =
+  readDynamicConfig(TUNED_DYNAMIC_CONFIG);
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   const log = options.log ?? (() => {});
@@ -95,7 +95,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     '--log-level',
     'warn',
     ...Object.entries(options.dynamicConfig ?? DEV_SERVER_DYNAMIC_CONFIG).flatMap(
-      ([key, value]) => ['--dynamic-config-value', `${key}=${value}`],
+      ([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`],
     ),
     ...CUSTOM_SEARCH_ATTRIBUTES.flatMap((key) => [
       '--search-attribute',

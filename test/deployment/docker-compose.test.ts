@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../src/cluster/cluster-tools.js';
+import { CLUSTER_HISTORY_SHARDS, TUNED_DYNAMIC_CONFIG } from '../../src/cluster/server-config.js';
 import { loadConfig } from '../../src/config.js';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes.js';
 
@@ -97,6 +99,29 @@ describe('docker-compose.yml', () => {
     expect(containerPorts('temporal')).toContain(7233);
     expect(containerPorts('temporal-ui')).toContain(8080);
     expect(environment('temporal-ui').TEMPORAL_ADDRESS).toBe('temporal:7233');
+  });
+
+  it("runs the cluster profile's shard count, dynamic config file and server version", () => {
+    const env = environment('temporal');
+    expect(env.NUM_HISTORY_SHARDS).toBe(String(CLUSTER_HISTORY_SHARDS));
+    const mount = (service('temporal').volumes ?? []).find((volume) =>
+      volume.startsWith('./deploy/'),
+    );
+    const [source, target] = (mount ?? '').split(':');
+    expect(new URL(source ?? '', root).pathname).toBe(TUNED_DYNAMIC_CONFIG);
+    expect(env.DYNAMIC_CONFIG_FILE_PATH).toBe(target);
+    expect(service('temporal').image).toBe(`temporalio/auto-setup:${TEMPORAL_SERVER_VERSION}`);
+    expect(service('temporal-ui').image).toBe(`temporalio/ui:${TEMPORAL_UI_VERSION}`);
+    // The file itself is dynamic config: keys with a list of constrained values.
+    const dynamic = parseYaml(readFileSync(TUNED_DYNAMIC_CONFIG, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(dynamic).length).toBeGreaterThan(0);
+    for (const [key, values] of Object.entries(dynamic)) {
+      expect(key).toMatch(/^[a-z]+\.[A-Za-z.]+$/);
+      expect(Array.isArray(values) && values.every((entry) => 'value' in entry), key).toBe(true);
+    }
   });
 
   it('registers exactly the search attributes the code defines, with their types', () => {
