@@ -10,6 +10,8 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
+import type { BlobStore } from './activities/blob-store.js';
+import { createBlobStore } from './activities/blob-stores.js';
 import type { AgentResolver } from './activities/resolve-agent.js';
 import { createAgentResolver } from './agent-resolver.js';
 import { toolQueueOf, type DeputyConfig } from './config.js';
@@ -46,6 +48,11 @@ export interface DeputyWorkerOptions {
   workflowBundle?: { code: string };
   /** The process's MCP clients; without them MCP tools fail with a clear message. */
   mcp?: McpGatewayDeps;
+  /**
+   * Where long results and snapshots go (src/activities/blob-stores.ts). Default: one from the
+   * data directory and DEPUTY_BLOB_STORE_URL, which nothing closes.
+   */
+  blobs?: BlobStore;
   /**
    * The definitions `agents` resolves from: secrets written in their inline MCP servers are
    * masked too (an agent may read its own file). Used by the default `secrets` only.
@@ -126,6 +133,7 @@ function activitiesOf(options: DeputyWorkerOptions): ReturnType<typeof createAct
     config: settings,
     agents: options.agents,
     ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
+    ...(options.blobs === undefined ? {} : { blobs: options.blobs }),
     secrets:
       options.secrets ??
       liveSecretMasker(
@@ -171,6 +179,8 @@ export async function startWorkerRuntime(
 ): Promise<WorkerRuntime> {
   const live = liveConfigOf(settings);
   const config = live.current();
+  // First: a bad DEPUTY_BLOB_STORE_URL is refused before anything starts.
+  const blobs = createBlobStore({ dataDir: config.dataDir });
   // Load diagnostics check model handles against the catalog as it is now (config is watched).
   const registry = createRegistry({ config, models: () => live.current().models });
   await registry.load();
@@ -195,12 +205,14 @@ export async function startWorkerRuntime(
       agents,
       definitions: registry,
       mcp,
+      blobs,
       ...workerOptions,
     });
   } catch (error) {
     await connection.close();
     await registry.close();
     await mcp.close();
+    await blobs.close();
     throw error;
   }
   const running = [workers.shared, workers.tools].filter((worker) => worker !== null);
@@ -213,6 +225,7 @@ export async function startWorkerRuntime(
     await connection.close();
     await registry.close();
     await mcp.close();
+    await blobs.close();
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
   });

@@ -85,12 +85,6 @@ export class FileBlobStore implements BlobStore {
   async close(): Promise<void> {}
 }
 
-/**
- * The file store under its old name, for callers that construct one directly.
- * @deprecated construct `FileBlobStore`, or call `createBlobStore` (src/activities/blob-stores.ts).
- */
-export const BlobStore = FileBlobStore;
-
 /** Moves a long result into the store and leaves a preview that says where the rest went. */
 export async function offloadLongResult(
   store: BlobStore,

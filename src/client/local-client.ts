@@ -9,7 +9,7 @@
 import type { Client } from '@temporalio/client';
 import { createApp } from '../api/app.js';
 import type { Auth } from '../api/auth.js';
-import { loadConfig, type DeputyConfig } from '../config.js';
+import { loadConfig, toolQueueOf, type DeputyConfig } from '../config.js';
 import { createRegistry } from '../definitions/registry.js';
 import { ANONYMOUS_CALLER } from '../shared/caller.js';
 import { connectTemporal } from '../temporal/connection.js';
@@ -39,8 +39,9 @@ export async function createLocalDeputyClient(
   const own = options.temporal === undefined ? await connectTemporal(config) : null;
   const temporal = options.temporal ?? own!.client;
   const { namespace, taskQueue } = config.temporal;
-  const delegations = createDelegations(temporal, { namespace, taskQueue });
-  const sessions = createSessions(temporal, delegations, { taskQueue });
+  const toolQueue = toolQueueOf(config.temporal);
+  const delegations = createDelegations(temporal, { namespace, taskQueue, toolQueue });
+  const sessions = createSessions(temporal, delegations, { taskQueue, toolQueue });
   const definitions = createRegistry({ config });
   await definitions.load();
   const app = createApp({ delegations, sessions, definitions, config, auth: TRUSTED });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { BlobStore } from '../../src/activities/blob-store.js';
+import { FileBlobStore, type BlobStore } from '../../src/activities/blob-store.js';
 import { SnapshotStore } from '../../src/activities/snapshot-store.js';
 import type { ModelCall, ModelCallContext } from '../../src/activities/types.js';
 import type { CapabilitySnapshot } from '../../src/shared/capability-snapshot.js';
@@ -20,7 +20,7 @@ let blobs: BlobStore;
 
 beforeEach(async () => {
   directory = await mkdtemp(join(tmpdir(), 'deputy-snapshots-'));
-  blobs = new BlobStore(directory);
+  blobs = new FileBlobStore(directory);
 });
 
 describe('SnapshotStore', () => {
