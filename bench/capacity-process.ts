@@ -15,6 +15,8 @@ export interface WorkerEnv {
   bundleFile: string;
   /** DEPUTY_WORKER_* variables (the tuning under test). */
   tuning?: Record<string, string>;
+  /** Any other variables (DEPUTY_BLOB_STORE_URL on a cluster). */
+  env?: Record<string, string>;
 }
 
 export interface BenchWorker {
@@ -38,6 +40,7 @@ export async function spawnBenchWorker(env: WorkerEnv): Promise<BenchWorker> {
         DEPUTY_USER_DIR: env.userDir,
         TASK_QUEUE: env.taskQueue,
         BENCH_BUNDLE: env.bundleFile,
+        ...env.env,
         ...env.tuning,
       },
       stdio: ['ignore', 'pipe', 'inherit'],

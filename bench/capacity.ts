@@ -15,6 +15,7 @@
  *    100 delegations that all replay (out of the cache) against the warm baseline.
  *
  * Samples go to bench/results/capacity-<date>[-<BENCH_TAG>].json and a chart (.svg) beside it.
+ * park, approve and the parker agent are reused by bench/cluster.ts (the same on a cluster).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -60,7 +61,7 @@ const RESTART_TARGET = 2.0;
  */
 const STICKY_POLLER_WINDOW_MS = 10_000;
 
-interface Parked {
+export interface Parked {
   delegationId: string;
   workflowId: string;
   cardId: string;
@@ -95,7 +96,7 @@ async function patiently<T>(what: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Runs `work` on every item, at most `concurrency` at a time. */
-async function pool<T>(
+export async function pool<T>(
   items: T[],
   concurrency: number,
   work: (item: T, index: number) => Promise<void>,
@@ -110,13 +111,13 @@ async function pool<T>(
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
 }
 
-interface Bench {
+export interface Bench {
   delegations: Delegations;
   client: Client;
   worker: WorkerEnv;
 }
 
-async function park(
+export async function park(
   bench: Bench,
   count: number,
   prefix: string,
@@ -165,7 +166,7 @@ async function park(
 }
 
 /** Approves every card and waits for every delegation's result: milliseconds for all. */
-async function approve(bench: Bench, parked: Parked[]): Promise<number> {
+export async function approve(bench: Bench, parked: Parked[]): Promise<number> {
   const started = performance.now();
   await pool(parked, CONCURRENCY, async (one) => {
     // `recorded` (no worker applied it within the facade's wait) is fine: the signal is stored
@@ -192,7 +193,7 @@ async function approve(bench: Bench, parked: Parked[]): Promise<number> {
   return performance.now() - started;
 }
 
-async function writeWorkspace(workspace: string): Promise<void> {
+export async function writeWorkspace(workspace: string): Promise<void> {
   await mkdir(join(workspace, '.subagents', 'agents'), { recursive: true });
   await mkdir(join(workspace, 'scripts'), { recursive: true });
   // One `write`: the default approval mode opens a card for it; approved, it runs, then the
@@ -207,8 +208,8 @@ async function writeWorkspace(workspace: string): Promise<void> {
   );
 }
 
-const seconds = (ms: number): number => Number((ms / 1000).toFixed(2));
-const mib = (value: number): number => Number(value.toFixed(1));
+export const seconds = (ms: number): number => Number((ms / 1000).toFixed(2));
+export const mib = (value: number): number => Number(value.toFixed(1));
 
 /** The sample at `parked` or the last one before it. */
 function rssAt(samples: Sample[], parked: number): number | undefined {

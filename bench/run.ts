@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { benchAgentsList } from './agents-list.js';
 import { benchCapacity } from './capacity.js';
 import { benchCardResume } from './card-resume.js';
+import { benchCluster } from './cluster.js';
 import { benchDelegationOverhead } from './delegation-overhead.js';
 import { benchInboxLatency } from './inbox-latency.js';
 import { benchKbSearch } from './kb-search.js';
@@ -40,13 +41,15 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   inbox: benchInboxLatency,
   'step-latency': benchStepLatency,
   capacity: benchCapacity,
+  cluster: benchCluster,
 };
 
 /**
  * Run only when named: parking 10 000 delegations and draining them takes most of an hour on a
- * small machine, which would make every `npm run bench` that long.
+ * small machine, which would make every `npm run bench` that long; `cluster` starts two clusters
+ * and a dev server and takes minutes.
  */
-const ONLY_WHEN_NAMED = new Set(['capacity']);
+const ONLY_WHEN_NAMED = new Set(['capacity', 'cluster']);
 
 /** The names to run, from `--only a,b` or `--only=a,b`; without it, all but the long ones. */
 export function selectBenches(args: string[], known: string[]): string[] {

@@ -1,11 +1,13 @@
 /**
  * What the Temporal benches share: a workspace written from a map of files, a dev server (raised
- * or default dynamic config), and one worker whose bundle holds deputy's delegation and the bare
- * baselines (bench-workflows.ts), with deputy's real activities. Both sides of every comparison
- * run on this one server and worker, so neither gets a warmer cache or a freer queue.
+ * or default dynamic config) or the cluster profile (src/cluster/cluster.ts: PostgreSQL and four
+ * server processes, tuned or default dynamic config file), and one worker whose bundle holds
+ * deputy's delegation and the bare baselines (bench-workflows.ts), with deputy's real activities.
+ * Both sides of every comparison run on this one server and worker, so neither gets a warmer
+ * cache or a freer queue.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,9 @@ import { createActivities } from '../src/activities/index.js';
 import { createAgentResolver } from '../src/agent-resolver.js';
 import { loadConfig } from '../src/config.js';
 import { createRegistry } from '../src/definitions/registry.js';
+import { createBlobStore } from '../src/activities/blob-stores.js';
+import { startCluster } from '../src/cluster/cluster.js';
+import { BLOB_STORE_URL_VARIABLE } from '../src/secrets/environment-secrets.js';
 import { startDevServer } from '../src/temporal/dev-server.js';
 import { workerTuningOptions } from '../src/worker-tuning.js';
 
@@ -25,12 +30,30 @@ export interface RigOptions {
   files: Record<string, string>;
   /** Passed to startDevServer; `{}` = Temporal's defaults (see DevServerOptions). */
   dynamicConfig?: Readonly<Record<string, number>>;
+  /** Where Temporal runs; default the dev server (`dynamicConfig` above). */
+  temporal?: RigTemporal;
 }
+
+export type RigTemporal =
+  | { kind: 'dev-server' }
+  /**
+   * The cluster profile, under the rig's temp directory, dying with this process. Its
+   * `dynamicConfigFile` as startCluster's (default deploy/temporal/dynamicconfig.yaml, tuned; an
+   * empty file for Temporal's defaults). The worker keeps blobs in the cluster's PostgreSQL
+   * (DEPUTY_BLOB_STORE_URL), as a cluster's workers do.
+   */
+  | { kind: 'cluster'; dynamicConfigFile?: string; log?: (line: string) => void };
 
 export interface Rig {
   client: Client;
   taskQueue: string;
   workspace: string;
+  /** The frontend's address, for workers in other processes. */
+  address: string;
+  /** The rig's temp directory (removed by run): room for other processes' files. */
+  root: string;
+  /** The cluster's blob store URL (a secret) for other workers; null on the dev server. */
+  blobStoreUrl: string | null;
   /** Runs `body` while the worker polls, then stops everything and removes the temp directory. */
   run<T>(body: () => Promise<T>): Promise<T>;
 }
@@ -49,12 +72,32 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
   };
   try {
-    const server = await startDevServer({
-      dataDir: join(root, 'data'),
-      headless: true,
-      ...(options.dynamicConfig === undefined ? {} : { dynamicConfig: options.dynamicConfig }),
-    });
-    cleanups.push(() => server.stop());
+    const temporal = options.temporal ?? { kind: 'dev-server' };
+    let server: { address: string; stop(): Promise<void> };
+    let blobStoreUrl: string | null = null;
+    if (temporal.kind === 'cluster') {
+      // Its PostgreSQL runs as user postgres when we are root: it must enter the data directory.
+      await chmod(root, 0o755);
+      const cluster = await startCluster({
+        dataDir: join(root, 'data'),
+        detached: false,
+        ui: false,
+        ...(temporal.dynamicConfigFile === undefined
+          ? {}
+          : { dynamicConfigFile: temporal.dynamicConfigFile }),
+        ...(temporal.log === undefined ? {} : { log: temporal.log }),
+      });
+      server = cluster;
+      cleanups.push(() => cluster.stop());
+      blobStoreUrl = await cluster.blobStoreUrl();
+    } else {
+      server = await startDevServer({
+        dataDir: join(root, 'data'),
+        headless: true,
+        ...(options.dynamicConfig === undefined ? {} : { dynamicConfig: options.dynamicConfig }),
+      });
+      cleanups.push(() => server.stop());
+    }
     const config = loadConfig(
       { workspace, temporalAddress: server.address },
       { DEPUTY_USER_DIR: join(root, 'user') },
@@ -62,6 +105,14 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     const registry = createRegistry({ config });
     await registry.load();
     cleanups.push(() => registry.close());
+    const blobs =
+      blobStoreUrl === null
+        ? undefined
+        : createBlobStore({
+            dataDir: config.dataDir,
+            env: { [BLOB_STORE_URL_VARIABLE]: blobStoreUrl },
+          });
+    if (blobs !== undefined) cleanups.push(() => blobs.close());
     const nativeConnection = await NativeConnection.connect({ address: server.address });
     cleanups.push(() => nativeConnection.close());
     const taskQueue = `bench-${options.name}-${randomUUID().slice(0, 8)}`;
@@ -71,7 +122,11 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       taskQueue,
       workflowsPath: fileURLToPath(new URL('./bench-workflows.ts', import.meta.url)),
       activities: {
-        ...createActivities({ config, agents: createAgentResolver(config, registry) }),
+        ...createActivities({
+          config,
+          agents: createAgentResolver(config, registry),
+          ...(blobs === undefined ? {} : { blobs }),
+        }),
         // bench/floor-workflow.ts: a step that does nothing, for Temporal's own cost.
         floorStep: () => Promise.resolve(),
       },
@@ -86,6 +141,9 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       client,
       taskQueue,
       workspace,
+      address: server.address,
+      root,
+      blobStoreUrl,
       async run(body) {
         try {
           return await worker.runUntil(body);
