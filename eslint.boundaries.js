@@ -94,6 +94,17 @@ export const BOUNDARIES = [
     ],
   },
   {
+    // The cluster profile is infrastructure: it starts Temporal and PostgreSQL and knows nothing
+    // of what runs on them, so the front doors and tests can start it without the runtime.
+    folders: ['src/cluster'],
+    forbidden: [
+      {
+        regex: '^\\.\\./(activities|workflows|api|cli|capabilities|tools|definitions)/',
+        message: 'cluster/ starts Temporal and PostgreSQL only: it never imports the runtime.',
+      },
+    ],
+  },
+  {
     // The web console runs in a browser: the server's sources reach it as types only (the API's
     // shapes), never as code, and no Node module does.
     folders: ['web/src'],

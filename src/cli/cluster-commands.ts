@@ -119,7 +119,7 @@ export function registerClusterCommands(
   cluster
     .command('env')
     .description(
-      'shell lines for workers and the API: TEMPORAL_ADDRESS and DEPUTY_BLOB_STORE_URL (holds the database password: for `eval`, not for logs)',
+      'shell lines for workers and the API: TEMPORAL_ADDRESS, DEPUTY_TEMPORAL_UI_URL and DEPUTY_BLOB_STORE_URL (holds the database password: for `eval`, not for logs)',
     )
     .action(async (_options: unknown, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
@@ -131,6 +131,8 @@ export function registerClusterCommands(
         }
         const url = await clusterBlobStoreUrl(dataDir);
         io.out(`export TEMPORAL_ADDRESS=${status.address}`);
+        // The console links each delegation to it.
+        if (status.uiUrl !== null) io.out(`export DEPUTY_TEMPORAL_UI_URL=${status.uiUrl}`);
         io.out(`export DEPUTY_BLOB_STORE_URL='${url}'`);
         return EXIT.ok;
       }),

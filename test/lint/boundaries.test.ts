@@ -49,6 +49,8 @@ const refused: Array<[string, string]> = [
   ['src/cli/probe.ts', "import { createActivities } from '../activities/index.js';"],
   ['src/api/probe.ts', "import type { ActivityDeps } from '../activities/types.js';"],
   ['src/api/probe.ts', "import { delegation } from '../workflows/delegation.js';"],
+  ['src/cluster/probe.ts', "import { createActivities } from '../activities/index.js';"],
+  ['src/cluster/probe.ts', "import { registerClusterCommands } from '../cli/cluster-commands.js';"],
   ['web/src/probe.ts', "import { loadConfig } from '../../src/config.js';"],
   ['web/src/api/probe.ts', "import { redact } from '../../../src/shared/redact.js';"],
   ['web/src/probe.ts', "import fs from 'node:fs';"],
@@ -66,6 +68,7 @@ const allowed: Array<[string, string]> = [
   ['src/tools/probe.ts', "import { READ_TOOL_SCHEMA } from '../shared/workspace-tool-schemas.js';"],
   ['src/capabilities/probe.ts', "import type { DeputyConfig } from '../config.js';"],
   ['src/cli/probe.ts', "import { startWorkerRuntime } from '../worker.js';"],
+  ['src/cluster/probe.ts', "import { freePort } from '../temporal/dev-server.js';"],
   [
     'web/src/api/probe.ts',
     "import type { ApprovalCard } from '../../../src/shared/delegation.js';",
