@@ -38,7 +38,9 @@ afterAll(async () => {
 }, 120_000);
 
 function envFor(directory: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const { TEMPORAL_ADDRESS: _ignored, ...env } = process.env;
+  // The cluster's own address comes from `deputy cluster env`, never from the test run's.
+  const env = { ...process.env };
+  delete env.TEMPORAL_ADDRESS;
   return {
     ...env,
     DEPUTY_WORKSPACE: directory,
