@@ -152,7 +152,7 @@ async function measureSteps(rig: Rig): Promise<Steps> {
 
 interface Workers {
   /** Delegations per second, one worker and two, BURST started at once. */
-  burst: { one: number; two: number; oneMs: number; twoMs: number };
+  burst: { one: number; two: number; oneMs: number; twoMs: number; stepsPerDelegation: number };
   parked: {
     idleRss: number;
     parkedRss: number;
@@ -201,6 +201,8 @@ async function measureWorkers(rig: Rig, bundleFile: string, label: string): Prom
     alive.splice(alive.indexOf(one), 1);
   };
   let bursts = 0;
+  // Activities and local activities of one `quick` delegation, read from its history.
+  let stepsPerDelegation = 0;
   const burst = async (count: number): Promise<number> => {
     const batch = ++bursts;
     const started = performance.now();
@@ -218,6 +220,9 @@ async function measureWorkers(rig: Rig, bundleFile: string, label: string): Prom
     const ms = performance.now() - started;
     const bad = results.filter((one) => one.status !== 'completed' || one.roundsUsed !== 3);
     check(bad.length === 0, `${bad.length} burst delegations did not complete in 3 rounds`);
+    stepsPerDelegation = breakdown(
+      await historyEvents(rig.client, handles[0]!.workflowId),
+    ).activities;
     return ms;
   };
   try {
@@ -254,6 +259,7 @@ async function measureWorkers(rig: Rig, bundleFile: string, label: string): Prom
         two: BURST / (twoMs / 1000),
         oneMs,
         twoMs,
+        stepsPerDelegation,
       },
       parked: {
         idleRss,
@@ -329,6 +335,13 @@ function workerRows(label: string, workers: Workers): BenchRow[] {
       value: round(burst.two),
       unit: '/s',
       baseline: round(burst.one),
+      ratio: round(burst.two / burst.one, 3),
+    },
+    {
+      metric: `${label}: steps/s, ${BURST} at once, two workers vs one (${burst.stepsPerDelegation} steps a delegation)`,
+      value: round(burst.two * burst.stepsPerDelegation, 1),
+      unit: '/s',
+      baseline: round(burst.one * burst.stepsPerDelegation, 1),
       ratio: round(burst.two / burst.one, 3),
     },
     {
