@@ -15,6 +15,7 @@ import { runDeputy } from '../e2e/run-deputy.js';
 import { spawnCliWorker } from '../integration/support/cli-worker.js';
 import { writeFiles } from '../integration/support/harness.js';
 import { useCleanups } from '../support/cleanups.js';
+import { eventually } from '../support/eventually.js';
 
 const cleanups = useCleanups();
 let workspace: string;
@@ -64,7 +65,7 @@ describe('deputy cluster', () => {
     await writeFiles(workspace, files);
     const env = envFor(workspace);
 
-    const started = await runDeputy(['cluster', 'start', '--no-ui'], { cwd: workspace, env });
+    const started = await runDeputy(['cluster', 'start'], { cwd: workspace, env });
     expect(started.code, started.stderr).toBe(0);
     expect(started.stdout).toMatch(/^temporal: +127\.0\.0\.1:\d+/m);
     // A second start is refused while it runs, and says how to stop it.
@@ -77,12 +78,22 @@ describe('deputy cluster', () => {
     const running = JSON.parse(status.stdout) as {
       state: string;
       address: string;
+      uiUrl: string;
       processes: Record<string, { pid: number; running: boolean }>;
     };
     expect(running.state).toBe('running');
     expect(Object.keys(running.processes).sort()).toEqual(
-      ['frontend', 'history', 'matching', 'postgres', 'worker'].sort(),
+      ['frontend', 'history', 'matching', 'postgres', 'ui', 'worker'].sort(),
     );
+    // The Temporal UI answers for the cluster's namespace (its API proxies to the frontend).
+    expect(started.stdout).toContain(`ui:         ${running.uiUrl}`);
+    const namespace = await eventually(async () => {
+      const response = await fetch(`${running.uiUrl}/api/v1/namespaces/default`);
+      return response.ok
+        ? ((await response.json()) as { namespaceInfo?: { name?: string } })
+        : undefined;
+    }, 'the Temporal UI to answer');
+    expect(namespace.namespaceInfo?.name).toBe('default');
     // The status is secret-free; `env` prints the database URL only when asked.
     const exported = parseExports(
       (await runDeputy(['cluster', 'env'], { cwd: workspace, env })).stdout,
