@@ -182,7 +182,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     // Frontend first (no new requests), history last but one, PostgreSQL last.
     for (const service of [...TEMPORAL_SERVICES].reverse()) await services[service]?.stop();
     await stopPostgres(postgres);
-    await rm(recordPath(clusterDir), { force: true });
+    await forgetProcesses(clusterDir);
   };
   try {
     await setUpSchemas(tools, ports.postgres, password, log);
@@ -480,7 +480,7 @@ export async function clusterBlobStoreUrl(dataDir: string): Promise<string> {
 export async function stopCluster(dataDir: string): Promise<boolean> {
   const clusterDir = clusterDirOf(dataDir);
   const record = await readRecord(clusterDir);
-  if (record === null) return false;
+  if (record === null || Object.keys(record.pids).length === 0) return false;
   const order = ['ui', 'worker', 'frontend', 'matching', 'history'] as const;
   for (const name of order) {
     const pid = record.pids[name];
@@ -491,8 +491,17 @@ export async function stopCluster(dataDir: string): Promise<boolean> {
       'SIGINT',
     );
   }
-  await rm(recordPath(clusterDir), { force: true });
+  await forgetProcesses(clusterDir);
   return true;
+}
+
+/**
+ * Stopped: no pids. The ports stay in the record, so the next start keeps the address that
+ * workers and the API were given.
+ */
+async function forgetProcesses(clusterDir: string): Promise<void> {
+  const record = await readRecord(clusterDir);
+  if (record !== null) await writeRecord(clusterDir, { ...record, pids: {} });
 }
 
 /** `rm -rf` of the cluster's state (PostgreSQL data included); it must be stopped. */

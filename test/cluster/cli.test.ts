@@ -138,7 +138,17 @@ describe('deputy cluster', () => {
     const after = await runDeputy(['cluster', 'status'], { cwd: workspace, env });
     expect(after.stdout.trim()).toBe('stopped');
     expect(after.code).not.toBe(0);
-    // Its data stays for the next start; `stop --remove` deletes it.
+    // Its data stays: started again on it, the cluster still knows the delegation.
+    const restarted = await runDeputy(['cluster', 'start', '--no-ui'], { cwd: workspace, env });
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stdout).toContain(`temporal:   ${running.address}`);
+    const listed = await runDeputy(['list', '--json'], { cwd: workspace, env: workerEnv });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ agent: 'lister', status: 'completed' })]),
+    );
+    expect((await runDeputy(['cluster', 'stop'], { cwd: workspace, env })).code).toBe(0);
+    // `stop --remove` deletes its data.
     expect(await readdir(join(workspace, '.deputy', 'cluster'))).toContain('postgres');
     await runDeputy(['cluster', 'stop', '--remove'], { cwd: workspace, env });
     expect(existsSync(join(workspace, '.deputy', 'cluster'))).toBe(false);
