@@ -97,8 +97,10 @@ export interface Cluster {
 interface ClusterRecord {
   ports: ClusterPorts;
   pids: Partial<Record<TemporalService | 'postgres' | 'ui', number>>;
-  detached: boolean;
 }
+
+/** Nothing new comes in (UI, worker, frontend), then matching and history; PostgreSQL last. */
+const STOP_ORDER = ['ui', 'worker', 'frontend', 'matching', 'history'] as const;
 
 const clusterDirOf = (dataDir: string): string => join(dataDir, 'cluster');
 const recordPath = (clusterDir: string): string => join(clusterDir, 'cluster.json');
@@ -163,8 +165,17 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   }
   const tools = await ensureClusterTools(process.env, log);
   const previous = await readRecord(clusterDir);
+  if (
+    previous !== null &&
+    options.port !== undefined &&
+    options.port !== previous.ports.grpc.frontend
+  ) {
+    throw new Error(
+      `this cluster's frontend listens on ${previous.ports.grpc.frontend} (kept with its data in ${clusterDir}); start it without --port, or delete it with \`deputy cluster stop --remove\` to choose another`,
+    );
+  }
   const ports = previous?.ports ?? (await choosePorts(options.port));
-  const record: ClusterRecord = { ports, pids: {}, detached: options.detached };
+  const record: ClusterRecord = { ports, pids: {} };
   await writeRecord(clusterDir, record);
 
   const detached = options.detached;
@@ -178,9 +189,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const services = {} as Record<TemporalService, ServiceProcess>;
   let ui: ServiceProcess | null = null;
   const stopAll = async (): Promise<void> => {
-    await ui?.stop();
-    // Frontend first (no new requests), history last but one, PostgreSQL last.
-    for (const service of [...TEMPORAL_SERVICES].reverse()) await services[service]?.stop();
+    for (const name of STOP_ORDER) await (name === 'ui' ? ui : services[name])?.stop();
     await stopPostgres(postgres);
     await forgetProcesses(clusterDir);
   };
@@ -481,8 +490,7 @@ export async function stopCluster(dataDir: string): Promise<boolean> {
   const clusterDir = clusterDirOf(dataDir);
   const record = await readRecord(clusterDir);
   if (record === null || Object.keys(record.pids).length === 0) return false;
-  const order = ['ui', 'worker', 'frontend', 'matching', 'history'] as const;
-  for (const name of order) {
+  for (const name of STOP_ORDER) {
     const pid = record.pids[name];
     if (pid !== undefined) await attachService(name, pid, logPath(clusterDir, name)).stop();
   }
