@@ -47,3 +47,20 @@ export function connectionFailureReason(error: unknown): string {
   }
   return 'no answer';
 }
+
+/**
+ * A start that got no answer in time is not known to have failed: a loaded server may still take
+ * it (seen on a busy cluster). The 503 then names what was started and where to look it up, so
+ * the caller does not start the same work twice; a refused connection keeps the plain message.
+ */
+export function unconfirmedStart(
+  error: unknown,
+  started: { what: string; lookUp: string },
+): unknown {
+  if (!(error instanceof TemporalUnreachableError)) return error;
+  if (connectionFailureReason(error.cause ?? error) === 'connection refused or lost') return error;
+  return new TemporalUnreachableError(
+    `${error.message}. The start of ${started.what} was not confirmed and may still happen: look it up (${started.lookUp}) before starting it again`,
+    { cause: error },
+  );
+}

@@ -161,4 +161,42 @@ describe('Temporal down', () => {
     expect(state.decidedCards).toMatchObject([{ id: cardId, state: { status: 'approved' } }]);
     expect(existsSync(join(before.workspace, 'note.txt'))).toBe(true);
   });
+
+  it('a start the server does not answer in time: the 503 names the delegation to look up', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'deputy-frozen-'));
+    const server = await startDevServer({ dataDir, headless: true });
+    cleanups.push(() => server.stop());
+    const harness = await createHarness(scribeAgent, { address: server.address });
+    cleanups.push(() => harness.close());
+    const app = createApp({
+      delegations: harness.delegations,
+      config: harness.config,
+      auth: createAuth({}),
+    });
+    // A server that holds the connection and does not answer, as a busy one can: SIGSTOP.
+    process.kill(server.pid, 'SIGSTOP');
+    cleanups.push(async () => void process.kill(server.pid, 'SIGCONT'));
+    // No id of the caller's own: with one, the facade first checks it is free, and that lookup
+    // is what times out, before any start was sent (the plain 503 is then the whole truth).
+    const answer = await timedRequest(app, 'POST', '/delegations', {
+      agent: 'scribe',
+      task: 'Write the note',
+      session: 'frozen',
+    });
+    process.kill(server.pid, 'SIGCONT');
+    expect(answer).toMatchObject({ status: 503, body: { error: 'unavailable' } });
+    const named = /The start of delegation (\S+) was not confirmed and may still happen/.exec(
+      String(answer.body.message),
+    );
+    expect(named, String(answer.body.message)).not.toBeNull();
+    const delegationId = named![1]!;
+    expect(answer.body.message).toContain(`GET /delegations/${delegationId}`);
+    expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
+    // What the message says to do answers once the server is back: the delegation, or a 404.
+    const looked = await eventually(async () => {
+      const found = await timedRequest(app, 'GET', `/delegations/${delegationId}`);
+      return found.status === 503 ? undefined : found;
+    }, 'the lookup to answer');
+    expect([200, 404]).toContain(looked.status);
+  });
 });

@@ -5,6 +5,7 @@ import {
   connectionFailureReason,
   isConnectionFailure,
   TemporalUnreachableError,
+  unconfirmedStart,
 } from '../../src/temporal/unreachable.js';
 
 /** What the SDK throws: a ServiceError whose cause is the gRPC error with its status code. */
@@ -24,6 +25,24 @@ describe('Temporal unreachable', () => {
     for (const code of [5, 6, 7]) expect(isConnectionFailure(serviceError(code))).toBe(false);
     expect(isConnectionFailure(new Error('boom'))).toBe(false);
     expect(isConnectionFailure('14')).toBe(false);
+  });
+
+  it('says an unanswered start may still happen, and where to look; a refused one stays plain', () => {
+    const started = { what: 'delegation d-1', lookUp: 'GET /delegations/d-1' };
+    const late = new TemporalUnreachableError('Temporal is not reachable (no answer in time)', {
+      cause: serviceError(4),
+    });
+    const wrapped = unconfirmedStart(late, started) as TemporalUnreachableError;
+    expect(wrapped).toBeInstanceOf(TemporalUnreachableError);
+    expect(wrapped.message).toBe(
+      'Temporal is not reachable (no answer in time). The start of delegation d-1 was not confirmed and may still happen: look it up (GET /delegations/d-1) before starting it again',
+    );
+    const refused = new TemporalUnreachableError('Temporal is not reachable (refused)', {
+      cause: serviceError(14),
+    });
+    expect(unconfirmedStart(refused, started)).toBe(refused);
+    const other = new Error('bad input');
+    expect(unconfirmedStart(other, started)).toBe(other);
   });
 
   it('is an `unavailable` DeputyError (503) that the CLI answers with exit 5 and the start hint', () => {

@@ -18,6 +18,7 @@ import { TASK_QUEUE, delegationWorkflowId } from '../../shared/delegation.js';
 import { eventsQuery } from '../../shared/messages.js';
 import { AGENT_ATTRIBUTE, initialSearchAttributes } from '../../shared/search-attributes.js';
 import { DeputyError } from '../../errors.js';
+import { unconfirmedStart } from '../unreachable.js';
 import { createCards } from './cards.js';
 import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
 import { transcriptBeforeRound } from './fork-transcript.js';
@@ -147,7 +148,10 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         if (error instanceof WorkflowExecutionAlreadyStartedError) {
           throw new DeputyError('conflict', `delegation ${delegationId} already exists`);
         }
-        throw error;
+        throw unconfirmedStart(error, {
+          what: `delegation ${delegationId}`,
+          lookUp: `GET /delegations/${delegationId}, deputy status ${delegationId}`,
+        });
       }
       lookup.remember(delegationId, workflowId);
       return { delegationId, workflowId, session: request.session, agent: request.agent };

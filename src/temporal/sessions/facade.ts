@@ -10,6 +10,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
+import { unconfirmedStart } from '../unreachable.js';
 import { sessionMessageSignal } from '../../shared/messages.js';
 import { AGENT_ATTRIBUTE, initialSearchAttributes } from '../../shared/search-attributes.js';
 import {
@@ -127,7 +128,10 @@ export function createSessions(
         if (error instanceof WorkflowExecutionAlreadyStartedError) {
           throw new DeputyError('conflict', `session ${sessionId} already exists`);
         }
-        throw error;
+        throw unconfirmedStart(error, {
+          what: `session ${sessionId}`,
+          lookUp: `GET /sessions/${sessionId}, deputy session show ${sessionId}`,
+        });
       }
       lookup.remember(sessionId, workflowId);
       return { sessionId, workflowId, agent };
