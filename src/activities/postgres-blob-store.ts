@@ -14,15 +14,19 @@ import { redactSecretText } from '../shared/redact.js';
 import { urlSecretValues } from '../secrets/environment-secrets.js';
 import { BlobMissingError, blobIdOf, sha256Of, type BlobStore } from './blob-store.js';
 
-const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS deputy_blobs (
+/**
+ * `IF NOT EXISTS` is not safe against itself: two workers creating the table at once can both
+ * pass the check, and the loser fails on the catalog's unique index (23505, 42P07 or 42710,
+ * depending on where they meet). A transaction-scoped advisory lock serializes the creations;
+ * both statements go as one simple query, which PostgreSQL runs as one implicit transaction.
+ */
+const CREATE_TABLE = `SELECT pg_advisory_xact_lock(${0x64657075 /* "depu" */});
+CREATE TABLE IF NOT EXISTS deputy_blobs (
   sha256 text PRIMARY KEY,
   chars integer NOT NULL,
   body text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 )`;
-
-/** unique_violation (on pg_type) and duplicate_table: a concurrent CREATE TABLE won. */
-const CREATED_BY_ANOTHER = new Set(['23505', '42P07']);
 
 /** A worker waits this long for a connection before the call fails (and is retried). */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -97,14 +101,7 @@ export class PostgresBlobStore implements BlobStore {
     values: unknown[],
   ): Promise<pg.QueryResult<R>> {
     try {
-      this.ready ??= this.pool.query(CREATE_TABLE).then(
-        () => undefined,
-        (error: unknown) => {
-          // Workers starting together race on IF NOT EXISTS, and the loser is told the table (or
-          // its row type) exists: it does, which is all this wanted.
-          if (!CREATED_BY_ANOTHER.has((error as { code?: string }).code ?? '')) throw error;
-        },
-      );
+      this.ready ??= this.pool.query(CREATE_TABLE).then(() => undefined);
       try {
         await this.ready;
       } catch (error) {

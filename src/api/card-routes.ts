@@ -9,6 +9,7 @@ import type { Delegations } from '../temporal/delegations/facade.js';
 import { isRecorded } from '../temporal/delegations/types.js';
 import type { AppEnv } from './app-env.js';
 import { cardVisibility, CardsQuerySchema } from './card-inbox.js';
+import { createCardDecisions } from './card-decisions.js';
 import { cardEventStream } from './card-stream.js';
 import { consoleLogger, type Logger } from './errors.js';
 import type { EventStreamOptions } from './event-stream.js';
@@ -28,6 +29,8 @@ export function registerCardRoutes(
     logger?: Logger;
   },
 ): void {
+  // One per app: what POST /cards/:id applied reaches this app's inbox streams at once.
+  const decisions = createCardDecisions();
   // Card arguments are redacted in the workflow already; this also cuts the configured secrets.
   const { secrets } = deps;
   const logger = deps.logger ?? consoleLogger;
@@ -52,7 +55,14 @@ export function registerCardRoutes(
     const visible = cardVisibility(deps.delegations, c.get('caller'));
     return cardEventStream(
       c,
-      { delegations: deps.delegations, visible, secrets, logger, options: deps.events ?? {} },
+      {
+        delegations: deps.delegations,
+        visible,
+        secrets,
+        logger,
+        decisions,
+        options: deps.events ?? {},
+      },
       filter,
     );
   });
@@ -76,6 +86,7 @@ export function registerCardRoutes(
       };
       return c.json(secrets.value({ ...outcome, links }), 202);
     }
+    decisions.applied(outcome);
     return c.json(secrets.value(outcome));
   });
 }

@@ -21,6 +21,7 @@ import type { ApprovalCard } from '../shared/delegation.js';
 import { isDeputyError } from '../errors.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
+import type { CardDecisions } from './card-decisions.js';
 import type { CardVisibility } from './card-inbox.js';
 import type { Logger } from './errors.js';
 import type { EventStreamOptions } from './event-stream.js';
@@ -63,6 +64,8 @@ export interface CardStreamDeps {
   visible: CardVisibility;
   secrets: SecretMasker;
   logger: Logger;
+  /** Decisions this process applied: their cards close at once, not at the next look. */
+  decisions?: CardDecisions;
   options?: EventStreamOptions;
 }
 
@@ -78,12 +81,22 @@ export async function cardEventStream(
   const keepAliveMs = deps.options?.keepAliveMs ?? 15_000;
   const list = async () => deps.visible(await deps.delegations.cards(filter));
   const late = new Map<string, LateOutcome>();
+  // Decided through this process, not yet processed by the loop; and closed that way, so a look
+  // whose listing still shows them (visibility lags) does not open them again (id -> when).
+  const decidedHere: ApprovalCard[] = [];
+  const closedHere = new Map<string, number>();
+  let wake: (() => void) | null = null;
   // The first look happens before the stream opens, so Temporal being down is a plain 503.
   const initial = await list();
 
   // Every failure is caught inside the callback: given an error, Hono's own handler would follow
   // ours with `event: error` carrying the raw message, unmasked, to the client.
   return streamSSE(c, async (stream) => {
+    const unsubscribe =
+      deps.decisions?.subscribe((card) => {
+        decidedHere.push(card);
+        wake?.();
+      }) ?? (() => undefined);
     try {
       await follow(stream, initial);
     } catch (error) {
@@ -91,6 +104,8 @@ export async function cardEventStream(
       await stream
         .writeSSE({ event: 'error', data: JSON.stringify({ error: 'internal' }) })
         .catch(() => undefined);
+    } finally {
+      unsubscribe();
     }
   });
 
@@ -101,8 +116,16 @@ export async function cardEventStream(
     // What the last look failed with, so an outage is told (and logged) once, not every poll.
     let failing: 'unavailable' | 'internal' | null = null;
     while (!stream.aborted) {
-      await stream.sleep(pollMs);
+      // A decision that came in during the last look is handled now, not after another sleep.
+      if (decidedHere.length === 0) {
+        await Promise.race([
+          stream.sleep(pollMs),
+          new Promise<void>((resolve) => (wake = resolve)),
+        ]);
+        wake = null;
+      }
       if (stream.aborted) return;
+      for (const event of closedByThisProcess(pending)) await send(stream, event);
       let events: CardStreamEvent[];
       try {
         const look = failing === null ? await changes(pending) : await resnapshot();
@@ -125,13 +148,39 @@ export async function cardEventStream(
   }
 
   async function resnapshot(): Promise<Look> {
-    const cards = await list();
+    const cards = [...(await listed()).values()];
     return { events: [{ event: 'snapshot', data: { cards } }], pending: byId(cards) };
+  }
+
+  /** Closes the pending cards decided through this process, with the outcome it applied. */
+  function closedByThisProcess(pending: Map<string, ApprovalCard>): CardStreamEvent[] {
+    const events: CardStreamEvent[] = [];
+    for (const card of decidedHere.splice(0)) {
+      const outcome = outcomeOf(card);
+      if (!pending.delete(card.id) || outcome === undefined) continue;
+      closedHere.set(card.id, Date.now());
+      events.push({
+        event: 'card-closed',
+        data: { cardId: card.id, delegationId: card.delegationId, outcome },
+      });
+    }
+    return events;
+  }
+
+  /** The listing, without the cards closed here that it still shows (until it catches up). */
+  async function listed(): Promise<Map<string, ApprovalCard>> {
+    const now = byId(await list());
+    for (const [cardId, since] of closedHere) {
+      if (!now.has(cardId) || Date.now() - since > LATE_OUTCOME_GIVE_UP_MS)
+        closedHere.delete(cardId);
+      else now.delete(cardId);
+    }
+    return now;
   }
 
   /** The cards that left the set since `before`, then those that joined it. */
   async function changes(before: Map<string, ApprovalCard>): Promise<Look> {
-    const now = byId(await list());
+    const now = await listed();
     const gone = [...before.values()].filter((card) => !now.has(card.id));
     const { closed, stillPending } = await settledCards(gone);
     for (const card of stillPending) now.set(card.id, card);

@@ -211,6 +211,52 @@ describe('GET /cards/events (stub facade)', () => {
     });
   });
 
+  it('closes a card decided through this API at once, with its outcome, though the listing still shows it', async () => {
+    const pending = card('d-1.1', 'write');
+    const approved = decided(pending, 'approved', 'alice', 'from the console');
+    let looks = 0;
+    const { app } = appOver({
+      // Visibility lags: the listing shows the card pending for ever after the decision.
+      cards: async () => {
+        looks += 1;
+        return [pending];
+      },
+      decide: async () => approved,
+      get: async (id) => stateOf(id, [approved]),
+    });
+    const stream = followEventStream(await app.request('/cards/events'));
+    await eventually(
+      async () => (stream.named('snapshot').length > 0 ? true : undefined),
+      'snapshot',
+    );
+    const decision = await app.request('/cards/d-1.1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decision: 'approve', reason: 'from the console' }),
+    });
+    expect(decision.status).toBe(200);
+    await eventually(
+      async () => (stream.named('card-closed').length > 0 ? true : undefined),
+      'card-closed',
+      5_000,
+    );
+    // Several more looks still list it: it is not opened again.
+    const looksAtClose = looks;
+    await eventually(async () => (looks >= looksAtClose + 5 ? true : undefined), 'more looks');
+    await stream.close();
+    expect(stream.events.map(({ name }) => name)).toEqual(['snapshot', 'card-closed']);
+    expect(stream.events[1]!.data).toEqual({
+      cardId: 'd-1.1',
+      delegationId: 'd-1',
+      outcome: {
+        decision: 'approve',
+        decidedBy: 'alice',
+        reason: 'from the console',
+        decidedAt: '2026-01-01T00:00:09.000Z',
+      },
+    });
+  });
+
   it('closes a card without an outcome when its delegation is gone, and keeps one its delegation still has pending', async () => {
     const gone = card('d-1.1', 'write');
     const missed = card('d-2.1', 'write');

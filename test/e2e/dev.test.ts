@@ -69,7 +69,10 @@ async function startDev(workspaceDir: string, dataDirectory: string): Promise<De
     async () => /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
     'the API URL',
     150_000,
-  );
+  ).catch((error: Error) => {
+    // What `deputy dev` printed says where its start stopped.
+    throw new Error(`${error.message}; deputy dev printed:\n${output.slice(-3000)}`);
+  });
   // The banner's lines are separate writes, which can reach this pipe in separate chunks.
   await until(
     async () => (output.includes('Ctrl-C stops everything.') ? true : undefined),
