@@ -165,23 +165,24 @@ describe('workspace-affine workers', () => {
     expect(await finished(b, b2)).toMatchObject({ status: 'completed' });
     expect(await written(b, 'b2')).toBe('written in ws-b\n');
 
-    // The server remembers a dead poller for up to 90 s: settle says so once it no longer
-    // counts. That wait is the dev-server run's; on the cluster profile (a second run of this
-    // file) the detail alone shows the delegation waiting.
-    const waitingState =
-      inject('temporalProfile') === 'cluster'
-        ? await eventually(async () => {
-            const state = await a.delegations.get(a2);
-            return state.status === 'running' ? state : undefined;
-          }, 'a2 to be running')
-        : await (async () => {
-            const waiting = await a.delegations.settle(a2, {
-              signal: AbortSignal.timeout(150_000),
-            });
-            if (waiting.status !== 'running') throw new Error(`a2 did not wait: ${waiting.status}`);
-            expect(waiting.message).toContain(`no worker is running for tool queue ${a.toolQueue}`);
-            return waiting.state;
-          })();
+    // A's delegation waits: it is running, and nothing of it has run (no round, no file).
+    const waitingState = await eventually(async () => {
+      const state = await a.delegations.get(a2);
+      return state.status === 'running' ? state : undefined;
+    }, 'a2 to be running');
+    // What settle says of a workspace none of whose workers runs. (For A it says so too once
+    // Temporal stops counting the killed poller, up to 90 s later: a wait this test leaves out,
+    // with a workspace that never had a worker, C, whose delegation B's worker also takes up.)
+    const c = await workspace('ws-c', client, address, taskQueue);
+    const c1 = await delegate(c, 'c1');
+    const waiting = await c.delegations.settle(c1, { signal: AbortSignal.timeout(60_000) });
+    if (waiting.status !== 'running') throw new Error(`c1 did not wait: ${waiting.status}`);
+    expect(waiting.message).toContain(`no worker is running for tool queue ${c.toolQueue}`);
+    expect(waiting.state).toMatchObject({
+      status: 'running',
+      roundsUsed: 0,
+      toolQueue: c.toolQueue,
+    });
     // B's worker ran its workflow task, yet nothing of it ran in either workspace.
     expect(waitingState).toMatchObject({ status: 'running', roundsUsed: 0 });
     expect(waitingState.toolQueue).toBe(a.toolQueue);
