@@ -121,7 +121,9 @@ export async function createHarness(
   const registry = createRegistry({ config });
   await registry.load();
   const agents = createAgentResolver(config, registry, { homeDir: join(workspace, '.home') });
-  const connection = await Connection.connect({ address });
+  // The SDK's 10 s to connect is not enough on 2 cores that also run PostgreSQL, a cluster and
+  // three suites' workers (a CI run missed it once); a test connection is no speed claim.
+  const connection = await Connection.connect({ address, connectTimeout: '60 seconds' });
   const client = new Client({ connection });
   const taskQueue = options.taskQueue ?? `test-${randomUUID()}`;
   const delegations = createDelegations(client, { namespace: 'default', taskQueue });
