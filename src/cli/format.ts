@@ -3,10 +3,10 @@ import type {
   ApprovalCard,
   DelegationEvent,
   DelegationResult,
-  DelegationState,
   UsageTotals,
 } from '../shared/delegation.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
+import type { DelegationDetail } from '../temporal/delegations/types.js';
 
 export function approveCommand(cardId: string): string {
   return `deputy approve ${cardId}`;
@@ -97,7 +97,7 @@ export function resultLines(result: DelegationResult): string[] {
   return lines;
 }
 
-export function stateLines(state: DelegationState): string[] {
+export function stateLines(state: DelegationDetail): string[] {
   const lines = [
     `delegation ${state.delegationId}`,
     `  workflow: ${state.workflowId}`,
@@ -109,6 +109,8 @@ export function stateLines(state: DelegationState): string[] {
   if (state.definitionHash)
     lines.push(`  definition: sha256 ${state.definitionHash.slice(0, 12)}…`);
   if (state.usage) lines.push(`  tokens:   ${usageLine(state.usage)}`);
+  // Where its workspace's work runs: a worker must serve this queue for it to move.
+  if (state.toolQueue) lines.push(`  tools on: ${state.toolQueue}`);
   if (state.pendingCards.length > 0) {
     lines.push(`  pending cards: ${state.pendingCards.length}`);
     for (const card of state.pendingCards) lines.push(...cardLines(card).map((l) => `    ${l}`));

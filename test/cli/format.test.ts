@@ -75,6 +75,26 @@ describe('CLI formatting', () => {
     });
     expect(lines.join('\n')).toContain('deputy approve d-abc.1');
     expect(lines).toContain('  denied so far: 1');
+    // Tools on the shared queue: no line; on a workspace's tool queue, which one.
+    expect(lines.some((line) => line.includes('tools on'))).toBe(false);
+    const affine = stateLines({
+      delegationId: 'd-abc',
+      workflowId: 'delegation/s/d-abc',
+      agent: 'demo',
+      session: 's',
+      status: 'running',
+      roundsUsed: 0,
+      maxTurns: 6,
+      model: null,
+      definitionHash: null,
+      pendingCards: [],
+      decidedCards: [],
+      transcriptSummary: [],
+      deniedCalls: [],
+      result: null,
+      toolQueue: 'deputy-delegations-tools/alice',
+    });
+    expect(affine).toContain('  tools on: deputy-delegations-tools/alice');
     const table = summaryTable([
       {
         delegationId: 'd-abc',
