@@ -432,58 +432,52 @@ export async function benchCluster(): Promise<BenchReport> {
     }
     load.end = loadavg()[0]!;
 
+    /** One figure against its baseline of the same run. */
+    const against = (metric: string, value: number, baseline: number, unit: string): BenchRow => ({
+      metric,
+      value: round(value),
+      unit,
+      baseline: round(baseline),
+      ratio: round(value / baseline, 3),
+    });
     const rows: BenchRow[] = [
       ...stepRows('default', defaults),
       ...stepRows('tuned', tuned.steps),
-      {
-        metric: 'default vs tuned: delegation ms/step (history)',
-        value: round(median(defaults.perStep.delegation)),
-        unit: 'ms',
-        baseline: round(median(tuned.steps.perStep.delegation)),
-        ratio: round(
-          median(defaults.perStep.delegation) / median(tuned.steps.perStep.delegation),
-          3,
-        ),
-      },
-      {
-        metric: 'default vs tuned: floor ms/step (history)',
-        value: round(median(defaults.perStep.floorRounds)),
-        unit: 'ms',
-        baseline: round(median(tuned.steps.perStep.floorRounds)),
-        ratio: round(
-          median(defaults.perStep.floorRounds) / median(tuned.steps.perStep.floorRounds),
-          3,
-        ),
-      },
+      against(
+        'default vs tuned: delegation ms/step (history)',
+        median(defaults.perStep.delegation),
+        median(tuned.steps.perStep.delegation),
+        'ms',
+      ),
+      against(
+        'default vs tuned: floor ms/step (history)',
+        median(defaults.perStep.floorRounds),
+        median(tuned.steps.perStep.floorRounds),
+        'ms',
+      ),
       ...workerRows('cluster', tuned.workers),
     ];
     if (dev !== undefined) {
       rows.push(...workerRows('dev server', dev));
-      const against = (metric: string, value: number, baseline: number, unit: string) =>
-        rows.push({
-          metric,
-          value: round(value),
-          unit,
-          baseline: round(baseline),
-          ratio: round(value / baseline, 3),
-        });
-      against(
-        'cluster vs dev server: delegations/s, one worker',
-        tuned.workers.burst.one,
-        dev.burst.one,
-        '/s',
-      );
-      against(
-        `cluster vs dev server: time to park ${PARKED}`,
-        tuned.workers.parked.parkMs / 1000,
-        dev.parked.parkMs / 1000,
-        's',
-      );
-      against(
-        `cluster vs dev server: resume ${PARKED} after restart`,
-        tuned.workers.parked.coldResumeMs / 1000,
-        dev.parked.coldResumeMs / 1000,
-        's',
+      rows.push(
+        against(
+          'cluster vs dev server: delegations/s, one worker',
+          tuned.workers.burst.one,
+          dev.burst.one,
+          '/s',
+        ),
+        against(
+          `cluster vs dev server: time to park ${PARKED}`,
+          tuned.workers.parked.parkMs / 1000,
+          dev.parked.parkMs / 1000,
+          's',
+        ),
+        against(
+          `cluster vs dev server: resume ${PARKED} after restart`,
+          tuned.workers.parked.coldResumeMs / 1000,
+          dev.parked.coldResumeMs / 1000,
+          's',
+        ),
       );
     }
     const loads = (what: string, [a, b]: [number, number]) =>

@@ -57,12 +57,12 @@ describe('CLI formatting', () => {
   });
 
   it('shows pending cards in a status and aligns the list', () => {
-    const lines = stateLines({
+    const parked = {
       delegationId: 'd-abc',
       workflowId: 'delegation/s/d-abc',
       agent: 'demo',
       session: 's',
-      status: 'parked',
+      status: 'parked' as const,
       roundsUsed: 2,
       maxTurns: 6,
       model: null,
@@ -70,30 +70,15 @@ describe('CLI formatting', () => {
       pendingCards: [card],
       decidedCards: [],
       transcriptSummary: [],
-      deniedCalls: [{ tool: 'bash', by: 'policy', reason: 'no bash here' }],
+      deniedCalls: [{ tool: 'bash', by: 'policy' as const, reason: 'no bash here' }],
       result: null,
-    });
+    };
+    const lines = stateLines(parked);
     expect(lines.join('\n')).toContain('deputy approve d-abc.1');
     expect(lines).toContain('  denied so far: 1');
     // Tools on the shared queue: no line; on a workspace's tool queue, which one.
     expect(lines.some((line) => line.includes('tools on'))).toBe(false);
-    const affine = stateLines({
-      delegationId: 'd-abc',
-      workflowId: 'delegation/s/d-abc',
-      agent: 'demo',
-      session: 's',
-      status: 'running',
-      roundsUsed: 0,
-      maxTurns: 6,
-      model: null,
-      definitionHash: null,
-      pendingCards: [],
-      decidedCards: [],
-      transcriptSummary: [],
-      deniedCalls: [],
-      result: null,
-      toolQueue: 'deputy-delegations-tools/alice',
-    });
+    const affine = stateLines({ ...parked, toolQueue: 'deputy-delegations-tools/alice' });
     expect(affine).toContain('  tools on: deputy-delegations-tools/alice');
     const table = summaryTable([
       {
