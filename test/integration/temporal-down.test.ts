@@ -16,7 +16,6 @@ import { createAuth } from '../../src/api/auth.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
-import { START_PATIENCE_MS } from '../../src/temporal/delegations/rpc.js';
 import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { createHarness, eventually } from './support/harness.js';
@@ -163,7 +162,7 @@ describe('Temporal down', () => {
     expect(existsSync(join(before.workspace, 'note.txt'))).toBe(true);
   });
 
-  it('a start a connected server does not answer: waited for, then the 503 names the delegation to look up', async () => {
+  it('a start the server does not answer in time: the 503 names the delegation to look up', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'deputy-frozen-'));
     const server = await startDevServer({ dataDir, headless: true });
     cleanups.push(() => server.stop());
@@ -192,10 +191,7 @@ describe('Temporal down', () => {
     expect(named, String(answer.body.message)).not.toBeNull();
     const delegationId = named![1]!;
     expect(answer.body.message).toContain(`GET /delegations/${delegationId}`);
-    // The connection stayed up, so the start was given START_PATIENCE_MS, not RPC_TIMEOUT_MS
-    // (a slow server is not an absent one); and no more than that.
-    expect(answer.ms).toBeGreaterThanOrEqual(START_PATIENCE_MS);
-    expect(answer.ms).toBeLessThan(START_PATIENCE_MS + ANSWER_BOUND_MS);
+    expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
     // What the message says to do answers once the server is back: the delegation, or a 404.
     const looked = await eventually(async () => {
       const found = await timedRequest(app, 'GET', `/delegations/${delegationId}`);

@@ -23,7 +23,7 @@ import { createCards } from './cards.js';
 import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
 import { transcriptBeforeRound } from './fork-transcript.js';
 import { createDelegationLookup, describe, orNotFound, sessionClauses } from './lookup.js';
-import { rpc, rpcStart } from './rpc.js';
+import { rpc } from './rpc.js';
 import { createSettle } from './settle.js';
 import { createStateReader, createWorkflowStateReader } from './state.js';
 import { firstLine, memoStartedBy, statusOf, summaryOf } from './visibility.js';
@@ -101,7 +101,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       }
       const workflowId = delegationWorkflowId(request.session, delegationId);
       try {
-        await rpcStart(client, () =>
+        await rpc(client, () =>
           client.workflow.start(DELEGATION_WORKFLOW_TYPE, {
             taskQueue,
             workflowId,

@@ -30,7 +30,7 @@ import {
   quote,
 } from '../delegations/ids.js';
 import { describe } from '../delegations/lookup.js';
-import { rpc, rpcStart } from '../delegations/rpc.js';
+import { rpc } from '../delegations/rpc.js';
 import { summaryOf } from '../delegations/visibility.js';
 import { SESSION_WORKFLOW_TYPE, type SessionSummary, type Sessions } from './types.js';
 
@@ -103,7 +103,7 @@ export function createSessions(
         ...(toolQueue === null ? {} : { toolQueue }),
       };
       try {
-        await rpcStart(client, () =>
+        await rpc(client, () =>
           client.workflow.start(SESSION_WORKFLOW_TYPE, {
             taskQueue,
             workflowId,
