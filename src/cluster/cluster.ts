@@ -39,6 +39,7 @@ import {
   type RenderedConfig,
   type TemporalService,
 } from './server-config.js';
+import { processInfo } from '../temporal/process-info.js';
 import { attachService, spawnService, type ServiceProcess } from './service-process.js';
 
 const run = promisify(execFile);
@@ -461,7 +462,7 @@ export async function clusterStatus(dataDir: string): Promise<ClusterStatus> {
   const processes = Object.fromEntries(
     Object.entries(record.pids).map(([name, pid]) => [
       name,
-      { pid, running: attachService(name, pid, logPath(clusterDir, name)).running() },
+      { pid, running: processInfo(pid).state !== 'gone' },
     ]),
   );
   const alive = Object.values(processes).filter((entry) => entry.running).length;

@@ -54,8 +54,16 @@ function binary(name: string): string {
   return path;
 }
 
+/** Looked up once per process: every psql call (readiness polls included) needs it. */
+let userToRunAs: Promise<RunAs | null> | null = null;
+
 /** As root: the `postgres` user's ids (PostgreSQL will not run as root). Otherwise: ourselves. */
-async function runAs(): Promise<RunAs | null> {
+function runAs(): Promise<RunAs | null> {
+  userToRunAs ??= lookUpUser();
+  return userToRunAs;
+}
+
+async function lookUpUser(): Promise<RunAs | null> {
   if (process.getuid?.() !== 0) return null;
   try {
     const { stdout: uid } = await run('id', ['-u', 'postgres']);
