@@ -235,6 +235,9 @@ async function psql(
     child.on('exit', (code) =>
       code === 0 ? resolve(stdout) : reject(new Error(`psql: ${stderr.trim()}`)),
     );
+    // psql may exit before it reads its input (PostgreSQL down, during a readiness poll): the
+    // broken pipe is that same failure, which its exit code reports; unhandled it would throw.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(sql);
   });
 }
