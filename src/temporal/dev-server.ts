@@ -4,12 +4,13 @@
  * attributes registered, ports free or as configured. `TEMPORAL_ADDRESS` bypasses all of this.
  */
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../shared/search-attributes.js';
 import { TUNED_DYNAMIC_CONFIG } from '../cluster/server-config.js';
 import { readDynamicConfig, type DynamicConfigValue } from './dynamic-config.js';
+import { OutputEnds } from '../processes/output-ends.js';
 import { spawnWatchedGroup } from '../processes/watched-group.js';
 import { databasePath, removeServerRecord, writeServerRecord } from './server-record.js';
 import { claimDatabase } from './server-takeover.js';
@@ -44,17 +45,36 @@ export interface DevServer {
 /** Milliseconds the server gets to shut down on SIGTERM before SIGKILL, however it is stopped. */
 const STOP_GRACE_MS = 10_000;
 
+/**
+ * A port free to listen on now and not handed out again for a while. A port that is merely
+ * closed goes back to the kernel's pool at once: the next `bind(0)` anywhere (a parallel dev
+ * server choosing its history and matching ports, say) may take it before our server binds
+ * it, and then one of the two dies at start-up. A connection closed from the listening side
+ * leaves the port in TIME_WAIT, which `bind(0)` skips for a minute while an explicit bind with
+ * SO_REUSEADDR (Node's, Go's and PostgreSQL's default) still succeeds. The Temporal CLI picks
+ * its own ports the same way.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+  const server = createServer();
+  server.unref();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
   });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const accepted = new Promise<Socket>((resolve) => server.once('connection', resolve));
+  const client = connect(port, '127.0.0.1');
+  client.on('error', () => {});
+  const serverSide = await accepted;
+  const clientClosed = new Promise((resolve) => client.once('close', resolve));
+  // The listening side closes first, so the TIME_WAIT entry holds the listening port.
+  serverSide.end();
+  await new Promise((resolve) => client.once('end', resolve));
+  client.end();
+  await clientClosed;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
@@ -105,6 +125,46 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       ? ['--headless']
       : ['--ui-port', String(uiPort), '--ui-disable-news-fetch']),
   ];
+  const address = `127.0.0.1:${port}`;
+  const uiUrl = uiPort === null ? null : `http://127.0.0.1:${uiPort}`;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await launch(binary, args, { ...options, address, uiUrl });
+    } catch (error) {
+      // The CLI picks its history, matching and worker ports itself, free when picked but not
+      // held: a process on this machine that binds one first makes the server panic (exit 2)
+      // before it answers. Fresh ports on the next try; a refusal of ours (exit 1, "can't set
+      // frontend port") is final.
+      if (!(error instanceof ServerExitedEarly) || error.exitCode !== 2) throw error;
+      if (attempt === START_ATTEMPTS) throw error;
+      log(`temporal dev server crashed during start-up (${error.firstLine}); starting it again`);
+    }
+  }
+}
+
+/** A Go panic's exit code is 2; its first line names the cause. */
+class ServerExitedEarly extends Error {
+  constructor(
+    readonly exitCode: number,
+    readonly output: string,
+  ) {
+    super(`temporal dev server exited with ${exitCode} before it was ready:\n${output}`);
+  }
+
+  get firstLine(): string {
+    return this.output.split('\n').find((line) => line.trim() !== '') ?? 'no output';
+  }
+}
+
+const START_ATTEMPTS = 3;
+
+interface LaunchOptions extends DevServerOptions {
+  address: string;
+  uiUrl: string | null;
+}
+
+async function launch(binary: string, args: string[], options: LaunchOptions): Promise<DevServer> {
+  const { address, uiUrl } = options;
   // Own process group: a terminal's Ctrl-C reaches deputy, which stops the worker first and the
   // server last; the server must not die under a worker that is still finishing its tasks. The
   // group's watchdog stops the server if deputy dies without doing so itself (SIGKILL included).
@@ -122,16 +182,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   process.once('exit', killOnExit);
   // The start-up banner goes to stdout; read and drop it so the pipe never fills.
   child.stdout.resume();
-  let stderrTail = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString()).slice(-4000);
-  });
+  // A Go panic names its cause in its first lines and its stack in the rest: keep both ends.
+  const stderrEnds = new OutputEnds(4000);
+  child.stderr.on('data', (chunk: Buffer) => stderrEnds.add(chunk.toString()));
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
 
-  const address = `127.0.0.1:${port}`;
-  const uiUrl = uiPort === null ? null : `http://127.0.0.1:${uiPort}`;
   try {
     // Recorded before it is ready: a second `deputy dev` starting meanwhile must find it taken.
     await writeServerRecord(options.dataDir, {
@@ -140,9 +197,13 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       pid: child.pid ?? -1,
       ownerPid: process.pid,
     });
-    await waitUntilReady(address, exited, options.readyTimeoutMs ?? 90_000, () => stderrTail);
+    await waitUntilReady(address, exited, options.readyTimeoutMs ?? 90_000, () =>
+      stderrEnds.toString(),
+    );
   } catch (error) {
+    process.removeListener('exit', killOnExit);
     signalGroup('SIGKILL');
+    await exited;
     await removeServerRecord(options.dataDir);
     throw error;
   }
@@ -175,15 +236,11 @@ async function waitUntilReady(
   stderr: () => string,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let exitCode: number | null | undefined;
+  let exitCode: number | undefined;
   void exited.then((code) => (exitCode = code ?? -1));
   let lastError = '';
   while (Date.now() < deadline) {
-    if (exitCode !== undefined) {
-      throw new Error(
-        `temporal dev server exited with ${exitCode} before it was ready:\n${stderr()}`,
-      );
-    }
+    if (exitCode !== undefined) throw new ServerExitedEarly(exitCode, stderr());
     try {
       const connection = await Connection.connect({ address, connectTimeout: 1000 });
       try {
