@@ -49,6 +49,17 @@ export function connectionFailureReason(error: unknown): string {
 }
 
 /**
+ * The server may have taken the call: it timed out rather than being refused. A start that ends
+ * so is not known to have failed.
+ */
+export function isUnanswered(error: unknown): error is TemporalUnreachableError {
+  return (
+    error instanceof TemporalUnreachableError &&
+    connectionFailureReason(error.cause ?? error) !== 'connection refused or lost'
+  );
+}
+
+/**
  * A start that got no answer in time is not known to have failed: a loaded server may still take
  * it (seen on a busy cluster). The 503 then names what was started and where to look it up, so
  * the caller does not start the same work twice; a refused connection keeps the plain message.
@@ -57,8 +68,7 @@ export function unconfirmedStart(
   error: unknown,
   started: { what: string; lookUp: string },
 ): unknown {
-  if (!(error instanceof TemporalUnreachableError)) return error;
-  if (connectionFailureReason(error.cause ?? error) === 'connection refused or lost') return error;
+  if (!isUnanswered(error)) return error;
   return new TemporalUnreachableError(
     `${error.message}. The start of ${started.what} was not confirmed and may still happen: look it up (${started.lookUp}) before starting it again`,
     { cause: error },

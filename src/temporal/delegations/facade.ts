@@ -18,12 +18,12 @@ import { TASK_QUEUE, delegationWorkflowId } from '../../shared/delegation.js';
 import { eventsQuery } from '../../shared/messages.js';
 import { AGENT_ATTRIBUTE, initialSearchAttributes } from '../../shared/search-attributes.js';
 import { DeputyError } from '../../errors.js';
-import { unconfirmedStart } from '../unreachable.js';
 import { createCards } from './cards.js';
 import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
 import { transcriptBeforeRound } from './fork-transcript.js';
 import { createDelegationLookup, describe, orNotFound, sessionClauses } from './lookup.js';
 import { rpc } from './rpc.js';
+import { startWorkflowOnce } from './start.js';
 import { createSettle } from './settle.js';
 import { createStateReader, createWorkflowStateReader } from './state.js';
 import { firstLine, memoStartedBy, statusOf, summaryOf } from './visibility.js';
@@ -101,8 +101,10 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       }
       const workflowId = delegationWorkflowId(request.session, delegationId);
       try {
-        await rpc(client, () =>
-          client.workflow.start(DELEGATION_WORKFLOW_TYPE, {
+        await startWorkflowOnce(
+          client,
+          DELEGATION_WORKFLOW_TYPE,
+          {
             taskQueue,
             workflowId,
             // An id names one delegation forever: never reuse it after the first one closed.
@@ -142,16 +144,17 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
                     },
                   }),
             },
-          }),
+          },
+          {
+            what: `delegation ${delegationId}`,
+            lookUp: `GET /delegations/${delegationId}, deputy status ${delegationId}`,
+          },
         );
       } catch (error) {
         if (error instanceof WorkflowExecutionAlreadyStartedError) {
           throw new DeputyError('conflict', `delegation ${delegationId} already exists`);
         }
-        throw unconfirmedStart(error, {
-          what: `delegation ${delegationId}`,
-          lookUp: `GET /delegations/${delegationId}, deputy status ${delegationId}`,
-        });
+        throw error;
       }
       lookup.remember(delegationId, workflowId);
       return { delegationId, workflowId, session: request.session, agent: request.agent };

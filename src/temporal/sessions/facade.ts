@@ -10,7 +10,6 @@ import {
   type Client,
 } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
-import { unconfirmedStart } from '../unreachable.js';
 import { sessionMessageSignal } from '../../shared/messages.js';
 import { AGENT_ATTRIBUTE, initialSearchAttributes } from '../../shared/search-attributes.js';
 import {
@@ -31,6 +30,7 @@ import {
 } from '../delegations/ids.js';
 import { describe } from '../delegations/lookup.js';
 import { rpc } from '../delegations/rpc.js';
+import { startWorkflowOnce } from '../delegations/start.js';
 import { summaryOf } from '../delegations/visibility.js';
 import { SESSION_WORKFLOW_TYPE, type SessionSummary, type Sessions } from './types.js';
 
@@ -103,8 +103,10 @@ export function createSessions(
         ...(toolQueue === null ? {} : { toolQueue }),
       };
       try {
-        await rpc(client, () =>
-          client.workflow.start(SESSION_WORKFLOW_TYPE, {
+        await startWorkflowOnce(
+          client,
+          SESSION_WORKFLOW_TYPE,
+          {
             taskQueue,
             workflowId,
             workflowIdReusePolicy: 'REJECT_DUPLICATE',
@@ -122,16 +124,17 @@ export function createSessions(
               ...(toolQueue === null ? {} : { [TOOL_QUEUE_MEMO]: toolQueue }),
             },
             staticSummary: `session of ${agent}`,
-          }),
+          },
+          {
+            what: `session ${sessionId}`,
+            lookUp: `GET /sessions/${sessionId}, deputy session show ${sessionId}`,
+          },
         );
       } catch (error) {
         if (error instanceof WorkflowExecutionAlreadyStartedError) {
           throw new DeputyError('conflict', `session ${sessionId} already exists`);
         }
-        throw unconfirmedStart(error, {
-          what: `session ${sessionId}`,
-          lookUp: `GET /sessions/${sessionId}, deputy session show ${sessionId}`,
-        });
+        throw error;
       }
       lookup.remember(sessionId, workflowId);
       return { sessionId, workflowId, agent };

@@ -1,0 +1,149 @@
+/**
+ * A start the server takes but answers too late is asked once more, and the caller learns the
+ * truth: started (the repeat finds its own run) or taken (somebody else's run holds the id).
+ * The late answer is made by a client interceptor, the SDK's own extension point, around the
+ * real start on the real dev server: the run exists at once, its answer reaches the facade
+ * after the 1.5 s bound.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, type WorkflowClientInterceptor } from '@temporalio/client';
+import { describe, expect, it } from 'vitest';
+import { DeputyError } from '../../src/errors.js';
+import { delegationWorkflowId } from '../../src/shared/delegation.js';
+import { RPC_TIMEOUT_MS } from '../../src/temporal/delegations/rpc.js';
+import { createDelegations } from '../../src/temporal/delegations/facade.js';
+import { START_TOKEN_MEMO } from '../../src/temporal/delegations/start.js';
+import { createSessions } from '../../src/temporal/sessions/facade.js';
+import { createHarness, type Harness } from './support/harness.js';
+import { scribeAgent } from './support/scribe-agent.js';
+import { useCleanups } from '../support/cleanups.js';
+import { eventually } from '../support/eventually.js';
+
+const cleanups = useCleanups();
+const LATE_MS = RPC_TIMEOUT_MS + 1_000;
+const anonymous = { id: null, roles: [] };
+
+/** The first start goes through at once and its answer comes LATE_MS later; then plain. */
+function lateFirstAnswer(): { interceptor: WorkflowClientInterceptor; calls: () => number } {
+  let calls = 0;
+  return {
+    calls: () => calls,
+    interceptor: {
+      async startWithDetails(input, next) {
+        calls += 1;
+        const output = await next(input);
+        if (calls === 1) await sleep(LATE_MS);
+        return output;
+      },
+    },
+  };
+}
+
+async function facadesOver(harness: Harness, interceptor: WorkflowClientInterceptor) {
+  const client = new Client({
+    connection: harness.client.connection,
+    interceptors: { workflow: [interceptor] },
+  });
+  const delegations = createDelegations(client, {
+    namespace: 'default',
+    taskQueue: harness.taskQueue,
+  });
+  return {
+    delegations,
+    sessions: createSessions(client, delegations, { taskQueue: harness.taskQueue }),
+  };
+}
+
+/** Runs listed under the id, once visibility lists any (it trails the start a little). */
+async function runsWithId(harness: Harness, workflowId: string): Promise<number> {
+  const query = `WorkflowId = '${workflowId}'`;
+  return eventually(async () => {
+    const { count } = await harness.client.workflow.count(query);
+    return count > 0 ? count : undefined;
+  }, `a run of ${workflowId} listed`);
+}
+
+describe('a start answered after the bound', () => {
+  it('reports the delegation started, once, when the first ask landed', async () => {
+    const harness = await createHarness(scribeAgent);
+    cleanups.push(() => harness.close());
+    const late = lateFirstAnswer();
+    const { delegations } = await facadesOver(harness, late.interceptor);
+
+    const began = Date.now();
+    const started = await delegations.start({
+      agent: 'scribe',
+      task: 'Write the note',
+      session: `late-${randomUUID().slice(0, 8)}`,
+      caller: anonymous,
+      options: {},
+    });
+    const elapsed = Date.now() - began;
+
+    // Two asks: the first timed out (the bound), the repeat was answered "already started".
+    expect(late.calls()).toBe(2);
+    expect(elapsed).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS);
+    expect(elapsed).toBeLessThan(2 * RPC_TIMEOUT_MS + 1_000);
+    const description = await harness.client.workflow.getHandle(started.workflowId).describe();
+    expect(description.status.name).toBe('RUNNING');
+    expect(typeof description.memo?.[START_TOKEN_MEMO]).toBe('string');
+    expect(await runsWithId(harness, started.workflowId)).toBe(1);
+    await harness.client.workflow.getHandle(started.workflowId).terminate('test done');
+  });
+
+  it('reports the session started when the first ask landed', async () => {
+    const harness = await createHarness(scribeAgent);
+    cleanups.push(() => harness.close());
+    const late = lateFirstAnswer();
+    const { sessions } = await facadesOver(harness, late.interceptor);
+
+    const started = await sessions.start({ agent: 'scribe', caller: anonymous, options: {} });
+
+    expect(late.calls()).toBe(2);
+    const handle = harness.client.workflow.getHandle(started.workflowId);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await handle.terminate('test done');
+  });
+
+  it('answers 409 when somebody else started the same id while the first ask was unanswered', async () => {
+    const harness = await createHarness(scribeAgent);
+    cleanups.push(() => harness.close());
+    const delegationId = `race-${randomUUID().slice(0, 8)}`;
+    let calls = 0;
+    const { delegations } = await facadesOver(harness, {
+      // The first ask never reaches the server; meanwhile another client takes the id.
+      async startWithDetails(input, next) {
+        calls += 1;
+        if (calls > 1) return next(input);
+        await harness.client.workflow.start(input.workflowType, {
+          taskQueue: input.options.taskQueue,
+          workflowId: input.options.workflowId,
+          args: input.options.args,
+          memo: { [START_TOKEN_MEMO]: 'somebody-else' },
+        });
+        await sleep(LATE_MS);
+        throw new Error('the first ask never got through');
+      },
+    });
+
+    const attempt = delegations.start({
+      agent: 'scribe',
+      task: 'Write the note',
+      session: 'race',
+      delegationId,
+      caller: anonymous,
+      options: {},
+    });
+
+    await expect(attempt).rejects.toThrow(DeputyError);
+    await expect(attempt).rejects.toMatchObject({ kind: 'conflict' });
+    expect(calls).toBe(2);
+    // The run under the id is the other client's, untouched.
+    const handle = harness.client.workflow.getHandle(delegationWorkflowId('race', delegationId));
+    const description = await handle.describe();
+    expect(description.memo?.[START_TOKEN_MEMO]).toBe('somebody-else');
+    expect(await runsWithId(harness, description.workflowId)).toBe(1);
+    await handle.terminate('test done');
+  });
+});
