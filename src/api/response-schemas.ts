@@ -377,7 +377,7 @@ export const commonErrors: Record<string, OpenApiResponse> = {
   '422': errorAnswer('Invalid request: `{"error":"invalid_request","issues":[{path,message}]}`'),
   '500': errorAnswer('Internal error; details are logged, never returned'),
   '503': errorAnswer(
-    '`unavailable`: Temporal is not reachable (answered within about 2 s, a start within 4 s); try again once it is',
+    '`unavailable`: Temporal is not reachable (answered within about 2 s, 4 s when it holds the connection); try again once it is',
   ),
 };
 

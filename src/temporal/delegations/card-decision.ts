@@ -29,7 +29,7 @@ import {
 } from '../../shared/delegation.js';
 import { decideCardSignal } from '../../shared/messages.js';
 import { DeputyError } from '../../errors.js';
-import { TemporalUnreachableError } from '../unreachable.js';
+import { isUnanswered, TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
 import { rpc } from './rpc.js';
 import type { DecideOutcome, Delegations, RecordedDecision } from './types.js';
@@ -74,7 +74,7 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
     );
     if (waiting !== undefined) throw alreadyRecorded(cardId, waiting);
     try {
-      await rpc(handle.client, () => handle.signal(decideCardSignal, decision));
+      await sendDecision(handle, description.runId, decision);
     } catch (error) {
       // The run closed (a stop, its end) between the check and the signal: it settled the card.
       if (!(error instanceof WorkflowNotFoundError)) throw error;
@@ -89,6 +89,27 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
 
     return outcome(deps, handle, description, card, decision);
   };
+}
+
+/**
+ * The `decideCard` signal, sent once more if the first got no answer in time and the run's
+ * history does not hold it (its decisionId): a loaded server may have stored it late, and a
+ * second copy would only be logged as ignored, but the caller deserves no 503 for either.
+ */
+async function sendDecision(
+  handle: WorkflowHandle,
+  runId: string,
+  decision: CardDecision,
+): Promise<void> {
+  const send = () => rpc(handle.client, () => handle.signal(decideCardSignal, decision));
+  try {
+    await send();
+  } catch (error) {
+    if (!isUnanswered(error)) throw error;
+    const stored = await allDecisions(handle, runId);
+    if (stored.some((earlier) => earlier.decisionId === decision.decisionId)) return;
+    await send();
+  }
 }
 
 /** Waits (bounded) for a live worker to apply the decision; else the decision is `recorded`. */

@@ -22,7 +22,7 @@ import { createCards } from './cards.js';
 import { AGENT_NAME_PATTERN, assertValidId, newDelegationId, quote } from './ids.js';
 import { transcriptBeforeRound } from './fork-transcript.js';
 import { createDelegationLookup, describe, orNotFound, sessionClauses } from './lookup.js';
-import { rpc } from './rpc.js';
+import { idempotentRpc, rpc } from './rpc.js';
 import { startWorkflowOnce } from './start.js';
 import { createSettle } from './settle.js';
 import { createStateReader, createWorkflowStateReader } from './state.js';
@@ -175,7 +175,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
           `${delegationId} is not a delegation: only delegations can be forked`,
         );
       }
-      const transcript = await rpc(client, () =>
+      const transcript = await idempotentRpc(client, () =>
         transcriptBeforeRound(client, original.workflowId, fromRound + 1),
       );
       if (transcript === null) {
@@ -231,7 +231,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         return { alreadyFinished: true, status: statusOf(before) };
       }
       try {
-        await rpc(client, () => handle.cancel());
+        await idempotentRpc(client, () => handle.cancel());
         return { stopped: true };
       } catch (error) {
         // It closed between describe() and cancel(): still a clear no-op answer (RUN-5).

@@ -14,7 +14,7 @@ import {
 import { DELEGATION_ID_ATTRIBUTE, SESSION_ATTRIBUTE } from '../../shared/search-attributes.js';
 import { DeputyError } from '../../errors.js';
 import { assertValidId, isValidId, quote } from './ids.js';
-import { rpc } from './rpc.js';
+import { idempotentRpc } from './rpc.js';
 
 /** Visibility is eventually consistent: a just-started workflow may take a moment to be listed. */
 const FIND_RETRY_DELAYS_MS = [100, 200, 400];
@@ -52,7 +52,7 @@ export function createDelegationLookup(client: Client): DelegationLookup {
   /** One visibility look: the workflow id of whatever carries this id, or null. */
   function lookOnce(id: string): Promise<string | null> {
     const query = `${DELEGATION_ID_ATTRIBUTE.name} = ${quote(id)}`;
-    return rpc(client, async () => {
+    return idempotentRpc(client, async () => {
       for await (const info of client.workflow.list({ query })) return info.workflowId;
       return null;
     });
@@ -85,7 +85,7 @@ export function createDelegationLookup(client: Client): DelegationLookup {
     },
     visible(query) {
       // Collected under one deadline: every page of the listing shares the bound.
-      return rpc(client, async () => {
+      return idempotentRpc(client, async () => {
         const rows: WorkflowExecutionInfo[] = [];
         for await (const info of client.workflow.list({ query })) {
           // A continued-as-new run shares its workflow id with the live run; list the live one.
@@ -105,7 +105,7 @@ export function describe(
 ): Promise<WorkflowExecutionDescription> {
   return orNotFound(
     delegationId,
-    rpc(handle.client, () => handle.describe()),
+    idempotentRpc(handle.client, () => handle.describe()),
   );
 }
 

@@ -9,6 +9,7 @@ import type { Client, WorkflowClient } from '@temporalio/client';
 import {
   connectionFailureReason,
   isConnectionFailure,
+  isUnanswered,
   TemporalUnreachableError,
 } from '../unreachable.js';
 
@@ -52,6 +53,23 @@ export async function rpc<T>(
     throw error;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * rpc for a call that may reach the server twice without harm: a read, or a write Temporal
+ * itself treats as idempotent (a cancel). One with no answer in time is asked once more before
+ * it counts as unreachable: a loaded server (a busy cluster, two shared cores) sometimes takes
+ * longer than the bound for one call, where a frozen one costs two bounds and a dead one, which
+ * refuses the connection, is not asked again. Writes that are not idempotent (a start, a signal)
+ * check what landed before they repeat themselves (start.ts, card-decision.ts).
+ */
+export async function idempotentRpc<T>(scope: DeadlineScope, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await rpc(scope, fn);
+  } catch (error) {
+    if (!isUnanswered(error)) throw error;
+    return rpc(scope, fn);
   }
 }
 

@@ -14,7 +14,7 @@ import {
 import type { DelegationResult } from '../../shared/delegation.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, orNotFound, type DelegationLookup } from './lookup.js';
-import { rpc } from './rpc.js';
+import { idempotentRpc } from './rpc.js';
 import { unsettledResult, withDeniedCalls } from './state.js';
 import { failureMessage } from './status.js';
 import type { DelegationDetail, Delegations, Settled } from './types.js';
@@ -88,7 +88,7 @@ async function finalResult(
   try {
     const result = await orNotFound(
       delegationId,
-      rpc(handle.client, () => handle.result()),
+      idempotentRpc(handle.client, () => handle.result()),
     );
     return withDeniedCalls(result as DelegationResult);
   } catch (error) {

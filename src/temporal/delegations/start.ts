@@ -13,7 +13,7 @@ import {
   type WorkflowStartOptions,
 } from '@temporalio/client';
 import { isUnanswered, unconfirmedStart } from '../unreachable.js';
-import { rpc } from './rpc.js';
+import { idempotentRpc, rpc } from './rpc.js';
 
 /** Memo key of the token that names one start request; a random UUID, nothing secret. */
 export const START_TOKEN_MEMO = 'startToken';
@@ -62,7 +62,9 @@ async function isOurs(
   started: StartedWhat,
 ): Promise<boolean> {
   try {
-    const description = await rpc(client, () => client.workflow.getHandle(workflowId).describe());
+    const description = await idempotentRpc(client, () =>
+      client.workflow.getHandle(workflowId).describe(),
+    );
     return description.memo?.[START_TOKEN_MEMO] === token;
   } catch (error) {
     throw unconfirmedStart(error, started);

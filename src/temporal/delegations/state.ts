@@ -22,7 +22,7 @@ import {
 } from '../../shared/search-attributes.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, notFound, type DelegationLookup } from './lookup.js';
-import { rpc } from './rpc.js';
+import { idempotentRpc } from './rpc.js';
 import { effectiveStatus, failureMessage } from './status.js';
 import { memoToolQueue } from '../../shared/tool-queue.js';
 import type { DelegationDetail } from './types.js';
@@ -136,7 +136,9 @@ async function settledResult(
 ): Promise<DelegationResult> {
   try {
     // The run is closed: its result is one read away, so the ordinary bound applies.
-    return withDeniedCalls((await rpc(handle.client, () => handle.result())) as DelegationResult);
+    return withDeniedCalls(
+      (await idempotentRpc(handle.client, () => handle.result())) as DelegationResult,
+    );
   } catch (error) {
     if (error instanceof TemporalUnreachableError) throw error;
     return unsettledResult(

@@ -9,7 +9,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { Payload } from '@temporalio/common';
 import type { CardDecision } from '../../shared/delegation.js';
 import { decideCardSignal } from '../../shared/messages.js';
-import { rpc } from './rpc.js';
+import { idempotentRpc } from './rpc.js';
 
 /** Events per page, read newest first; a parked run's tail is a handful of events. */
 const PAGE_SIZE = 64;
@@ -39,7 +39,7 @@ async function decisionsInHistory(
   let nextPageToken: Uint8Array | undefined;
   let read = 0;
   do {
-    const page = await rpc(client, () =>
+    const page = await idempotentRpc(client, () =>
       client.workflowService.getWorkflowExecutionHistoryReverse({
         namespace: client.options.namespace,
         execution: { workflowId: handle.workflowId, runId },

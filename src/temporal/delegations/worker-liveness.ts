@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { TemporalUnreachableError } from '../unreachable.js';
-import { rpc } from './rpc.js';
+import { idempotentRpc } from './rpc.js';
 
 /**
  * A poller is live if it polled this recently. Long polls last up to a minute, so a healthy
@@ -40,7 +40,7 @@ export function createLiveWorkerCheck(client: Client, namespace: string): LiveWo
     if (cached && Date.now() - cached.at < POLLER_CACHE_MS) return cached.live;
     let live = true;
     try {
-      const response = await rpc(client, () =>
+      const response = await idempotentRpc(client, () =>
         client.workflowService.describeTaskQueue({
           namespace,
           taskQueue: { name: queue },

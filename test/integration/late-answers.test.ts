@@ -1,9 +1,10 @@
 /**
- * A start the server takes but answers too late is asked once more, and the caller learns the
- * truth: started (the repeat finds its own run) or taken (somebody else's run holds the id).
- * The late answer is made by a client interceptor, the SDK's own extension point, around the
- * real start on the real dev server: the run exists at once, its answer reaches the facade
- * after the 1.5 s bound.
+ * A call the server takes but answers after the 1.5 s bound, as a loaded server does, is asked
+ * once more, and the caller learns the truth instead of a 503: a start finds its own run (or
+ * somebody else's, a 409), a read is simply repeated, a card decision that landed is not sent
+ * twice. The late answer is made by a client interceptor, the SDK's own extension point, around
+ * the real call on the real dev server: the server has done the work at once, its answer reaches
+ * the facade late.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +16,7 @@ import { RPC_TIMEOUT_MS } from '../../src/temporal/delegations/rpc.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { START_TOKEN_MEMO } from '../../src/temporal/delegations/start.js';
 import { createSessions } from '../../src/temporal/sessions/facade.js';
+import { stateQuery } from '../../src/shared/messages.js';
 import { createHarness, type Harness } from './support/harness.js';
 import { scribeAgent } from './support/scribe-agent.js';
 import { useCleanups } from '../support/cleanups.js';
@@ -24,20 +26,35 @@ const cleanups = useCleanups();
 const LATE_MS = RPC_TIMEOUT_MS + 1_000;
 const anonymous = { id: null, roles: [] };
 
-/** The first start goes through at once and its answer comes LATE_MS later; then plain. */
-function lateFirstAnswer(): { interceptor: WorkflowClientInterceptor; calls: () => number } {
+type Intercepted = 'startWithDetails' | 'describe' | 'signal';
+
+/** The first such call goes through at once and its answer comes LATE_MS later; then plain. */
+function lateFirstAnswer(method: Intercepted = 'startWithDetails'): {
+  interceptor: WorkflowClientInterceptor;
+  calls: () => number;
+} {
   let calls = 0;
-  return {
-    calls: () => calls,
-    interceptor: {
-      async startWithDetails(input, next) {
-        calls += 1;
-        const output = await next(input);
-        if (calls === 1) await sleep(LATE_MS);
-        return output;
-      },
-    },
+  const late = async <T>(call: () => Promise<T>): Promise<T> => {
+    calls += 1;
+    const output = await call();
+    if (calls === 1) await sleep(LATE_MS);
+    return output;
   };
+  const interceptor: WorkflowClientInterceptor = {
+    startWithDetails: (input, next) =>
+      method === 'startWithDetails' ? late(() => next(input)) : next(input),
+    describe: (input, next) => (method === 'describe' ? late(() => next(input)) : next(input)),
+    signal: (input, next) => (method === 'signal' ? late(() => next(input)) : next(input)),
+  };
+  return { calls: () => calls, interceptor };
+}
+
+/** Card decisions stored in the run's history, as Temporal holds them. */
+async function decisionSignals(harness: Harness, workflowId: string): Promise<number> {
+  const history = await harness.client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).filter(
+    (event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'decideCard',
+  ).length;
 }
 
 async function facadesOver(harness: Harness, interceptor: WorkflowClientInterceptor) {
@@ -145,5 +162,42 @@ describe('a start answered after the bound', () => {
     expect(description.memo?.[START_TOKEN_MEMO]).toBe('somebody-else');
     expect(await runsWithId(harness, description.workflowId)).toBe(1);
     await handle.terminate('test done');
+  });
+});
+
+describe('a call answered after the bound', () => {
+  it('a read is asked once more: the delegation is read, no 503', async () => {
+    const harness = await createHarness(scribeAgent);
+    cleanups.push(() => harness.close());
+    const handle = await harness.start('scribe', 'Write the note');
+    const late = lateFirstAnswer('describe');
+    const { delegations } = await facadesOver(harness, late.interceptor);
+    const delegationId = (await harness.delegations.list({})).find(
+      (row) => row.workflowId === handle.workflowId,
+    )?.delegationId;
+    expect(delegationId).toBeDefined();
+
+    const stopped = await delegations.stop(delegationId!);
+
+    expect(stopped).toEqual({ stopped: true });
+    expect(late.calls()).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a decision that landed late is answered, and stored once', async () => {
+    const harness = await createHarness(scribeAgent);
+    cleanups.push(() => harness.close());
+    const handle = await harness.start('scribe', 'Write the note');
+    const card = await eventually(async () => {
+      const state = await handle.query(stateQuery);
+      return state.pendingCards[0];
+    }, 'the card');
+    const late = lateFirstAnswer('signal');
+    const { delegations } = await facadesOver(harness, late.interceptor);
+
+    const outcome = await delegations.decide(card.id, { decision: 'approve' });
+
+    expect(outcome).toMatchObject({ id: card.id, state: { status: 'approved' } });
+    expect(late.calls()).toBe(1);
+    expect(await decisionSignals(harness, handle.workflowId)).toBe(1);
   });
 });
