@@ -169,15 +169,17 @@ describe('a call answered after the bound', () => {
   it('a read is asked once more: the delegation is read, no 503', async () => {
     const harness = await createHarness(scribeAgent);
     cleanups.push(() => harness.close());
-    const handle = await harness.start('scribe', 'Write the note');
+    const { delegationId } = await harness.delegations.start({
+      agent: 'scribe',
+      task: 'Write the note',
+      session: 'late-read',
+      caller: anonymous,
+      options: {},
+    });
     const late = lateFirstAnswer('describe');
     const { delegations } = await facadesOver(harness, late.interceptor);
-    const delegationId = (await harness.delegations.list({})).find(
-      (row) => row.workflowId === handle.workflowId,
-    )?.delegationId;
-    expect(delegationId).toBeDefined();
 
-    const stopped = await delegations.stop(delegationId!);
+    const stopped = await delegations.stop(delegationId);
 
     expect(stopped).toEqual({ stopped: true });
     expect(late.calls()).toBeGreaterThanOrEqual(2);
