@@ -39,6 +39,11 @@ export interface SessionMessage {
   text: string;
   /** User id of the sender (null with auth off). */
   from: string | null;
+  /**
+   * Names this send, so a send whose answer came late finds it in the history instead of
+   * sending it twice (src/temporal/delegations/signal-once.ts). Absent in older histories.
+   */
+  messageId?: string;
 }
 
 /** A delegation the session started with `Task`: what `TaskOutput` and the state report. */

@@ -49,11 +49,11 @@ function lateFirstAnswer(method: Intercepted = 'startWithDetails'): {
   return { calls: () => calls, interceptor };
 }
 
-/** Card decisions stored in the run's history, as Temporal holds them. */
-async function decisionSignals(harness: Harness, workflowId: string): Promise<number> {
+/** Signals of this name stored in the run's history, as Temporal holds them. */
+async function storedSignals(harness: Harness, workflowId: string, name: string): Promise<number> {
   const history = await harness.client.workflow.getHandle(workflowId).fetchHistory();
   return (history.events ?? []).filter(
-    (event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'decideCard',
+    (event) => event.workflowExecutionSignaledEventAttributes?.signalName === name,
   ).length;
 }
 
@@ -200,6 +200,24 @@ describe('a call answered after the bound', () => {
 
     expect(outcome).toMatchObject({ id: card.id, state: { status: 'approved' } });
     expect(late.calls()).toBe(1);
-    expect(await decisionSignals(harness, handle.workflowId)).toBe(1);
+    expect(await storedSignals(harness, handle.workflowId, 'decideCard')).toBe(1);
+  });
+
+  it('a message to a session that landed late is answered, and stored once', async () => {
+    const harness = await createHarness(scribeAgent);
+    cleanups.push(() => harness.close());
+    const { sessionId, workflowId } = await harness.sessions.start({
+      agent: 'scribe',
+      caller: anonymous,
+      options: {},
+    });
+    const late = lateFirstAnswer('signal');
+    const { sessions } = await facadesOver(harness, late.interceptor);
+
+    await sessions.send(sessionId, { text: 'Write the note', from: null });
+
+    expect(late.calls()).toBe(1);
+    expect(await storedSignals(harness, workflowId, 'sessionMessage')).toBe(1);
+    await harness.client.workflow.getHandle(workflowId).terminate('test done');
   });
 });

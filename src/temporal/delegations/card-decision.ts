@@ -29,9 +29,9 @@ import {
 } from '../../shared/delegation.js';
 import { decideCardSignal } from '../../shared/messages.js';
 import { DeputyError } from '../../errors.js';
-import { isUnanswered, TemporalUnreachableError } from '../unreachable.js';
+import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
-import { rpc } from './rpc.js';
+import { signalOnce } from './signal-once.js';
 import type { DecideOutcome, Delegations, RecordedDecision } from './types.js';
 import { allDecisions, unappliedDecisions } from './unapplied-decisions.js';
 import { mirroredPendingCards } from './visibility.js';
@@ -74,7 +74,10 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
     );
     if (waiting !== undefined) throw alreadyRecorded(cardId, waiting);
     try {
-      await sendDecision(handle, description.runId, decision);
+      // Found again by its decisionId if its answer is late (a repeat would be logged as ignored).
+      await signalOnce(handle, description.runId, decideCardSignal, decision, (stored) =>
+        sameDecisionId(stored, decision),
+      );
     } catch (error) {
       // The run closed (a stop, its end) between the check and the signal: it settled the card.
       if (!(error instanceof WorkflowNotFoundError)) throw error;
@@ -89,27 +92,6 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
 
     return outcome(deps, handle, description, card, decision);
   };
-}
-
-/**
- * The `decideCard` signal, sent once more if the first got no answer in time and the run's
- * history does not hold it (its decisionId): a loaded server may have stored it late, and a
- * second copy would only be logged as ignored, but the caller deserves no 503 for either.
- */
-async function sendDecision(
-  handle: WorkflowHandle,
-  runId: string,
-  decision: CardDecision,
-): Promise<void> {
-  const send = () => rpc(handle.client, () => handle.signal(decideCardSignal, decision));
-  try {
-    await send();
-  } catch (error) {
-    if (!isUnanswered(error)) throw error;
-    const stored = await allDecisions(handle, runId);
-    if (stored.some((earlier) => earlier.decisionId === decision.decisionId)) return;
-    await send();
-  }
 }
 
 /** Waits (bounded) for a live worker to apply the decision; else the decision is `recorded`. */
@@ -311,4 +293,8 @@ function byWhom(card: ApprovalCard): string {
 
 function unknownCard(cardId: string): DeputyError {
   return new DeputyError('not-found', `no approval card with id '${cardId.slice(0, 80)}'`);
+}
+
+function sameDecisionId(stored: unknown, decision: CardDecision): boolean {
+  return (stored as CardDecision | null)?.decisionId === decision.decisionId;
 }

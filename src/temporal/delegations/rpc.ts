@@ -62,7 +62,7 @@ export async function rpc<T>(
  * it counts as unreachable: a loaded server (a busy cluster, two shared cores) sometimes takes
  * longer than the bound for one call, where a frozen one costs two bounds and a dead one, which
  * refuses the connection, is not asked again. Writes that are not idempotent (a start, a signal)
- * check what landed before they repeat themselves (start.ts, card-decision.ts).
+ * check what landed before they repeat themselves (start.ts, signal-once.ts).
  */
 export async function idempotentRpc<T>(scope: DeadlineScope, fn: () => Promise<T>): Promise<T> {
   try {

@@ -4,6 +4,7 @@
  * through the Delegations facade; this module adds starting, messaging and listing sessions.
  * Like that facade, it keeps nothing in this process's memory but a cache of ids.
  */
+import { randomUUID } from 'node:crypto';
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
@@ -16,6 +17,7 @@ import {
   MAIN_AGENT,
   sessionWorkflowId,
   type SessionInput,
+  type SessionMessage,
   type SessionState,
 } from '../../shared/session.js';
 import { TASK_QUEUE, firstLine } from '../../shared/delegation.js';
@@ -29,7 +31,7 @@ import {
   quote,
 } from '../delegations/ids.js';
 import { describe } from '../delegations/lookup.js';
-import { rpc } from '../delegations/rpc.js';
+import { signalOnce } from '../delegations/signal-once.js';
 import { startWorkflowOnce } from '../delegations/start.js';
 import { summaryOf } from '../delegations/visibility.js';
 import { SESSION_WORKFLOW_TYPE, type SessionSummary, type Sessions } from './types.js';
@@ -151,8 +153,11 @@ export function createSessions(
         );
       }
       // A signal is stored durably: the message is taken up when a worker runs the session.
+      const sent: SessionMessage = { ...message, messageId: randomUUID() };
       try {
-        await rpc(client, () => handle.signal(sessionMessageSignal, message));
+        await signalOnce(handle, description.runId, sessionMessageSignal, sent, (stored) =>
+          isSameMessage(stored, sent),
+        );
       } catch (error) {
         // It closed between describe() and the signal.
         if (error instanceof WorkflowNotFoundError) {
@@ -217,4 +222,8 @@ export function createSessions(
       return delegations.cards({ session: sessionId });
     },
   };
+}
+
+function isSameMessage(stored: unknown, sent: SessionMessage): boolean {
+  return (stored as SessionMessage | null)?.messageId === sent.messageId;
 }
