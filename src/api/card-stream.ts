@@ -17,7 +17,7 @@
  */
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
-import type { ApprovalCard } from '../shared/delegation.js';
+import type { ApprovalCard, DelegationState } from '../shared/delegation.js';
 import { isDeputyError } from '../errors.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
@@ -54,8 +54,10 @@ interface LateOutcome {
   cardId: string;
   delegationId: string;
   since: number;
-  /** Set when the state query answers: the card as decided, or null (not there, or failed). */
-  decided?: ApprovalCard | null;
+  /** When the delegation was last asked; an answer without the card decided asks again. */
+  askedAt: number;
+  /** Set when the delegation tells how the card was decided. */
+  decided?: ApprovalCard;
 }
 
 export interface CardStreamDeps {
@@ -215,12 +217,14 @@ export async function cardEventStream(
         for (const card of cards) {
           if (state === TIMED_OUT) {
             // Closed now; its outcome follows as `card-outcome` when the delegation answers.
-            const entry: LateOutcome = { cardId: card.id, delegationId, since: Date.now() };
+            const entry: LateOutcome = {
+              cardId: card.id,
+              delegationId,
+              since: Date.now(),
+              askedAt: Date.now(),
+            };
             late.set(card.id, entry);
-            answer.then(
-              (later) => (entry.decided = later?.decidedCards.find(({ id }) => id === card.id)),
-              () => (entry.decided = null),
-            );
+            learnOutcome(entry, answer);
             closed.push({ cardId: card.id, delegationId });
             continue;
           }
@@ -244,16 +248,37 @@ export async function cardEventStream(
     return { closed, stillPending };
   }
 
-  /** The outcomes that came in since the last look; an answer that never comes is given up. */
+  /**
+   * Records the decided card once `answer` includes it. An answer without it (the state read
+   * from visibility, which has no decided cards, or read before the worker applied a recorded
+   * decision) leaves the entry to be asked again by lateOutcomes().
+   */
+  function learnOutcome(entry: LateOutcome, answer: Promise<DelegationState | null>): void {
+    answer.then(
+      (state) => (entry.decided = state?.decidedCards.find(({ id }) => id === entry.cardId)),
+      () => undefined,
+    );
+  }
+
+  /**
+   * The outcomes that came in since the last look. One not known yet is asked for again every
+   * LATE_OUTCOME_ASK_MS, and given up after LATE_OUTCOME_GIVE_UP_MS.
+   */
   function lateOutcomes(): CardStreamEvent[] {
     const events: CardStreamEvent[] = [];
+    const now = Date.now();
     for (const [cardId, entry] of late) {
       if (entry.decided === undefined) {
-        if (Date.now() - entry.since > LATE_OUTCOME_GIVE_UP_MS) late.delete(cardId);
+        if (now - entry.since > LATE_OUTCOME_GIVE_UP_MS) {
+          late.delete(cardId);
+        } else if (now - entry.askedAt >= LATE_OUTCOME_ASK_MS) {
+          entry.askedAt = now;
+          learnOutcome(entry, deps.delegations.get(entry.delegationId));
+        }
         continue;
       }
       late.delete(cardId);
-      const outcome = entry.decided === null ? undefined : outcomeOf(entry.decided);
+      const outcome = outcomeOf(entry.decided);
       if (outcome !== undefined) {
         events.push({
           event: 'card-outcome',
@@ -297,6 +322,9 @@ const OUTCOME_WAIT_MS = 300;
 
 /** How long a late outcome is waited for before the stream stops looking for it. */
 const LATE_OUTCOME_GIVE_UP_MS = 30_000;
+
+/** How often a delegation whose answer did not include the card decided is asked again. */
+const LATE_OUTCOME_ASK_MS = 1_000;
 
 const TIMED_OUT = Symbol('timed out');
 

@@ -25,6 +25,14 @@ import { stubDelegations } from './stub-delegations.js';
 
 const POLL_MS = 20;
 
+/** Follows the inbox stream until its first `card-outcome`, then hangs up. */
+async function firstCardOutcome(app: { request(path: string): Response | Promise<Response> }) {
+  const stream = followEventStream(await app.request('/cards/events'));
+  const late = await eventually(async () => stream.named('card-outcome')[0], 'card-outcome', 6_000);
+  await stream.close();
+  return { stream, late };
+}
+
 /** `base` as its delegation's decided cards show it, decided at 00:00:09. */
 function decided(
   base: ApprovalCard,
@@ -307,13 +315,7 @@ describe('GET /cards/events (stub facade)', () => {
         return stateOf(id, [denied]);
       },
     });
-    const stream = followEventStream(await app.request('/cards/events'));
-    const late = await eventually(
-      async () => stream.named('card-outcome')[0],
-      'card-outcome',
-      6_000,
-    );
-    await stream.close();
+    const { stream, late } = await firstCardOutcome(app);
     expect(stream.events.map(({ name }) => name)).toEqual([
       'snapshot',
       'card-closed',
@@ -331,6 +333,28 @@ describe('GET /cards/events (stub facade)', () => {
         decidedAt: '2026-01-01T00:00:09.000Z',
       },
     });
+  });
+
+  it('asks again when the late answer does not have the card decided yet, and then sends card-outcome', async () => {
+    const slow = card('d-1.1', 'write');
+    const approved = decided(slow, 'approved', 'olga', 'fine');
+    let asked = 0;
+    const { app } = appOver({
+      cards: listing([slow], []),
+      // The first answer comes after the close and still without the decision (read from
+      // visibility, or before a recorded decision applied); a later one has it.
+      get: async (id) => {
+        asked += 1;
+        if (asked === 1) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          return stateOf(id, []);
+        }
+        return stateOf(id, [approved]);
+      },
+    });
+    const { late } = await firstCardOutcome(app);
+    expect(asked).toBeGreaterThanOrEqual(2);
+    expect(late.data).toMatchObject({ cardId: 'd-1.1', outcome: { decision: 'approve' } });
   });
 
   it('says once that Temporal is unreachable, keeps trying, and sends a new snapshot when it answers', async () => {
