@@ -26,7 +26,10 @@ export const RPC_TIMEOUT_MS = 1_500;
 const GRACE_MS = 100;
 
 /** Whatever can scope calls under a deadline: the Client, or a handle's WorkflowClient. */
-type DeadlineScope = Pick<Client | WorkflowClient, 'withDeadline'>;
+type DeadlineScope = Pick<Client | WorkflowClient, 'withDeadline' | 'connection'>;
+
+/** grpc-js `connectivityState.READY`: the channel has a live connection to the server. */
+const READY = 2;
 
 /**
  * Runs `fn` (any number of Temporal calls, e.g. every page of a listing) under one deadline.
@@ -57,18 +60,41 @@ export async function rpc<T>(
 }
 
 /**
+ * Whether a call that ended in `error` is worth asking again: it got no answer in time while the
+ * channel is connected, so the server is there but slow (a busy cluster, two shared cores) and
+ * may even have done it. A server that is down leaves the channel connecting and its calls end
+ * at the deadline too; asking it again would only double the wait for the same 503.
+ */
+export function worthAskingAgain(scope: DeadlineScope, error: unknown): boolean {
+  return isUnanswered(error) && channelIsConnected(scope);
+}
+
+/**
+ * The SDK keeps its grpc-js client protected; its channel state is read through it, and a
+ * connection without one (a NativeConnection) counts as connected, the safe side for a repeat.
+ */
+function channelIsConnected(scope: DeadlineScope): boolean {
+  const grpcClient = (scope.connection as unknown as { client?: GrpcClientLike }).client;
+  if (typeof grpcClient?.getChannel !== 'function') return true;
+  return grpcClient.getChannel().getConnectivityState(false) === READY;
+}
+
+interface GrpcClientLike {
+  getChannel(): { getConnectivityState(tryToConnect: boolean): number };
+}
+
+/**
  * rpc for a call that may reach the server twice without harm: a read, or a write Temporal
- * itself treats as idempotent (a cancel). One with no answer in time is asked once more before
- * it counts as unreachable: a loaded server (a busy cluster, two shared cores) sometimes takes
- * longer than the bound for one call, where a frozen one costs two bounds and a dead one, which
- * refuses the connection, is not asked again. Writes that are not idempotent (a start, a signal)
- * check what landed before they repeat themselves (start.ts, signal-once.ts).
+ * itself treats as idempotent (a cancel). One the server is slow to answer is asked once more
+ * before it counts as unreachable (worthAskingAgain), which a frozen server pays with two bounds.
+ * Writes that are not idempotent (a start, a signal) check what landed before they repeat
+ * themselves (start.ts, signal-once.ts).
  */
 export async function idempotentRpc<T>(scope: DeadlineScope, fn: () => Promise<T>): Promise<T> {
   try {
     return await rpc(scope, fn);
   } catch (error) {
-    if (!isUnanswered(error)) throw error;
+    if (!worthAskingAgain(scope, error)) throw error;
     return rpc(scope, fn);
   }
 }

@@ -6,8 +6,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import type { SignalDefinition } from '@temporalio/common';
-import { isUnanswered } from '../unreachable.js';
-import { rpc } from './rpc.js';
+import { rpc, worthAskingAgain } from './rpc.js';
 import { signalArgsInHistory } from './signal-history.js';
 
 export async function signalOnce<T>(
@@ -21,7 +20,7 @@ export async function signalOnce<T>(
   try {
     await send();
   } catch (error) {
-    if (!isUnanswered(error)) throw error;
+    if (!worthAskingAgain(handle.client, error)) throw error;
     const stored = await signalArgsInHistory(handle, runId, signal.name, { unappliedOnly: false });
     if (stored.some(isThisOne)) return;
     await send();

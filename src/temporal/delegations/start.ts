@@ -12,8 +12,8 @@ import {
   type Client,
   type WorkflowStartOptions,
 } from '@temporalio/client';
-import { isUnanswered, unconfirmedStart } from '../unreachable.js';
-import { idempotentRpc, rpc } from './rpc.js';
+import { unconfirmedStart } from '../unreachable.js';
+import { idempotentRpc, rpc, worthAskingAgain } from './rpc.js';
 
 /** Memo key of the token that names one start request; a random UUID, nothing secret. */
 export const START_TOKEN_MEMO = 'startToken';
@@ -43,7 +43,8 @@ export async function startWorkflowOnce(
     await start();
     return;
   } catch (error) {
-    if (!isUnanswered(error)) throw error;
+    // A server that is down gets one ask: the 503 (a start that may still happen) says so.
+    if (!worthAskingAgain(client, error)) throw unconfirmedStart(error, started);
   }
   try {
     await start();
