@@ -93,6 +93,8 @@ export async function benchKbSearch(): Promise<BenchReport> {
     workspace: root,
     dataDir: join(root, '.deputy'),
     userDir: join(root, 'user'),
+    projectRoot: join(root, 'deputy'),
+    skills: { pluginDirs: [] },
   });
   try {
     for (const corpus of CORPORA) {

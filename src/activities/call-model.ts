@@ -3,6 +3,7 @@ import type { DeputyConfig } from '../config.js';
 import { ModelCallError, ModelConfigError } from '../models/model-adapter.js';
 import { createModelAdapter } from '../models/select-model.js';
 import type { SecretMasker } from '../secrets/masker.js';
+import { deputyRoots } from '../paths/deputy-roots.js';
 import { pathsOfCalls } from '../tools/call-paths.js';
 import { commandsOfCalls } from '../tools/shell-analysis.js';
 import type { ModelCall, ModelTurn } from './types.js';
@@ -89,9 +90,16 @@ export async function callModelActivity(
   const callCommands = input.tools.some((tool) => tool.name === 'bash')
     ? await commandsOfCalls(answer.toolCalls)
     : {};
+  const { callPaths, linkedPaths } = pathsOfCalls(
+    config.workspace,
+    input.tools,
+    answer.toolCalls,
+    deputyRoots(config),
+  );
   return {
     ...answer,
-    callPaths: pathsOfCalls(config.workspace, input.tools, answer.toolCalls),
+    callPaths,
+    ...(Object.keys(linkedPaths).length === 0 ? {} : { linkedPaths }),
     ...(Object.keys(callCommands).length === 0 ? {} : { callCommands }),
   };
 }

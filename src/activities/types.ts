@@ -62,6 +62,12 @@ export interface ModelTurn extends ModelResponse {
    */
   callPaths: Record<string, string[]>;
   /**
+   * Each call's paths that are existing files with more than one hard link, by call id: a write
+   * to one asks outside `full-access` (its other names cannot all be checked). Absent in turns
+   * recorded before issue 25, and when there are none.
+   */
+  linkedPaths?: Record<string, string[]>;
+  /**
    * What each `bash` call's command would run (src/tools/shell-analysis.ts), by call id, for
    * `Bash(...)` tool patterns. Absent in turns recorded before patterns existed.
    */

@@ -7,46 +7,30 @@
 import path from 'node:path';
 import { isAbsolutePosixPath } from '../shared/path-containment.js';
 import { isHiddenPath, type ProtectedRoot } from '../shared/policy-contract.js';
+import { isHiddenByIdentity } from './path-identity.js';
 import { realpathLenient } from './realpath-lenient.js';
-
-/** The locations of a configuration (DeputyConfig has them under these names). */
-export interface DeputyLocations {
-  /** Real absolute workspace root. */
-  workspace: string;
-  /** Absolute data directory (may not exist yet). */
-  dataDir: string;
-  /** Absolute user-level directory (`~/.config/deputy` by default). */
-  userDir: string;
-}
+import { trustedLocations, type TrustedConfig, type TrustedOptions } from './trusted-files.js';
 
 export interface DeputyRoots {
   protectedRoots: ProtectedRoot[];
   hiddenRoots: string[];
 }
 
-/** Workspace folders that hold agent definitions or configuration (deputy's and ecosystems'). */
-const DEFINITION_FOLDERS = ['.subagents', '.claude', '.qwen'];
-
-/** The configuration file (config.ts reads it from here); it may hold MCP secrets. */
-export const CONFIG_FILE = path.join('.subagents', 'config.yaml');
-
 /**
- * The protected and hidden roots of a configuration. Each root is given as it resolves now
- * (symlinks followed, so a call path, which is resolved too, is compared with where the folder
- * really is) and, when that differs, also as written: a link swapped for a real folder after
- * this ran would otherwise unprotect the lexical place.
+ * The protected and hidden roots of a configuration: the trusted list (src/paths/trusted-
+ * files.ts), each root given as it resolves now (symlinks followed, so a call path, which is
+ * resolved too, is compared with where the folder really is) and, when that differs, also as
+ * written: a link swapped for a real folder after this ran would otherwise unprotect the
+ * lexical place.
  */
-export function deputyRoots(locations: DeputyLocations): DeputyRoots {
-  const { workspace, dataDir, userDir } = locations;
-  const protectedRoots: ProtectedRoot[] = [
-    ...DEFINITION_FOLDERS.map((folder) => path.join(workspace, folder)),
-    userDir,
-  ].flatMap((root) => bothForms(root).map((p) => ({ kind: 'definitions' as const, path: p })));
-  protectedRoots.push(
-    ...bothForms(path.join(workspace, '.git')).map((p) => ({ kind: 'git' as const, path: p })),
-    ...bothForms(dataDir).map((p) => ({ kind: 'data' as const, path: p })),
+export function deputyRoots(config: TrustedConfig, options: TrustedOptions = {}): DeputyRoots {
+  const locations = trustedLocations(config, options);
+  const protectedRoots = locations.flatMap(({ kind, path: root }) =>
+    bothForms(root).map((p): ProtectedRoot => ({ kind, path: p })),
   );
-  const hiddenRoots = [path.join(workspace, CONFIG_FILE), dataDir].flatMap(bothForms);
+  const hiddenRoots = locations
+    .filter((location) => location.hidden === true)
+    .flatMap((location) => bothForms(location.path));
   return { protectedRoots, hiddenRoots };
 }
 
@@ -67,7 +51,11 @@ export function isHiddenFromAgents(hiddenRoots: readonly string[], candidate: st
   } catch {
     return true;
   }
-  return isHiddenPath(hiddenRoots, real) || isHiddenPath(hiddenRoots, path.resolve(candidate));
+  return (
+    isHiddenPath(hiddenRoots, real) ||
+    isHiddenPath(hiddenRoots, path.resolve(candidate)) ||
+    isHiddenByIdentity(hiddenRoots, real)
+  );
 }
 
 /** The path resolved through symlinks and, if different, as written (normalized). */

@@ -20,6 +20,11 @@ export interface PolicyCall {
   paths: string[];
   /** The tool writes only inside its own fixed directory (ToolSchema.confined). */
   confined?: boolean;
+  /**
+   * Of `paths`, the existing files with more than one hard link (ModelTurn.linkedPaths). Their
+   * other names cannot all be checked, so a write to one asks like a protected write.
+   */
+  linkedPaths?: string[];
 }
 
 /** The delegating tool: it writes nothing itself and is never an approval item (POL-1). */
@@ -30,6 +35,9 @@ const ALLOW: Verdict = { kind: 'allow' };
 /** What a write into each kind of protected root does, as a card's reader should hear it. */
 const PROTECTED_CHANGES: Record<ProtectedKind, string> = {
   definitions: 'changes an agent definition or deputy configuration',
+  skills: 'changes a skill offered to agents',
+  mcp: 'changes the MCP servers deputy starts',
+  runtime: "changes deputy's own code or the programs it runs",
   git: 'changes the git repository',
   data: "changes deputy's data directory",
 };
@@ -74,7 +82,7 @@ function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
   if (mode === 'full-access') {
     // bypassPermissions: full access, but the agent still cannot widen its own authority.
     if (policy.protectInFullAccess === true && call.toolClass === 'write') {
-      return protectedWriteVerdict(policy, call) ?? ALLOW;
+      return protectedWriteVerdict(policy, call) ?? linkedWriteVerdict(policy, call) ?? ALLOW;
     }
     return ALLOW;
   }
@@ -100,7 +108,7 @@ function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
     }
     case 'write': {
       // Checked before the writable roots: a configured root cannot switch protection off.
-      const guarded = protectedWriteVerdict(policy, call);
+      const guarded = protectedWriteVerdict(policy, call) ?? linkedWriteVerdict(policy, call);
       if (guarded) return guarded;
       // auto-in-workspace: only the writable roots (which may be narrower than the workspace);
       // auto-edit: the whole workspace as well.
@@ -161,6 +169,23 @@ function protectedWriteVerdict(policy: PolicyInput, call: PolicyCall): Verdict |
       `'${call.toolName}' ${changes}; protected paths need approval under approvalMode ` +
       policy.approvalMode +
       bypass,
+  };
+}
+
+/**
+ * A write to a file that has other names (hard links) asks outside full-access: one of them may
+ * be a trusted file, and they cannot all be found and checked (issue 25).
+ */
+function linkedWriteVerdict(policy: PolicyInput, call: PolicyCall): Verdict | undefined {
+  const linked = call.linkedPaths ?? [];
+  if (linked.length === 0) return undefined;
+  const bypass = policy.approvalMode === 'full-access' ? ' (permissionMode bypassPermissions)' : '';
+  return {
+    kind: 'ask',
+    reason:
+      `'${call.toolName}' changes ${showPaths(linked, policy.workspaceRoot)}, which has other ` +
+      'names (hard links) that cannot all be checked; a file with hard links needs approval ' +
+      `under approvalMode ${policy.approvalMode}${bypass}`,
   };
 }
 

@@ -10,9 +10,12 @@ export type UnattendedVerdict = 'ask' | 'deny';
 /**
  * What a protected root holds; decide() words its card reason from it. `definitions`: agent
  * definitions and deputy's configuration (`.subagents/`, `.claude/`, `.qwen/`, the user level);
- * `git`: the workspace's `.git/`; `data`: deputy's data directory.
+ * `skills`: skill folders every agent is offered (`.agents/skills/`, plugin folders);
+ * `mcp`: `.mcp.json`, whose servers deputy starts; `runtime`: deputy's own code and the programs
+ * it runs; `git`: the workspace's `.git/`; `data`: deputy's data directory. The list of where each
+ * lies is src/paths/trusted-files.ts.
  */
-export type ProtectedKind = 'definitions' | 'git' | 'data';
+export type ProtectedKind = 'definitions' | 'skills' | 'mcp' | 'runtime' | 'git' | 'data';
 
 /**
  * A folder where a write always needs a card outside `full-access`, whatever the writable roots

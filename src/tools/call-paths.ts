@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { ToolCallRequest } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tool-contract.js';
+import type { DeputyRoots } from '../paths/deputy-roots.js';
+import { linkCount, trustedAliases } from '../paths/path-identity.js';
 import { realpathLenient } from '../paths/realpath-lenient.js';
 
 /**
@@ -41,20 +43,44 @@ function resolveOrLexical(absolute: string): string {
   }
 }
 
+/** What policy needs to know of the paths of one model turn's calls, by call id. */
+export interface TurnPaths {
+  /**
+   * Each call's real paths, followed by the trusted paths they are under another name (a hard
+   * link, a case or Unicode variant, another route to a trusted folder: trustedAliases), so
+   * decide() asks or denies as it would for the trusted path itself.
+   */
+  callPaths: Record<string, string[]>;
+  /** Each call's paths that are existing files with more than one hard link (absent: none). */
+  linkedPaths: Record<string, string[]>;
+}
+
 /**
- * The real paths of every call of one model turn, by call id, for policy to compare with the
- * roots. A call naming a tool the agent does not have touches no path (it is refused anyway).
+ * The real paths of every call of one model turn, for policy to compare with the roots. A call
+ * naming a tool the agent does not have touches no path (it is refused anyway).
+ *
+ * @param roots the trusted roots as they are now (deputyRoots), for recognising them by identity
  */
 export function pathsOfCalls(
   workspaceRoot: string,
   tools: readonly ToolSchema[],
   calls: readonly ToolCallRequest[],
-): Record<string, string[]> {
+  roots: DeputyRoots,
+): TurnPaths {
   const schemas = new Map(tools.map((tool) => [tool.name, tool]));
-  const paths: Record<string, string[]> = {};
+  const trusted = {
+    protectedRoots: roots.protectedRoots.map((root) => root.path),
+    hiddenRoots: roots.hiddenRoots,
+  };
+  const callPaths: Record<string, string[]> = {};
+  const linkedPaths: Record<string, string[]> = {};
   for (const call of calls) {
     const schema = schemas.get(call.name);
-    paths[call.id] = schema ? canonicalCallPaths(workspaceRoot, schema, call.arguments) : [];
+    const paths = schema ? canonicalCallPaths(workspaceRoot, schema, call.arguments) : [];
+    const aliases = paths.flatMap((p) => trustedAliases(trusted, p));
+    callPaths[call.id] = [...new Set([...paths, ...aliases])];
+    const linked = paths.filter((p) => linkCount(p) > 1);
+    if (linked.length > 0) linkedPaths[call.id] = linked;
   }
-  return paths;
+  return { callPaths, linkedPaths };
 }

@@ -18,6 +18,7 @@ import {
 import { ToolError, type ToolContext, type ToolImplementation } from './tool.js';
 import { isInside } from '../shared/path-containment.js';
 import { isHiddenPath } from '../shared/policy-contract.js';
+import { isHiddenByIdentity } from '../paths/path-identity.js';
 
 /** Budgets of one kb_search call (CAP-4). Hitting one is reported in the result. */
 export const KB_SEARCH_LIMITS = {
@@ -290,13 +291,19 @@ function openInside(
   hiddenRoots: readonly string[],
 ): number | keyof typeof SKIP_REASONS {
   try {
-    return fs.openSync(absolute, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const fd = fs.openSync(absolute, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    // A hard link to a hidden file is that file, whatever its name here (issue 25).
+    if (fs.fstatSync(fd).nlink > 1 && isHiddenByIdentity(hiddenRoots, absolute)) {
+      fs.closeSync(fd);
+      return 'hidden';
+    }
+    return fd;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
   }
   const real = fs.realpathSync.native(absolute);
   if (!isInside(root, real)) return 'outside';
-  if (isHiddenPath(hiddenRoots, real)) return 'hidden';
+  if (isHiddenPath(hiddenRoots, real) || isHiddenByIdentity(hiddenRoots, real)) return 'hidden';
   return fs.openSync(real, 'r');
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
+import { isHiddenByIdentity } from '../paths/path-identity.js';
 import { realpathLenient } from '../paths/realpath-lenient.js';
 import { isInside } from '../shared/path-containment.js';
 import { isHiddenPath } from '../shared/policy-contract.js';
@@ -122,6 +123,11 @@ class GuardedWalk {
     if (real === undefined) return undefined; // gone since the walk found it
     if (real === null || this.leadsOutside(real) || this.isHidden(absolute, real)) {
       this.recordSkipped(absolute);
+      return undefined;
+    }
+    // A hard link to a hidden file is that file, whatever its name here (issue 25).
+    if (isHiddenByIdentity(this.request.hiddenRoots, real)) {
+      this.skipped.hidden.add(this.shown(absolute));
       return undefined;
     }
     return { shown: this.shown(absolute), real };

@@ -80,6 +80,8 @@ export function planCalls(
               toolClass: schema.toolClass,
               paths: turn.callPaths[call.id] ?? [],
               confined: schema.confined === true,
+              // Absent from turns recorded before issue 25: decided as they were.
+              linkedPaths: turn.linkedPaths?.[call.id] ?? [],
             },
           )
         : { kind: 'deny', reason: unknownToolText(call.name, snapshot.tools) };

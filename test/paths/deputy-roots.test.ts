@@ -18,6 +18,7 @@ const ws = path.join(base, 'ws');
 const dotfiles = path.join(base, 'dotfiles'); // where the workspace's .claude really lives
 const userDir = path.join(base, 'home/.config/deputy');
 const dataDir = path.join(ws, '.deputy');
+const projectRoot = path.join(base, 'deputy-package');
 
 beforeAll(() => {
   for (const directory of ['ws/src', 'ws/.subagents/agents', 'ws/.git/hooks', 'dotfiles']) {
@@ -38,7 +39,8 @@ afterAll(() => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-const roots = () => deputyRoots({ workspace: ws, dataDir, userDir });
+const roots = () =>
+  deputyRoots({ workspace: ws, dataDir, userDir, projectRoot, skills: { pluginDirs: [] } });
 
 function policy(approvalMode: ApprovalMode): PolicyInput {
   return { approvalMode, workspaceRoot: ws, writableRoots: [ws], unattended: 'ask', ...roots() };

@@ -476,6 +476,8 @@ describe('glob and grep through symbolic links', () => {
         workspace,
         dataDir: path.join(workspace, '.deputy'),
         userDir: path.join(base, 'user'),
+        projectRoot: path.join(base, 'deputy'),
+        skills: { pluginDirs: [] },
       }).hiddenRoots,
     });
     const runHidden = (name: string, args: Record<string, unknown>): Promise<string> => {

@@ -89,7 +89,12 @@ describe('buildToolbox', () => {
 
   it("hands deputy's hidden roots to grep, glob and kb_search: a search over them finds nothing", async () => {
     const config = { ...input().config, workspace: ws, dataDir: join(ws, '.deputy') };
-    const { hiddenRoots } = deputyRoots({ ...config, userDir: join(ws, 'user') });
+    const { hiddenRoots } = deputyRoots({
+      ...config,
+      userDir: join(ws, 'user'),
+      projectRoot: join(ws, 'deputy'),
+      skills: { pluginDirs: [] },
+    });
     mkdirSync(join(ws, '.deputy', 'memory'), { recursive: true });
     writeFileSync(join(ws, '.deputy', 'memory', 'notes.md'), 'needle in the data dir\n');
     mkdirSync(join(ws, '.subagents'));

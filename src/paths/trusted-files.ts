@@ -1,0 +1,145 @@
+/**
+ * The one declared list of trusted files (issue 25): every file or folder deputy executes, loads
+ * as instructions, or reads as configuration or authority, on every level it reads (workspace,
+ * user, built-in and runtime, data). An agent that could change one of them could widen its own
+ * authority, so a write into any of them asks for a card outside `full-access` (decide(),
+ * src/policy/decide.ts), and those marked `hidden` are not readable by agents at all.
+ *
+ * docs/policy.md ("Trusted files") prints this list for people; test/paths/trusted-files-
+ * enumeration.test.ts traces what deputy really opens while it starts, lists and resolves, and
+ * fails when something it reads is not covered here, so a new loader cannot forget to add itself.
+ */
+import { homedir } from 'node:os';
+import path from 'node:path';
+import type { ProtectedKind } from '../shared/policy-contract.js';
+
+export interface TrustedLocation {
+  kind: ProtectedKind;
+  /** Absolute, as deputy names it (not resolved: deputy-roots.ts resolves both forms). */
+  path: string;
+  /** What deputy does with it, in a few words: for docs and the enumeration test's failures. */
+  role: string;
+  /** Not readable by agents either: it holds secrets or other delegations' data. */
+  hidden?: true;
+}
+
+/** The configuration's locations the list is computed from (DeputyConfig has them all). */
+export interface TrustedConfig {
+  /** Real absolute workspace root. */
+  workspace: string;
+  /** Absolute data directory (may not exist yet). */
+  dataDir: string;
+  /** Absolute user-level directory (`~/.config/deputy` by default). */
+  userDir: string;
+  /** The runtime's own package directory (built-in agents and skills, its code). */
+  projectRoot: string;
+  /** `skills.pluginDirs` of the configuration: more skill folders (absolute or workspace-relative). */
+  skills: { pluginDirs: readonly string[] };
+}
+
+export interface TrustedOptions {
+  /** For `~/.claude/skills`; default `os.homedir()`. */
+  homeDir?: string;
+  /** For DEPUTY_TOOLS_DIR (where the Temporal CLI deputy runs is installed). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `<workspace>/.subagents/config.yaml`: the workspace configuration (it may name secrets). */
+export const CONFIG_FILE = path.join('.subagents', 'config.yaml');
+
+/**
+ * Where deputy installs the programs it runs (the Temporal CLI, the cluster's server):
+ * `DEPUTY_TOOLS_DIR`, else `<project>/.deputy/tools`.
+ */
+export function toolsDirectoryOf(projectRoot: string, env: NodeJS.ProcessEnv): string {
+  const chosen = env.DEPUTY_TOOLS_DIR?.trim();
+  return chosen ? path.resolve(chosen) : path.join(projectRoot, '.deputy', 'tools');
+}
+
+/**
+ * The runtime's code as Node loads it: the package's own files and, when it is installed as a
+ * dependency (`<project>/node_modules/deputy`), the `node_modules` its dependencies are hoisted to.
+ */
+const RUNTIME_ENTRIES = ['src', 'dist', 'bin', 'web/dist', 'package.json', 'node_modules'];
+
+export function trustedLocations(
+  config: TrustedConfig,
+  options: TrustedOptions = {},
+): TrustedLocation[] {
+  const { workspace, dataDir, userDir, projectRoot } = config;
+  const home = options.homeDir ?? homedir();
+  const env = options.env ?? process.env;
+  const inWorkspace = (...parts: string[]) => path.join(workspace, ...parts);
+  const locations: TrustedLocation[] = [
+    {
+      kind: 'definitions',
+      path: inWorkspace('.subagents'),
+      role: "deputy's project agents (agents/), skills (skills/) and configuration",
+    },
+    {
+      kind: 'definitions',
+      path: inWorkspace(CONFIG_FILE),
+      role: 'the workspace configuration: MCP servers, auth, webhooks, secrets by name',
+      hidden: true,
+    },
+    {
+      kind: 'definitions',
+      path: inWorkspace('.claude'),
+      role: "Claude Code's agents, skills, settings and hooks",
+    },
+    { kind: 'definitions', path: inWorkspace('.qwen'), role: "qwen-code's agents and settings" },
+    {
+      kind: 'skills',
+      path: inWorkspace('.agents', 'skills'),
+      role: 'skills shared between agent hosts, offered to every agent',
+    },
+    {
+      kind: 'mcp',
+      path: inWorkspace('.mcp.json'),
+      role: 'MCP servers deputy starts (commands it runs, URLs it calls)',
+    },
+    { kind: 'git', path: inWorkspace('.git'), role: 'the repository: its hooks and config run' },
+    ...config.skills.pluginDirs.map((dir): TrustedLocation => ({
+      kind: 'skills',
+      path: path.isAbsolute(dir) ? path.resolve(dir) : path.resolve(workspace, dir),
+      role: 'a plugin folder of skills (skills.pluginDirs)',
+    })),
+    { kind: 'definitions', path: userDir, role: 'user-level agents and skills' },
+    {
+      kind: 'skills',
+      path: path.join(home, '.claude', 'skills'),
+      role: "the user's Claude Code skills, offered to every agent",
+    },
+    {
+      kind: 'definitions',
+      path: path.join(projectRoot, 'agents'),
+      role: 'built-in agents (demo, main)',
+    },
+    { kind: 'skills', path: path.join(projectRoot, 'skills'), role: 'built-in skills' },
+    ...RUNTIME_ENTRIES.map((entry): TrustedLocation => ({
+      kind: 'runtime',
+      path: path.join(projectRoot, entry),
+      role: "deputy's own code and dependencies, which its worker runs",
+    })),
+    {
+      kind: 'runtime',
+      path: toolsDirectoryOf(projectRoot, env),
+      role: 'programs deputy runs: the Temporal CLI, the cluster server',
+    },
+    {
+      kind: 'data',
+      path: dataDir,
+      role: "deputy's state: Temporal's database, memory, revisions, MCP trust, blobs",
+      hidden: true,
+    },
+  ];
+  const hoisted = path.dirname(projectRoot);
+  if (path.basename(hoisted) === 'node_modules') {
+    locations.push({
+      kind: 'runtime',
+      path: hoisted,
+      role: "the node_modules deputy's dependencies are installed in",
+    });
+  }
+  return locations;
+}
