@@ -63,6 +63,7 @@ export const cardPaths: PathItems = {
   '/sessions/{id}/cards': {
     get: {
       summary: "Pending approval cards of a session's delegations",
+      description: WHO_SEES_WHAT,
       parameters: [sessionIdParameter],
       responses: {
         '200': jsonResponse(SessionCardsSchema, 'Pending cards, oldest first'),

@@ -36,7 +36,11 @@ export function registerCardRoutes(
   const logger = deps.logger ?? consoleLogger;
   app.get('/sessions/:id/cards', async (c) => {
     const session = sessionIdParam(c);
-    return c.json(secrets.value({ session, cards: await deps.delegations.cards({ session }) }));
+    // A card's arguments are part of its delegation's transcript: like the inbox, list only the
+    // cards the caller may decide (all of them for an admin, their own, any read card).
+    const visible = cardVisibility(deps.delegations, c.get('caller'));
+    const cards = await visible(await deps.delegations.cards({ session }));
+    return c.json(secrets.value({ session, cards }));
   });
 
   app.get('/cards', async (c) => {

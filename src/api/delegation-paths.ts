@@ -18,6 +18,7 @@ import {
   DelegationStateSchema,
   errorAnswer,
   StopOutcomeSchema,
+  transcriptRefused,
 } from './response-schemas.js';
 import {
   EventsQuerySchema,
@@ -72,6 +73,11 @@ export const delegationPaths: PathItems = {
   '/delegations/{id}': {
     get: {
       summary: 'State, pending cards and result of a delegation',
+      description:
+        'With auth, a caller who is neither an `admin` nor the user who started it gets a ' +
+        "summary: the same fields with the transcript's content emptied (`transcriptSummary`, " +
+        '`deniedCalls`, `result.text`), only the cards of `read`-class tools, and `withheld` ' +
+        'saying so.',
       parameters: [delegationIdParameter],
       responses: {
         '200': jsonResponse(DelegationStateSchema, 'The delegation'),
@@ -86,7 +92,8 @@ export const delegationPaths: PathItems = {
       description:
         'Event names: started, model-turn, tool-call, card-opened, card-decided, card-reminder, finished. ' +
         'Each `data` is the JSON event; `id` is its sequence number, so `Last-Event-ID` resumes. ' +
-        'The stream ends after `finished`.',
+        'The stream ends after `finished`. With auth: only the user who started the delegation ' +
+        'or an `admin` (else 403).',
       parameters: [
         delegationIdParameter,
         ...queryParameters(EventsQuerySchema, { after: 'Resume after this sequence number' }),
@@ -95,6 +102,7 @@ export const delegationPaths: PathItems = {
         '200': textResponse('Event stream', 'text/event-stream'),
         '404': unknownDelegation,
         ...commonErrors,
+        '403': transcriptRefused('delegation'),
       },
     },
   },

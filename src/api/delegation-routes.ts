@@ -9,6 +9,7 @@ import type { Logger } from './errors.js';
 import { delegationEventStream, type EventStreamOptions } from './event-stream.js';
 import { delegationIdParam } from './path-ids.js';
 import { assertMayStop } from './rights.js';
+import { assertMayFollowId, stateFor } from './transcript-view.js';
 import {
   EventsQuerySchema,
   ForkDelegationBodySchema,
@@ -121,13 +122,25 @@ export function registerDelegationRoutes(
     return c.json(secrets.value({ delegations: await delegations.list(filter) }));
   });
 
-  app.get('/delegations/:id', async (c) =>
-    c.json(secrets.value(await delegations.get(delegationIdParam(c)))),
-  );
+  app.get('/delegations/:id', async (c) => {
+    const delegationId = delegationIdParam(c);
+    // Its transcript is its owner's or an admin's; anyone else gets its summary (transcript-view.ts).
+    const state = await stateFor(delegations, c.get('caller'), delegationId, () =>
+      delegations.get(delegationId),
+    );
+    return c.json(secrets.value(state));
+  });
 
   app.get('/delegations/:id/events', async (c) => {
     const delegationId = delegationIdParam(c);
     const query = parseQuery(c, EventsQuerySchema);
+    // Every model turn and tool result: the owner's or an admin's, as a fork is (403 otherwise).
+    await assertMayFollowId(
+      delegations,
+      c.get('caller'),
+      delegationId,
+      `delegation ${delegationId}`,
+    );
     if (c.req.method === 'HEAD') {
       // Hono answers HEAD from this GET route and drops the body: a stream opened here would
       // poll Temporal for ever with nobody reading. Say whether it exists, open nothing.

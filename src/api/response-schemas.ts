@@ -175,6 +175,19 @@ export const DelegationStateSchema = component(
       .describe(
         'the workspace tool queue its model calls, tools and hooks run on (a worker configured with that `temporal.workspaceId` runs them); null when they run on the shared task queue',
       ),
+    withheld: z
+      .object({
+        message: z.string().describe('who may read it in full'),
+        fields: z
+          .array(z.string())
+          .describe(
+            'the fields emptied (`transcriptSummary`, `deniedCalls`, `result.text`, ...) or, for `pendingCards` and `decidedCards`, kept to the cards of `read`-class tools',
+          ),
+      })
+      .optional()
+      .describe(
+        "With auth, for a caller who is neither an `admin` nor the user who started it: the answer is a summary without the transcript's content",
+      ),
   }),
 );
 
@@ -380,6 +393,15 @@ export const commonErrors: Record<string, OpenApiResponse> = {
     '`unavailable`: Temporal is not reachable (answered within about 2 s, 4 s when it holds the connection); try again once it is',
   ),
 };
+
+/**
+ * The 403 of a route that reads a whole transcript (an event stream): with auth, only its owner or
+ * an admin may (src/api/transcript-view.ts). Put after `...commonErrors`, which it replaces.
+ */
+export const transcriptRefused = (what: string): OpenApiResponse =>
+  errorAnswer(
+    `\`forbidden\`: with auth, a caller who is neither an \`admin\` nor the user who started the ${what} (its transcript, tool results and messages are theirs); or a request from a foreign web origin`,
+  );
 
 /** What a route that takes a body adds: its size and its type are checked first. */
 export const bodyErrors: Record<string, OpenApiResponse> = {

@@ -9,6 +9,8 @@
  * - Anyone else may decide only a pending card of a `read`-class catalog tool (reading needs no
  *   role) and stop nothing. A write, exec, MCP or config card, or one for a tool the catalog does
  *   not know, is refused; approve and deny alike, since a denial ends someone else's work too.
+ * - Reading a transcript (events, messages, answers, tool results) is the owner's or an admin's,
+ *   as forking it is: anyone else reads a summary and the cards they may decide (transcript-view.ts).
  *
  * Every refusal is a DeputyError `forbidden` (403) that says what would be needed.
  */
@@ -53,9 +55,30 @@ export function requireAdmin(caller: Caller, action: string): void {
 }
 
 /**
+ * Auth off, an admin, or the user who started `id` (its owner, from the memo). `owners` is the
+ * facade the id belongs to (a session's owner lookup is `not-found` for a delegation id); it is
+ * asked only for a caller who is neither anonymous nor an admin.
+ */
+export async function isOwnerOrAdmin(
+  owners: Pick<Delegations, 'owner'>,
+  caller: Caller,
+  id: string,
+): Promise<boolean> {
+  if (unrestricted(caller)) return true;
+  return (await owners.owner(id)) === caller.id;
+}
+
+/** The refusal of the owner-or-admin rule, naming the action it refused. */
+export function ownerOrAdminRefusal(action: string): DeputyError {
+  return new DeputyError(
+    'forbidden',
+    `${action} needs the '${ADMIN_ROLE}' role or being the user who started it`,
+  );
+}
+
+/**
  * Stopping a delegation or session, or sending a session a message (which makes its agent act
- * with its owner's roles): an admin or the user who started it. `owners` is the facade the id
- * belongs to (a session's owner lookup is `not-found` for a delegation id).
+ * with its owner's roles): an admin or the user who started it.
  */
 export async function assertMayStop(
   owners: Pick<Delegations, 'owner'>,
@@ -63,12 +86,8 @@ export async function assertMayStop(
   delegationId: string,
   action = `stopping delegation ${delegationId}`,
 ): Promise<void> {
-  if (unrestricted(caller)) return;
-  if ((await owners.owner(delegationId)) === caller.id) return;
-  throw new DeputyError(
-    'forbidden',
-    `${action} needs the '${ADMIN_ROLE}' role or being the user who started it`,
-  );
+  if (await isOwnerOrAdmin(owners, caller, delegationId)) return;
+  throw ownerOrAdminRefusal(action);
 }
 
 export async function assertMayDecide(

@@ -18,6 +18,7 @@ import {
   SessionStartedSchema,
   SessionStateSchema,
   StopOutcomeSchema,
+  transcriptRefused,
 } from './response-schemas.js';
 import {
   EventsQuerySchema,
@@ -61,6 +62,10 @@ export const sessionPaths: PathItems = {
   '/sessions/{id}': {
     get: {
       summary: 'State of a session: status, transcript summary, its tasks and own cards',
+      description:
+        'With auth, a caller who is neither an `admin` nor the user who started it gets a ' +
+        "summary: the transcript's content emptied (as for `GET /delegations/{id}`, and each " +
+        "task's `lastText` and result text), only the cards of `read`-class tools, and `withheld`.",
       parameters: [sessionIdParameter],
       responses: {
         '200': jsonResponse(SessionStateSchema, 'The session'),
@@ -91,7 +96,8 @@ export const sessionPaths: PathItems = {
         'Event names: started, message, model-turn, tool-call, task-started, task-finished, ' +
         "card-opened, card-decided, card-reminder (the session's own cards and its children's: the card names " +
         'its delegation and agent), reply, finished. On attach, every pending card of the ' +
-        'session and its children is sent first (`replayed: true`). `Last-Event-ID` resumes.',
+        'session and its children is sent first (`replayed: true`). `Last-Event-ID` resumes. ' +
+        ownerOnly,
       parameters: [
         sessionIdParameter,
         ...queryParameters(EventsQuerySchema, { after: 'Resume after this sequence number' }),
@@ -100,6 +106,7 @@ export const sessionPaths: PathItems = {
         '200': textResponse('Event stream', 'text/event-stream'),
         '404': unknownSession,
         ...commonErrors,
+        '403': transcriptRefused('session'),
       },
     },
   },

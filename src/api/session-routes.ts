@@ -10,6 +10,7 @@ import type { Logger } from './errors.js';
 import { delegationEventStream, type EventStreamOptions } from './event-stream.js';
 import { sessionIdParam } from './path-ids.js';
 import { assertMayStop } from './rights.js';
+import { assertMayFollow, stateFor } from './transcript-view.js';
 import {
   EventsQuerySchema,
   ListSessionsQuerySchema,
@@ -76,7 +77,12 @@ export function registerSessionRoutes(
 
   app.get('/sessions/:id', async (c) => {
     const sessionId = sessionIdParam(c);
-    return c.json(secrets.value(await sessionsOf().get(sessionId)));
+    const sessions = sessionsOf();
+    // Its messages and answers are its owner's or an admin's; others get its summary.
+    const state = await stateFor(sessions, c.get('caller'), sessionId, () =>
+      sessions.get(sessionId),
+    );
+    return c.json(secrets.value(state));
   });
 
   app.post('/sessions/:id/messages', async (c) => {
@@ -93,12 +99,14 @@ export function registerSessionRoutes(
     const sessionId = sessionIdParam(c);
     const query = parseQuery(c, EventsQuerySchema);
     const sessions = sessionsOf();
+    // 404 for an id that names no session; then every message and answer in it is its owner's
+    // or an admin's (403 otherwise, transcript-view.ts).
+    const owner = await sessions.owner(sessionId);
+    assertMayFollow(c.get('caller'), owner, `session ${sessionId}`);
     if (c.req.method === 'HEAD') {
       // As for a delegation's stream: say whether it exists, open nothing (delegation-routes.ts).
-      await sessions.get(sessionId);
       return c.body(null, 200, { 'content-type': 'text/event-stream' });
     }
-    await sessions.owner(sessionId); // 404 for an id that names no session
     const lastEventId = Number(c.req.header('Last-Event-ID'));
     const after =
       Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (query.after ?? 0);

@@ -19,6 +19,7 @@ import type {
   StartDelegationBodySchema,
   StartSessionBodySchema,
 } from '../api/schemas.js';
+import type { StateView } from '../api/transcript-view.js';
 import type {
   ApprovalCard,
   CardDecisionKind,
@@ -67,14 +68,14 @@ export interface StartedSession {
 
 /** What `delegations.start` returns: the started delegation, and what to do with it next. */
 export interface DelegationHandle extends StartedDelegation {
-  get(): Promise<DelegationState>;
+  get(): Promise<StateView<DelegationState>>;
   events(options?: EventsOptions): AsyncGenerator<StreamEvent>;
   stop(): Promise<StopOutcome>;
 }
 
 /** What `sessions.start` returns: the started session, and what to do with it next. */
 export interface SessionHandle extends StartedSession {
-  get(): Promise<SessionState>;
+  get(): Promise<StateView<SessionState>>;
   send(text: string): Promise<void>;
   events(options?: EventsOptions): AsyncGenerator<StreamEvent>;
   stop(): Promise<StopOutcome>;
@@ -84,13 +85,20 @@ export interface DeputyClient {
   delegations: {
     /** With `wait: true`, answers once it finished, parked on a card, or nothing runs it. */
     start(request: StartDelegation, options?: { wait?: boolean }): Promise<DelegationHandle>;
-    get(delegationId: string): Promise<DelegationState>;
+    /**
+     * With auth, a caller who is neither an admin nor its starter gets a summary: `withheld`
+     * says what was left out. Its `events` then throw a 403 DeputyClientError (`forbidden`).
+     */
+    get(delegationId: string): Promise<StateView<DelegationState>>;
     list(filter?: DelegationFilter): Promise<DelegationSummary[]>;
     stop(delegationId: string): Promise<StopOutcome>;
     events(delegationId: string, options?: EventsOptions): AsyncGenerator<StreamEvent>;
   };
   cards: {
-    /** Pending cards of a session and of every delegation in it, oldest first. */
+    /**
+     * Pending cards of a session and of every delegation in it, oldest first; with auth, only
+     * those the caller may decide (all for an admin).
+     */
     list(session: string): Promise<ApprovalCard[]>;
     /** The decided card, or the recorded decision when no worker applied it within seconds. */
     decide(
@@ -110,7 +118,8 @@ export interface DeputyClient {
   };
   sessions: {
     start(request?: StartSession): Promise<SessionHandle>;
-    get(sessionId: string): Promise<SessionState>;
+    /** As `delegations.get`: a summary with `withheld` for a caller who may not read it all. */
+    get(sessionId: string): Promise<StateView<SessionState>>;
     list(filter?: SessionFilter): Promise<SessionSummary[]>;
     send(sessionId: string, text: string): Promise<void>;
     stop(sessionId: string): Promise<StopOutcome>;

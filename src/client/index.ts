@@ -33,3 +33,4 @@ export type {
   DelegationStatus,
 } from '../shared/delegation.js';
 export type { SessionState, SessionTask } from '../shared/session.js';
+export type { StateView, Withheld } from '../api/transcript-view.js';

@@ -163,3 +163,97 @@ describe('stopping a delegation (auth on)', () => {
     expect((await app.request(...stop('admin'))).status).toBe(200);
   });
 });
+
+describe("reading a delegation's transcript (issue 25)", () => {
+  /** d-1 finished: its transcript, a denied call and an answer, with olga's cards on it. */
+  const finished = {
+    ...state,
+    status: 'completed',
+    transcriptSummary: ['user: go', 'assistant: the plan is X'],
+    deniedCalls: [{ tool: 'bash', by: 'policy', reason: "'bash' rm -rf / is not allowed" }],
+    result: {
+      status: 'completed',
+      text: 'the plan is X',
+      notice: null,
+      roundsUsed: 2,
+      deniedCalls: [{ tool: 'bash', by: 'policy', reason: "'bash' rm -rf / is not allowed" }],
+    },
+  } as unknown as DelegationState;
+  const reading = { ...facade, get: async () => finished };
+  const read = (path: string, who?: Parameters<typeof bearer>[0], method = 'GET') =>
+    [path, { method, headers: who === undefined ? {} : bearer(who) }] as const;
+
+  it('a reader gets a summary: no transcript, answer or denied calls, only the read cards', async () => {
+    const { app } = makeApp({ auth: true, delegations: reading });
+    const response = await app.request(...read('/delegations/d-1', 'reader'));
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      delegationId: 'd-1',
+      status: 'completed',
+      transcriptSummary: [],
+      deniedCalls: [],
+      pendingCards: [cardOfD1('d-1.2', 'read')],
+      decidedCards: [],
+      result: { status: 'completed', text: '', deniedCalls: [], roundsUsed: 2 },
+      withheld: {
+        message:
+          "reading the transcript, tool results, messages and answers of delegation d-1 needs the 'admin' role or being the user who started it; this answer is its summary",
+      },
+    });
+    expect(JSON.stringify(body)).not.toContain('the plan is X');
+  });
+
+  it.each(['owner', 'admin'] as const)('the %s reads it in full', async (who) => {
+    const { app, calls } = makeApp({ auth: true, delegations: reading });
+    const response = await app.request(...read('/delegations/d-1', who));
+    expect(await response.json()).toEqual(finished);
+    // An admin is never looked up; the owner is, once.
+    expect(calls.filter((call) => call.method === 'owner')).toHaveLength(who === 'owner' ? 1 : 0);
+  });
+
+  it('a delegation started without auth has no owner: only an admin reads it in full', async () => {
+    const { app } = makeApp({ auth: true, delegations: { ...reading, owner: async () => null } });
+    const owner = await app.request(...read('/delegations/d-1', 'owner'));
+    expect(await owner.json()).toMatchObject({ transcriptSummary: [], withheld: {} });
+    const admin = await app.request(...read('/delegations/d-1', 'admin'));
+    expect(await admin.json()).toEqual(finished);
+  });
+
+  it('its event stream is 403 for a reader (GET and HEAD), before anything is read', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const { app, calls } = makeApp({ auth: true, delegations: reading });
+      const response = await app.request(...read('/delegations/d-1/events', 'reader', method));
+      expect(response.status).toBe(403);
+      if (method === 'GET') {
+        expect(await response.json()).toEqual({
+          error: 'forbidden',
+          code: 'forbidden',
+          message:
+            "reading the events of delegation d-1 (its transcript, tool results, messages and answers) needs the 'admin' role or being the user who started it",
+        });
+      }
+      expect(calls.map((call) => call.method)).toEqual(['owner']);
+    }
+  });
+
+  it('a session cards listing shows a reader only the cards it may decide', async () => {
+    const cards = async () => [...state.pendingCards];
+    const { app } = makeApp({ auth: true, delegations: { ...reading, cards } });
+    const reader = await app.request(...read('/sessions/default/cards', 'reader'));
+    expect(await reader.json()).toEqual({ session: 'default', cards: [cardOfD1('d-1.2', 'read')] });
+    const owner = await app.request(...read('/sessions/default/cards', 'owner'));
+    expect(((await owner.json()) as { cards: unknown[] }).cards).toHaveLength(3);
+  });
+
+  it('without auth nothing changes: the full state, the stream, and no owner lookup', async () => {
+    const cards = async () => [...state.pendingCards];
+    const { app, calls } = makeApp({ delegations: { ...reading, cards } });
+    expect(await (await app.request('/delegations/d-1')).json()).toEqual(finished);
+    const head = await app.request('/delegations/d-1/events', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    const listed = await app.request('/sessions/default/cards');
+    expect(((await listed.json()) as { cards: unknown[] }).cards).toHaveLength(3);
+    expect(calls.map((call) => call.method)).not.toContain('owner');
+  });
+});
