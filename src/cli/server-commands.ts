@@ -7,7 +7,7 @@ import { startApiServer, type ApiServer } from '../server.js';
 import { connectTemporal, temporalAddress } from '../temporal/connection.js';
 import { createDelegations } from '../temporal/delegations/facade.js';
 import { createSessions } from '../temporal/sessions/facade.js';
-import type { DevServer } from '../temporal/dev-server.js';
+import type { SupervisedDevServer } from '../temporal/supervised-dev-server.js';
 import { configFor, printConfigWarnings } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Run } from './delegation-commands.js';
@@ -52,6 +52,23 @@ function parsePort(value: string): number {
     throw new Error(`${value} is not a TCP port`);
   }
   return port;
+}
+
+/**
+ * A worker's graceful stop ends with a call to Temporal that waits 30 s for a server that is gone;
+ * once deputy's own server could not be kept running there is nothing left to finish gracefully.
+ */
+const WORKER_STOP_WITHOUT_TEMPORAL_MS = 5_000;
+
+/** Waits for `stopping` at most `ms`; `late` says so when it takes longer. */
+async function stopWithin(stopping: Promise<void>, ms: number, late: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  const outcome = await Promise.race([stopping.then(() => 'stopped' as const), timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'late') late();
 }
 
 /** Stops everything started so far, newest first; every step runs even if one fails. */
@@ -219,6 +236,9 @@ export function registerServerCommands(
             started.push(['configuration watcher', () => settings.close()]);
             let uiUrl: string | null = null;
             let address: string;
+            // Settles when deputy's own dev server died and could not be kept running.
+            let serverFailed: Promise<Error> = new Promise(() => {});
+            let temporalGone = false;
             if (config.temporal.address) {
               io.err(`using Temporal at ${config.temporal.address} (TEMPORAL_ADDRESS)`);
               address = config.temporal.address;
@@ -229,8 +249,9 @@ export function registerServerCommands(
               io.err(
                 'starting the Temporal dev server (first run may install the temporal CLI)...',
               );
-              const { startDevServer } = await import('../temporal/dev-server.js');
-              const server: DevServer = await startDevServer({
+              const { startSupervisedDevServer } =
+                await import('../temporal/supervised-dev-server.js');
+              const server: SupervisedDevServer = await startSupervisedDevServer({
                 dataDir: config.dataDir,
                 ...(options.temporalPort === undefined ? {} : { port: options.temporalPort }),
                 ...(options.uiPort === undefined ? {} : { uiPort: options.uiPort }),
@@ -239,9 +260,23 @@ export function registerServerCommands(
               started.push(['Temporal dev server', () => server.stop()]);
               uiUrl = server.uiUrl;
               address = server.address;
+              serverFailed = server.failed.then((reason) => {
+                temporalGone = true;
+                return reason;
+              });
             }
             const worker: WorkerRuntime = await startWorkerRuntime(settings, address);
-            started.push(['worker', () => worker.stop()]);
+            started.push([
+              'worker',
+              () =>
+                temporalGone
+                  ? stopWithin(worker.stop(), WORKER_STOP_WITHOUT_TEMPORAL_MS, () =>
+                      io.err(
+                        `the worker did not stop within ${WORKER_STOP_WITHOUT_TEMPORAL_MS / 1000} s without Temporal; leaving it to the exit`,
+                      ),
+                    )
+                  : worker.stop(),
+            ]);
             const api = await startApi(settings, io, worker.mcp, uiUrl ?? temporalUiFromEnv());
             started.push(['API server', () => api.close()]);
 
@@ -258,12 +293,17 @@ export function registerServerCommands(
             const outcome = await Promise.race([
               untilSignal(),
               worker.done.then(() => 'worker-ended' as const),
+              serverFailed,
             ]);
             io.err(
-              outcome === 'worker-ended' ? 'the worker stopped; shutting down' : 'shutting down...',
+              outcome instanceof Error
+                ? `${outcome.message}; shutting down`
+                : outcome === 'worker-ended'
+                  ? 'the worker stopped; shutting down'
+                  : 'shutting down...',
             );
             await stop();
-            return outcome === 'worker-ended' ? EXIT.failed : EXIT.ok;
+            return outcome === 'SIGINT' || outcome === 'SIGTERM' ? EXIT.ok : EXIT.failed;
           } catch (error) {
             await stop();
             throw error;

@@ -39,7 +39,18 @@ export interface DevServer {
   address: string;
   uiUrl: string | null;
   pid: number;
+  /**
+   * Settles once the server process has exited, however it ended. `stopped` is true when stop()
+   * had asked for it; otherwise it died on its own (supervised-dev-server.ts restarts it).
+   */
+  exited: Promise<DevServerExit>;
   stop(): Promise<void>;
+}
+
+export interface DevServerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stopped: boolean;
 }
 
 /** Milliseconds the server gets to shut down on SIGTERM before SIGKILL, however it is stopped. */
@@ -185,9 +196,10 @@ async function launch(binary: string, args: string[], options: LaunchOptions): P
   // A Go panic names its cause in its first lines and its stack in the rest: keep both ends.
   const stderrEnds = new OutputEnds(4000);
   child.stderr.on('data', (chunk: Buffer) => stderrEnds.add(chunk.toString()));
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
   );
+  const exited = ended.then(({ code }) => code);
 
   try {
     // Recorded before it is ready: a second `deputy dev` starting meanwhile must find it taken.
@@ -209,10 +221,13 @@ async function launch(binary: string, args: string[], options: LaunchOptions): P
   }
 
   let stopping: Promise<void> | null = null;
+  // Dead on its own: nothing left for the exit hook to kill.
+  void ended.then(() => process.removeListener('exit', killOnExit));
   return {
     address,
     uiUrl,
     pid: child.pid ?? -1,
+    exited: ended.then((end) => ({ ...end, stopped: stopping !== null })),
     stop() {
       stopping ??= (async () => {
         process.removeListener('exit', killOnExit);
