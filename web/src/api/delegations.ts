@@ -5,7 +5,7 @@
 import type { DelegationSummary, StopOutcome } from '../../../src/temporal/delegations/types.js';
 import type { SessionSummary } from '../../../src/temporal/sessions/types.js';
 import { api, seg } from './client';
-import type { DelegationState, DelegationStatus } from './types';
+import type { DelegationStatus, DelegationView } from './types';
 
 export type { DelegationSummary, SessionSummary, StopOutcome };
 
@@ -54,8 +54,8 @@ export async function listDelegations(
   return body.delegations;
 }
 
-export function getDelegation(id: string, signal?: AbortSignal): Promise<DelegationState> {
-  return api<DelegationState>('GET', `/delegations/${seg(id)}`, undefined, signal);
+export function getDelegation(id: string, signal?: AbortSignal): Promise<DelegationView> {
+  return api<DelegationView>('GET', `/delegations/${seg(id)}`, undefined, signal);
 }
 
 export function stopDelegation(id: string): Promise<StopOutcome> {

@@ -11,6 +11,8 @@ export interface StreamHandlers {
   onConnection?(open: boolean, problem?: string): void;
   /** Reopen a stream the server ended (default false: a finished delegation's stream ends). */
   reconnectOnEnd?: boolean;
+  /** The server refused the stream for good (a 4xx but 429): its status and its message. */
+  onRefused?(status: number, message: string): void;
 }
 
 export function followStream(path: string, handlers: StreamHandlers, signal: AbortSignal): void {
@@ -30,7 +32,10 @@ export function followStream(path: string, handlers: StreamHandlers, signal: Abo
           const text = await response.text().catch(() => '');
           handlers.onConnection?.(false, `HTTP ${response.status} ${text.slice(0, 200)}`);
           // 4xx other than 429 will not get better by asking again.
-          if (response.status >= 400 && response.status < 500 && response.status !== 429) return;
+          if (response.status >= 400 && response.status < 500 && response.status !== 429) {
+            handlers.onRefused?.(response.status, messageIn(text) ?? `HTTP ${response.status}`);
+            return;
+          }
         } else {
           handlers.onConnection?.(true);
           await readEvents(response.body, (message) => {
@@ -67,6 +72,13 @@ export async function readEvents(
     if (done) return;
     parser.feed(value);
   }
+}
+
+/** The `message` of an API error body, if the text is one. */
+function messageIn(text: string): string | null {
+  const parsed = parseData(text);
+  if (parsed === null || typeof parsed !== 'object' || !('message' in parsed)) return null;
+  return typeof parsed.message === 'string' ? parsed.message : null;
 }
 
 function parseData(data: string): unknown {

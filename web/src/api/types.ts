@@ -10,6 +10,11 @@ export type {
 } from '../../../src/shared/delegation.js';
 export type { AgentDetail, AgentSummary } from '../../../src/api/agent-schemas.js';
 export type { ToolCatalog, ModelCatalog } from '../../../src/api/catalog-schemas.js';
+import type { StateView } from '../../../src/api/transcript-view.js';
+import type { DelegationState } from '../../../src/shared/delegation.js';
+
+/** `GET /delegations/:id`: the state, or with auth its summary (`withheld`) for a non-owner. */
+export type DelegationView = StateView<DelegationState>;
 
 export interface ConsoleSettings {
   v: 1;

@@ -1,6 +1,9 @@
 /**
  * One delegation: its header (status, task, times, Stop, the Temporal UI link), the cards that
  * wait on a decision (decided here like in the inbox), and its timeline, live from its events.
+ * With auth, a caller who neither started it nor is an admin may not read its transcript: the
+ * API answers its state as a summary (`withheld`) and its events with 403, so the page shows the
+ * summary, the cards that caller may decide (from the state), and says why there is no timeline.
  */
 import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
@@ -59,7 +62,11 @@ export function DelegationDetailPage() {
   const decisions = useCardDecisions(onSettled);
   const now = useNow();
   const settledHere = useMemo(() => new Set(notes.map((note) => note.card.id)), [notes]);
-  const pending = pendingCards(events.events).filter((card) => !settledHere.has(card.id));
+  // Without the events, the state's cards (already only those this caller may decide).
+  const forbidden = events.stream === 'forbidden';
+  const pending = (
+    forbidden ? (state.value?.pendingCards ?? []) : pendingCards(events.events)
+  ).filter((card) => !settledHere.has(card.id));
 
   if (state.value === null) {
     if (state.error instanceof ApiError && state.error.status === 404) {
@@ -92,6 +99,13 @@ export function DelegationDetailPage() {
         }}
       />
       <ErrorBanner error={state.error} />
+      {state.value.withheld === undefined ? null : (
+        <p role="status" className="banner warning">
+          Summary only: reading this delegation&apos;s transcript, tool results and answers needs
+          the admin role or being the user who started it. You see its state and the cards you may
+          decide.
+        </p>
+      )}
       {stopNote === null ? null : (
         <p role="status" className="banner info">
           {stopNote}
@@ -126,7 +140,9 @@ export function DelegationDetailPage() {
           <h2 id="timeline-heading">Timeline</h2>
           <StreamStatus events={events} />
         </div>
-        {events.events.length === 0 ? (
+        {forbidden ? (
+          <p className="empty">Not allowed: {events.problem}</p>
+        ) : events.events.length === 0 ? (
           events.stream === 'connecting' ? (
             <Loading what="the events" />
           ) : (
@@ -153,20 +169,24 @@ function pendingCards(events: DelegationEvent[]): ApprovalCard[] {
 
 function StreamStatus({ events }: { events: EventsState }) {
   const text =
-    events.stream === 'finished'
-      ? 'Finished; the timeline is complete.'
-      : events.stream === 'live'
-        ? 'Live'
-        : events.stream === 'connecting'
-          ? 'Connecting…'
-          : events.problem === 'the stream ended'
-            ? 'The event stream ended. Reload the page to follow it again.'
-            : `Live updates are down (${events.problem ?? 'no connection'}); reconnecting…`;
+    events.stream === 'forbidden'
+      ? 'Not allowed'
+      : events.stream === 'finished'
+        ? 'Finished; the timeline is complete.'
+        : events.stream === 'live'
+          ? 'Live'
+          : events.stream === 'connecting'
+            ? 'Connecting…'
+            : events.problem === 'the stream ended'
+              ? 'The event stream ended. Reload the page to follow it again.'
+              : `Live updates are down (${events.problem ?? 'no connection'}); reconnecting…`;
   return (
     <p role="status" className={`connection connection-${events.stream}`}>
       <span className="connection-dot" aria-hidden="true" />
       {text}
-      {events.stream !== 'down' && events.problem !== null ? ` (${events.problem})` : ''}
+      {events.stream !== 'down' && events.stream !== 'forbidden' && events.problem !== null
+        ? ` (${events.problem})`
+        : ''}
     </p>
   );
 }

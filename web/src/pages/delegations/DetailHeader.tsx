@@ -4,7 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import type { DelegationSummary } from '../../api/delegations';
-import type { DelegationState } from '../../api/types';
+import type { DelegationView } from '../../api/types';
 import { useSettings } from '../../components/Settings';
 import { AbsoluteTime } from '../inbox/time';
 import { StatusBadge } from './StatusBadge';
@@ -23,7 +23,7 @@ export function DetailHeader({
   finishedAt,
   onStopped,
 }: {
-  state: DelegationState;
+  state: DelegationView;
   summary: DelegationSummary | null;
   /** From the `finished` event when the listing has not caught up. */
   finishedAt: string | null;
@@ -43,7 +43,8 @@ export function DetailHeader({
         </h1>
         <StatusBadge status={state.status} />
         <span className="spacer" />
-        {STOPPABLE.has(state.status) ? (
+        {/* A summary (`withheld`) is answered to a caller who may not stop it either. */}
+        {STOPPABLE.has(state.status) && state.withheld === undefined ? (
           <StopButton
             delegationId={state.delegationId}
             pendingCards={state.pendingCards.length}

@@ -9,7 +9,8 @@ import { delegationEventsPath } from '../../api/delegations';
 import { followStream } from '../../api/sse';
 import type { DelegationEvent } from '../../api/types';
 
-export type StreamState = 'connecting' | 'live' | 'down' | 'finished';
+/** `forbidden`: the API refuses this caller its events (not its owner nor an admin). */
+export type StreamState = 'connecting' | 'live' | 'down' | 'finished' | 'forbidden';
 
 export interface EventsState {
   key: string;
@@ -21,7 +22,8 @@ export interface EventsState {
 type Action =
   | { key: string; type: 'event'; event: DelegationEvent }
   | { key: string; type: 'connection'; open: boolean; problem?: string }
-  | { key: string; type: 'stream-error'; message: string };
+  | { key: string; type: 'stream-error'; message: string }
+  | { key: string; type: 'forbidden'; message: string };
 
 const initial = (key: string): EventsState => ({
   key,
@@ -51,7 +53,7 @@ function reducer(previous: EventsState, action: Action): EventsState {
       return { ...state, events, stream: finished ? 'finished' : state.stream };
     }
     case 'connection':
-      if (state.stream === 'finished') return state;
+      if (state.stream === 'finished' || state.stream === 'forbidden') return state;
       return {
         ...state,
         stream: action.open ? 'live' : 'down',
@@ -59,6 +61,8 @@ function reducer(previous: EventsState, action: Action): EventsState {
       };
     case 'stream-error':
       return { ...state, problem: action.message };
+    case 'forbidden':
+      return { ...state, stream: 'forbidden', problem: action.message };
   }
 }
 
@@ -82,6 +86,9 @@ export function useDelegationEvents(delegationId: string, tokenGeneration: numbe
           if (data !== null && typeof data === 'object' && 'type' in data) {
             dispatch({ key, type: 'event', event: data as DelegationEvent });
           }
+        },
+        onRefused(status, message) {
+          if (status === 403) dispatch({ key, type: 'forbidden', message });
         },
         onConnection(open, problem) {
           dispatch({
