@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DurationSchema } from './definitions/schema.js';
+import { jsonSyntaxProblem } from './json-problem.js';
 import { CARD_TIMEOUT_OUTCOMES } from './shared/capability-snapshot.js';
 import { TASK_QUEUE } from './shared/delegation.js';
 import { NOTIFICATION_EVENTS } from './shared/notifications.js';
@@ -176,6 +177,28 @@ export const ConfigFileSchema = z
     /** Card deadlines for definitions that set none (`cardTimeout`, `cardReminder`, ...). */
     cards: CardsConfigSchema.default({ timeoutOutcome: 'deny' }),
     /**
+     * What the servers of `.mcp.json` (a file agents can write) may reference: `variables` maps a
+     * server's name to the environment variables its `${NAME}` references may name. A reference
+     * to any other variable keeps the server from starting (src/mcp/start-gate.ts).
+     */
+    mcpJson: z
+      .object({
+        variables: z
+          .record(
+            z.string(),
+            z.array(
+              z
+                .string()
+                .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+                  message: 'must be an environment variable name',
+                }),
+            ),
+          )
+          .default({}),
+      })
+      .strict()
+      .default({ variables: {} }),
+    /**
      * The file's part of `temporal` (the rest comes from the environment): read once, at start,
      * into `DeputyConfig.temporal`; an edit while running is not applied.
      */
@@ -216,6 +239,11 @@ export interface DeputyConfig extends ConfigFile {
   secrets: ConfigSecrets;
   /** Which file configured each of `mcpServers`: `config.yaml` or `.mcp.json`. */
   mcpServerOrigins: Record<string, 'config.yaml' | '.mcp.json'>;
+  /**
+   * Why `.mcp.json` could not be read (not JSON, unreadable), or null: then none of its servers
+   * is configured. Names the file and the position, never its content (it is also a warning).
+   */
+  mcpJsonProblem: string | null;
 }
 
 export interface ConfigOverrides {
@@ -239,7 +267,7 @@ export function configFilePath(workspace: string): string {
 /** What the configuration file decides: everything but the locations, Temporal and the API. */
 export type ConfigFileSettings = Pick<
   DeputyConfig,
-  keyof ConfigFile | 'warnings' | 'secrets' | 'mcpServerOrigins'
+  keyof ConfigFile | 'warnings' | 'secrets' | 'mcpServerOrigins' | 'mcpJsonProblem'
 >;
 
 /**
@@ -288,8 +316,14 @@ function parseConfigFile(
       ...Object.keys(ecosystem.servers).map((name) => [name, '.mcp.json'] as const),
       ...Object.keys(data.mcpServers).map((name) => [name, 'config.yaml'] as const),
     ]),
-    warnings: [...scan.warnings, ...ecosystem.warnings, ...shortSecretWarnings(scan.secrets, env)],
+    warnings: [
+      ...scan.warnings,
+      ...ecosystem.warnings,
+      ...(ecosystem.problem === null ? [] : [ecosystem.problem]),
+      ...shortSecretWarnings(scan.secrets, env),
+    ],
     secrets: scan.secrets,
+    mcpJsonProblem: ecosystem.problem,
   };
   return { settings, temporal };
 }
@@ -343,26 +377,50 @@ export function mcpJsonPath(workspace: string): string {
 
 /**
  * The servers of `.mcp.json` in deputy's form. `type: sse` and entries that do not validate are
- * warnings (the file belongs to another tool); a file that is not JSON is a ConfigError. A name
- * config.yaml also configures is config.yaml's, with a warning.
+ * warnings (the file belongs to another tool); a name config.yaml also configures is
+ * config.yaml's, with a warning. A file that cannot be read or is not JSON is a `problem`, not an
+ * error: agents can write this file, and one bad write must not keep any command from starting.
+ * Its servers are then all off (at start and after an edit alike: the last good version is not
+ * kept, so what runs is never something the file on disk no longer says).
  */
 function readMcpJson(
   workspace: string,
   configured: readonly string[],
-): { servers: Record<string, ConfiguredMcpServer>; raw: unknown; warnings: string[] } {
+): {
+  servers: Record<string, ConfiguredMcpServer>;
+  raw: unknown;
+  warnings: string[];
+  problem: string | null;
+} {
   const path = mcpJsonPath(workspace);
-  if (!existsSync(path)) return { servers: {}, raw: {}, warnings: [] };
+  const none = { servers: {}, raw: {}, warnings: [] };
+  if (!existsSync(path)) return { ...none, problem: null };
+  const off = 'none of its MCP servers is configured until it is fixed';
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    return { ...none, problem: `${path}: cannot be read (${code}); ${off}` };
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new ConfigError(`${path}: not valid JSON: ${(error as Error).message.split('\n')[0]}`);
+    raw = JSON.parse(text);
+  } catch {
+    // V8's message can quote the file; the scanner says where, in words of its own.
+    const problem = jsonSyntaxProblem(text) ?? 'not valid JSON';
+    return { ...none, problem: `${path}: ${problem}; ${off}` };
   }
   const entries = (raw as { mcpServers?: unknown } | null)?.mcpServers;
   const servers: Record<string, ConfiguredMcpServer> = {};
   const warnings: string[] = [];
   if (entries === null || typeof entries !== 'object' || Array.isArray(entries)) {
-    return { servers, raw, warnings: [`${path}: no mcpServers object; nothing read from it`] };
+    return {
+      servers,
+      raw,
+      warnings: [`${path}: no mcpServers object; nothing read from it`],
+      problem: null,
+    };
   }
   for (const [name, entry] of Object.entries(entries as Record<string, unknown>)) {
     const source = (entry ?? {}) as Record<string, unknown>;
@@ -395,7 +453,7 @@ function readMcpJson(
     }
     servers[name] = parsedServer.data;
   }
-  return { servers, raw, warnings };
+  return { servers, raw, warnings, problem: null };
 }
 
 /**

@@ -62,9 +62,45 @@ describe('.mcp.json', () => {
     expect([...config.secrets.variables.keys()]).toContain('REMOTE_KEY');
   });
 
-  it('refuses a file that is not JSON, saying which', () => {
-    const workspace = workspaceWith({ '.mcp.json': '{ "mcpServers": ' });
+  it('a file that is not JSON configures none of its servers and says where, never what', () => {
+    const secret = 'sk-mcp-json-secret-4be1a9';
+    const cases: Array<[string, RegExp]> = [
+      ['{ not json', /not valid JSON: expected a property name .* at line 1, column 3;/],
+      [`{\n  "mcpServers": {\n    "x": { "env": { "K": "${secret}" ,, } }`, /line 3, column 55/],
+      [`[1,2,,"${secret}"]`, /expected a value at line 1, column 6/],
+      [`{ "mcpServers": { "x": { "command": "${secret}`, /unexpected end of input at line 1/],
+    ];
+    for (const [text, where] of cases) {
+      const workspace = workspaceWith({
+        '.mcp.json': text,
+        '.subagents/config.yaml': 'mcpServers:\n  kept: { transport: stdio, command: kept }\n',
+      });
+      const config = loadConfig({ workspace }, {});
+      expect(config.mcpJsonProblem).toContain(join(workspace, '.mcp.json'));
+      expect(config.mcpJsonProblem).toMatch(where);
+      expect(config.mcpJsonProblem).toMatch(/none of its MCP servers is configured/);
+      expect(config.mcpJsonProblem).not.toContain(secret);
+      expect(config.mcpJsonProblem).not.toContain('not json');
+      // A warning too: every command that prints warnings (agents list, dev) says it.
+      expect(config.warnings).toContain(config.mcpJsonProblem);
+      // config.yaml's servers stay; none of the broken file's.
+      expect(Object.keys(config.mcpServers)).toEqual(['kept']);
+    }
+  });
+
+  it('config.yaml itself stays a hard error', () => {
+    const workspace = workspaceWith({ '.subagents/config.yaml': 'mcpServers: [\n' });
     expect(() => loadConfig({ workspace }, {})).toThrow(ConfigError);
-    expect(() => loadConfig({ workspace }, {})).toThrow(/\.mcp\.json: not valid JSON/);
+  });
+
+  it('mcpJson.variables names, per server, what its ${NAME} references may name', () => {
+    const workspace = workspaceWith({
+      '.subagents/config.yaml': 'mcpJson:\n  variables:\n    files: [GITHUB_TOKEN]\n',
+    });
+    expect(loadConfig({ workspace }, {}).mcpJson.variables).toEqual({ files: ['GITHUB_TOKEN'] });
+    const bad = workspaceWith({
+      '.subagents/config.yaml': 'mcpJson:\n  variables:\n    files: ["not a name"]\n',
+    });
+    expect(() => loadConfig({ workspace: bad }, {})).toThrow(/mcpJson\.variables\.files\.0/);
   });
 });

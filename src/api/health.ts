@@ -7,6 +7,7 @@
  * `config` says whether `.subagents/config.yaml` on disk is the configuration in use. An invalid
  * edit does not make the API unready: the last good configuration keeps serving every route, so
  * the status follows Temporal alone and `config.ok: false` tells the operator to fix the file.
+ * `mcpJson.ok: false` says the same of `.mcp.json`, whose servers are off while it is broken.
  */
 import type { Context } from 'hono';
 import { isDeputyError } from '../errors.js';
@@ -17,7 +18,7 @@ import type { Logger } from './errors.js';
 
 export function healthRoute(
   delegations: Pick<Delegations, 'ping'>,
-  status: { auth: Pick<Auth, 'enabled'>; settings: Pick<LiveConfig, 'problem'> },
+  status: { auth: Pick<Auth, 'enabled'>; settings: Pick<LiveConfig, 'problem' | 'current'> },
   logger: Logger,
 ): (c: Context) => Promise<Response> {
   return async (c) => {
@@ -26,9 +27,12 @@ export function healthRoute(
     const problem = status.settings.problem();
     // The problem names the file, fields and YAML positions only, never a value (config.ts).
     const config = problem === null ? { ok: true } : { ok: false, ...problem };
+    // `.mcp.json` (agents can write it) never stops the API: its problem is said here instead.
+    const mcpJsonProblem = status.settings.current().mcpJsonProblem;
+    const mcpJson = mcpJsonProblem === null ? { ok: true } : { ok: false, message: mcpJsonProblem };
     try {
       await delegations.ping();
-      return c.json({ ok: true, auth: authEnabled, temporal: 'reachable', config });
+      return c.json({ ok: true, auth: authEnabled, temporal: 'reachable', config, mcpJson });
     } catch (error) {
       // Public route: say what is wrong, never where Temporal is or what it answered.
       if (!isDeputyError(error, 'unavailable')) logger.error('health check failed', error);
@@ -38,6 +42,7 @@ export function healthRoute(
           auth: authEnabled,
           temporal: 'unreachable',
           config,
+          mcpJson,
           message: 'Temporal is not reachable; delegation and card routes answer 503 until it is',
         },
         503,

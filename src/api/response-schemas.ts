@@ -284,6 +284,22 @@ export const ConfigStatusSchema = component(
     .describe('Whether `.subagents/config.yaml` on disk is the configuration in use'),
 );
 
+/** A `.mcp.json` that is not JSON is not fatal either: its servers are off until it is fixed. */
+export const McpJsonStatusSchema = component(
+  'McpJsonStatus',
+  z
+    .discriminatedUnion('ok', [
+      z.object({ ok: z.literal(true) }),
+      z.object({
+        ok: z.literal(false),
+        message: z.string().describe('The file and the position of the error, never its content'),
+      }),
+    ])
+    .describe(
+      'Whether `.mcp.json` (absent counts as fine) is read; while not, none of its servers is',
+    ),
+);
+
 export const HealthReadySchema = component(
   'HealthReady',
   z.object({
@@ -291,6 +307,7 @@ export const HealthReadySchema = component(
     auth: AuthFlag,
     temporal: z.literal('reachable'),
     config: ConfigStatusSchema,
+    mcpJson: McpJsonStatusSchema,
   }),
 );
 
@@ -301,6 +318,7 @@ export const HealthUnavailableSchema = component(
     auth: AuthFlag,
     temporal: z.literal('unreachable'),
     config: ConfigStatusSchema,
+    mcpJson: McpJsonStatusSchema,
     message: z.string(),
   }),
 );

@@ -57,6 +57,7 @@ describe('routing', () => {
       auth: false,
       temporal: 'reachable',
       config: { ok: true },
+      mcpJson: { ok: true },
     });
   });
 

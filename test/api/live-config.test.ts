@@ -65,6 +65,7 @@ describe('the API on the watched configuration', () => {
       auth: false,
       temporal: 'reachable',
       config: { ok: true },
+      mcpJson: { ok: true },
     });
 
     write(`models: { default: scripted:b.yaml\nvault: ${LITERAL}\n`);
@@ -87,6 +88,30 @@ describe('the API on the watched configuration', () => {
     await until(async () => {
       expect(await (await app.request('/health')).json()).toMatchObject({ config: { ok: true } });
     });
+  });
+
+  it('an edit that breaks .mcp.json takes its servers out and says why; config.yaml stays in use', async () => {
+    const { app, file, watcher } = await liveApp('models:\n  default: scripted:a.yaml\n');
+    const mcpJson = join(file, '..', '..', '.mcp.json');
+    writeFileSync(mcpJson, JSON.stringify({ mcpServers: { files: { command: 'files-mcp' } } }));
+    await until(() => expect(Object.keys(watcher.current().mcpServers)).toEqual(['files']));
+
+    writeFileSync(mcpJson, `{ "mcpServers": { "files": { "command": "${LITERAL}" `);
+    await until(() => expect(watcher.current().mcpServers).toEqual({}));
+    const broken = await app.request('/health');
+    expect(broken.status).toBe(200);
+    const body = (await broken.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      ok: true,
+      config: { ok: true },
+      mcpJson: { ok: false, message: expect.stringMatching(/unexpected end of input at line 1/) },
+    });
+    expect(JSON.stringify(body)).not.toContain(LITERAL);
+
+    writeFileSync(mcpJson, JSON.stringify({ mcpServers: {} }));
+    await until(async () =>
+      expect(await (await app.request('/health')).json()).toMatchObject({ mcpJson: { ok: true } }),
+    );
   });
 
   it('a token added to auth.tokens works on the next request, without a restart', async () => {

@@ -135,6 +135,7 @@ describe('deputy dev', () => {
       auth: false,
       temporal: 'reachable',
       config: { ok: true },
+      mcpJson: { ok: true },
     });
 
     // The CLI in another process finds the dev server through server.json.
