@@ -6,7 +6,6 @@
  * MCP SDK's; this module only keeps the clients alive and says how each one is doing.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -18,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { resolveSecretReferences } from '../secrets/references.js';
 import { specKey, type McpServerSpec } from './server-spec.js';
+import { StdioGroupClientTransport } from './stdio-group-transport.js';
 
 export type McpServerStatus = 'connecting' | 'connected' | 'failed';
 
@@ -132,7 +132,7 @@ class ManagedServer implements PooledServer {
   lastError = (): string | null => this.#error;
   tools = (): Tool[] | null => this.#tools;
   pid = (): number | null =>
-    this.#transport instanceof StdioClientTransport ? this.#transport.pid : null;
+    this.#transport instanceof StdioGroupClientTransport ? this.#transport.pid : null;
 
   start(): void {
     void this.#connect();
@@ -205,7 +205,8 @@ class ManagedServer implements PooledServer {
     const field = `mcpServers.${spec.name}`;
     if (spec.transport === 'stdio') {
       if (spec.command === undefined) throw new Error('a stdio server needs a command');
-      return new StdioClientTransport({
+      // In a process group that dies with this process, however it ends (as bash commands do).
+      return new StdioGroupClientTransport({
         command: spec.command,
         args: spec.args,
         env: resolveSecretReferences(spec.env, `${field}.env`, env),

@@ -14,7 +14,7 @@
  * so whatever the program left running in its group gets the same treatment: a parent has
  * nothing to gain from leftovers of an exited child.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 
 export interface WatchedGroupOptions {
@@ -60,4 +60,57 @@ export function spawnWatchedGroup(
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * The same watchdog for a program that reads its stdin (an MCP stdio server): the watchdog's pipe
+ * comes in on fd 0 and moves to fd 4, the program's own stdin pipe comes in on fd 3 and moves to
+ * fd 0, and the program keeps neither extra descriptor. The watchdog shell holds no end of the
+ * program's stdin, stdout or stderr, so those end when the program's side of them does.
+ */
+const WATCHDOG_WITH_INPUT_SCRIPT = `exec 4<&0 <&3 3<&-
+grace=$1
+shift
+(
+  read -r line <&4
+  trap '' TERM
+  kill -s TERM 0
+  sleep "$grace"
+  kill -s KILL 0
+) </dev/null >/dev/null 2>&1 &
+exec "$@" 4<&-`;
+
+export interface WatchedGroupWithInputOptions extends WatchedGroupOptions {
+  /** The program's stderr: a pipe (`child.stderr`), nowhere, or this process's. Default 'pipe'. */
+  stderr?: 'pipe' | 'ignore' | 'inherit';
+}
+
+export interface WatchedGroupWithInput {
+  /**
+   * Leads the group, as with spawnWatchedGroup. `child.stdin` is the watchdog's pipe: never write
+   * to it or end it. `child.stdout` is the program's stdout; `child.stderr` is null unless piped.
+   */
+  child: ChildProcess;
+  /** The program's stdin: ending it is the end of the program's input, nothing more. */
+  input: Writable;
+}
+
+/** spawnWatchedGroup for a program that needs a stdin of its own. */
+export function spawnWatchedGroupWithInput(
+  file: string,
+  args: readonly string[],
+  options: WatchedGroupWithInputOptions,
+): WatchedGroupWithInput {
+  const graceSeconds = String(options.graceMs / 1000);
+  const child = spawn(
+    '/bin/sh',
+    ['-c', WATCHDOG_WITH_INPUT_SCRIPT, 'deputy-watchdog', graceSeconds, file, ...args],
+    {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.env === undefined ? {} : { env: options.env }),
+      detached: true,
+      stdio: ['pipe', 'pipe', options.stderr ?? 'pipe', 'pipe'],
+    },
+  );
+  return { child, input: child.stdio[3] as Writable };
 }
