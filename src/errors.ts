@@ -49,7 +49,11 @@ export type ErrorCode =
   | 'agent_not_found'
   | 'agent_already_exists'
   | 'agent_name_reserved'
-  | 'mcp_server_not_found';
+  | 'mcp_server_not_found'
+  /** An approval named a hash `.mcp.json` no longer gives the server (409). */
+  | 'mcp_server_changed'
+  /** An approval asked for a server written in config.yaml or a definition (422). */
+  | 'mcp_server_needs_no_approval';
 
 export class DeputyError extends Error {
   override readonly name = 'DeputyError';

@@ -4,6 +4,10 @@
  * server's live tool list, for editors' pickers. Any authenticated caller may read them, like
  * the catalogs. A server that is not connected yet answers 200 with its `status` and no tools:
  * a picker polls one shape until it is connected (or failed, with the last error).
+ *
+ * `POST|DELETE /workspace/mcp/:server/trust` approve a `.mcp.json` server, or withdraw the
+ * approval (src/mcp/start-gate.ts): with auth on, only an `admin`, since an approval lets a file
+ * an agent can write start a process or reach a URL.
  */
 import type { Hono } from 'hono';
 import { DeputyError } from '../errors.js';
@@ -13,7 +17,10 @@ import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { AppEnv } from './app-env.js';
 import { clip } from './clip.js';
-import { MAX_MCP_SERVER_NAME } from './mcp-schemas.js';
+import { MAX_MCP_SERVER_NAME, McpTrustBodySchema } from './mcp-schemas.js';
+import { trustMcpServer, untrustMcpServer } from './mcp-trust.js';
+import { requireAdmin } from './rights.js';
+import { parseBody } from './validation.js';
 import { findMcpServer, mcpServerList, mcpServerTools, type McpViewSources } from './mcp-view.js';
 
 export interface McpRouteDeps {
@@ -46,6 +53,37 @@ export function registerMcpRoutes(app: Hono<AppEnv>, deps: McpRouteDeps): void {
       });
     }
     return c.json(deps.secrets.value(mcpServerTools(view, known)));
+  });
+
+  const trustTarget = (name: string): string => {
+    if (!isPlausibleName(name)) {
+      throw new DeputyError('not-found', `no MCP server named '${clip(name, 64)}'`, {
+        code: 'mcp_server_not_found',
+      });
+    }
+    return name;
+  };
+
+  app.post('/workspace/mcp/:server/trust', async (c) => {
+    const caller = c.get('caller');
+    requireAdmin(caller, 'approving an MCP server');
+    const name = trustTarget(c.req.param('server'));
+    const body = await parseBody(c, McpTrustBodySchema);
+    const view = sources();
+    const answer = await trustMcpServer(view, name, { hash: body.hash, by: caller.id });
+    // This process starts it now, in the background; a worker elsewhere on its next lookup.
+    view.runtime.connectAll();
+    return c.json(deps.secrets.value(answer));
+  });
+
+  app.delete('/workspace/mcp/:server/trust', async (c) => {
+    requireAdmin(c.get('caller'), 'withdrawing the approval of an MCP server');
+    const name = trustTarget(c.req.param('server'));
+    const view = sources();
+    const answer = await untrustMcpServer(view, name);
+    // Its connection here ends now; a worker elsewhere ends its own on its next lookup.
+    view.runtime.connectAll();
+    return c.json(deps.secrets.value(answer));
   });
 }
 

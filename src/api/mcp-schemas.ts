@@ -4,9 +4,32 @@ import { z } from 'zod';
 /** Longer server names in a path are refused unread: no configuration writes one that long. */
 export const MAX_MCP_SERVER_NAME = 128;
 
-/** The pool's three states, plus `disabled` for a configured server with `enabled: false`. */
-export const McpServerStateSchema = z.enum(['connected', 'connecting', 'failed', 'disabled']);
+/**
+ * The pool's three states, `disabled` for a configured server with `enabled: false`, and two for
+ * a `.mcp.json` server that is not started (src/mcp/start-gate.ts): `untrusted` (no person
+ * approved what it says now) and `refused` (it references a variable config.yaml does not allow).
+ */
+export const McpServerStateSchema = z.enum([
+  'connected',
+  'connecting',
+  'failed',
+  'disabled',
+  'untrusted',
+  'refused',
+]);
 export type McpServerState = z.infer<typeof McpServerStateSchema>;
+
+/** What a `.mcp.json` server would start, for the person who approves it. */
+const McpWouldRunSchema = z.object({
+  command: z.string().optional(),
+  /** As written: `${NAME}` references unresolved. */
+  args: z.array(z.string()).optional(),
+  /** Scheme, host, port and path as written; user info and query values as `***`. */
+  url: z.string().optional(),
+  /** Names only: values may be literal secrets. */
+  envNames: z.array(z.string()),
+  headerNames: z.array(z.string()),
+});
 
 const McpServerEntrySchema = z.object({
   name: z.string(),
@@ -25,12 +48,30 @@ const McpServerEntrySchema = z.object({
   endpoint: z.string().optional(),
   /** stdio: the command's base name only (never its arguments or environment). */
   command: z.string().optional(),
+  /**
+   * `.mcp.json` servers only: whether a person approved what the file says now. A server that
+   * is not approved shows what it would run, so a person can decide.
+   */
+  trust: z
+    .object({
+      /** `approved`, or why not: `new` (never approved) or `changed` (since it was approved). */
+      state: z.enum(['approved', 'new', 'changed']),
+      /** sha256 of the connection fields as written: what an approval names. */
+      hash: z.string(),
+      /** How a person approves it. */
+      approve: z.string(),
+      /** What it would run; shown while it is not approved. */
+      wouldRun: McpWouldRunSchema.optional(),
+    })
+    .optional(),
 });
 export type McpServerEntry = z.infer<typeof McpServerEntrySchema>;
 
 export const McpServerListSchema = z.object({
   v: z.literal(1),
   workspaceCwd: z.string(),
+  /** Why `.mcp.json` is not read (not JSON: the position, never the content), or null. */
+  mcpJsonProblem: z.string().nullable(),
   servers: z.array(McpServerEntrySchema),
 });
 export type McpServerList = z.infer<typeof McpServerListSchema>;
@@ -53,3 +94,25 @@ export const McpServerToolsSchema = z.object({
   ),
 });
 export type McpServerTools = z.infer<typeof McpServerToolsSchema>;
+
+/** `POST|DELETE /workspace/mcp/:server/trust`, `deputy mcp trust|untrust --json`. */
+export const McpTrustBodySchema = z
+  .object({
+    /** The hash the person saw (`trust.hash` of the listing): a different file now is a 409. */
+    hash: z.string().regex(/^[0-9a-f]{64}$/, { message: 'must be a sha256 in hex' }),
+  })
+  .strict();
+
+export const McpTrustAnswerSchema = z.object({
+  v: z.literal(1),
+  server: z.string(),
+  /** Approved now (true), or the approval withdrawn (false). */
+  approved: z.boolean(),
+  hash: z.string(),
+  approvedAt: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  wouldRun: McpWouldRunSchema,
+  /** Why it still does not start although approved (a variable config.yaml does not allow). */
+  problem: z.string().nullable(),
+});
+export type McpTrustAnswer = z.infer<typeof McpTrustAnswerSchema>;

@@ -10,6 +10,7 @@ import type { LoadedDefinition } from '../definitions/definition.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { PooledServer } from '../mcp/pool.js';
 import { fromConfigured, fromInline, specKey, type McpServerSpec } from '../mcp/server-spec.js';
+import { mcpTrustHash, needsApproval, wouldRun } from '../mcp/start-gate.js';
 import type { McpServerEntry, McpServerList, McpServerTools } from './mcp-schemas.js';
 
 export interface McpViewSources {
@@ -66,17 +67,21 @@ export function findMcpServer(sources: McpViewSources, name: string): KnownMcpSe
 }
 
 /**
- * The pooled client of an enabled server. Asking for it connects a server the pool does not have
- * yet (one an edit added), in the background, like the runtime's `connectAll`.
+ * The pooled client of an enabled server that may start. Asking for it connects a server the
+ * pool does not have yet (one an edit added), in the background, like the runtime's
+ * `connectAll`; a `.mcp.json` server no person approved (or that references a variable not
+ * allowed) is never started by a listing: null.
  */
 export function pooledServer(sources: McpViewSources, spec: McpServerSpec): PooledServer | null {
-  return spec.enabled ? sources.runtime.pool.server(spec) : null;
+  return sources.runtime.startable(spec);
 }
 
 export function mcpServerEntry(sources: McpViewSources, known: KnownMcpServer): McpServerEntry {
   const { spec } = known;
+  const check = sources.runtime.checkStart(spec);
   const pooled = pooledServer(sources, spec);
-  const status = pooled?.status() ?? 'disabled';
+  const held = spec.enabled && !check.allowed ? check : null;
+  const status = held?.status ?? pooled?.status() ?? 'disabled';
   const endpoint = spec.endpoint === undefined ? undefined : withoutCredentials(spec.endpoint);
   return {
     name: spec.name,
@@ -84,13 +89,30 @@ export function mcpServerEntry(sources: McpViewSources, known: KnownMcpServer): 
     source: spec.source,
     enabled: spec.enabled,
     status,
-    lastError: scrubbed(pooled?.lastError() ?? null),
+    lastError: held?.problem ?? scrubbed(pooled?.lastError() ?? null),
     toolCount: status === 'connected' ? (pooled?.tools()?.length ?? 0) : null,
     declaredBy: [...known.declaredBy].sort(),
     ...(spec.transport === 'http' && endpoint !== undefined ? { endpoint } : {}),
     ...(spec.transport === 'stdio' && spec.command !== undefined
       ? { command: baseName(spec.command) }
       : {}),
+    ...(needsApproval(spec) ? { trust: trustOf(sources, spec) } : {}),
+  };
+}
+
+/** Whether a person approved the `.mcp.json` server, and while not, what it would run. */
+function trustOf(
+  sources: McpViewSources,
+  spec: McpServerSpec,
+): NonNullable<McpServerEntry['trust']> {
+  const hash = mcpTrustHash(spec);
+  const approval = sources.runtime.trust.approval(spec.name);
+  const state = approval?.hash === hash ? 'approved' : approval === undefined ? 'new' : 'changed';
+  return {
+    state,
+    hash,
+    approve: `deputy mcp trust ${spec.name}`,
+    ...(state === 'approved' ? {} : { wouldRun: wouldRun(spec) }),
   };
 }
 
@@ -98,6 +120,7 @@ export function mcpServerList(sources: McpViewSources): McpServerList {
   return {
     v: 1,
     workspaceCwd: sources.config.workspace,
+    mcpJsonProblem: sources.config.mcpJsonProblem,
     servers: knownMcpServers(sources).map((known) => mcpServerEntry(sources, known)),
   };
 }

@@ -3,9 +3,13 @@
  * them, the same answers as `GET /workspace/mcp` and `GET /workspace/mcp/:server/tools`. No
  * Temporal and no running deputy needed: the command connects its own clients, waits for them
  * to connect or fail, prints, and closes them (a stdio server's process ends with the command).
+ * A `.mcp.json` server no person approved is never started by them (src/mcp/start-gate.ts).
+ *
+ * `deputy mcp trust|untrust <server>`: a person approves a `.mcp.json` server as the file says
+ * it now (or withdraws the approval); they start nothing themselves.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { McpServerEntry, McpServerTools } from '../api/mcp-schemas.js';
+import type { McpServerEntry, McpServerTools, McpTrustAnswer } from '../api/mcp-schemas.js';
 import type * as McpView from '../api/mcp-view.js';
 import type { DeputyConfig } from '../config.js';
 import type { DefinitionRegistry } from '../definitions/registry.js';
@@ -13,6 +17,7 @@ import { DeputyError } from '../errors.js';
 import { fixedConfig } from '../live-config.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { SecretMasker } from '../secrets/masker.js';
+import { cliUser } from './cli-user.js';
 import { configFor, printConfigWarnings } from './context.js';
 import type { Run } from './delegation-commands.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -98,6 +103,33 @@ function toolLines(answer: McpServerTools): string[] {
   );
 }
 
+/** A word as a shell would need it quoted to mean the same. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word);
+}
+
+/** What was approved or withdrawn, and exactly which content: for the person who did it. */
+function trustLines(answer: McpTrustAnswer): string[] {
+  const { wouldRun } = answer;
+  const lines = [
+    answer.approved
+      ? `approved MCP server '${answer.server}' from .mcp.json, as it is now:`
+      : `withdrew the approval of MCP server '${answer.server}' from .mcp.json; it is not started until a person approves it again:`,
+  ];
+  if (wouldRun.command !== undefined) {
+    lines.push(
+      `  runs:    ${[wouldRun.command, ...(wouldRun.args ?? [])].map(shellWord).join(' ')}`,
+    );
+  }
+  if (wouldRun.url !== undefined) lines.push(`  url:     ${wouldRun.url}`);
+  if (wouldRun.envNames.length > 0) lines.push(`  env:     ${wouldRun.envNames.join(', ')}`);
+  if (wouldRun.headerNames.length > 0) {
+    lines.push(`  headers: ${wouldRun.headerNames.join(', ')}`);
+  }
+  lines.push(`  sha256:  ${answer.hash}`);
+  return lines;
+}
+
 /** Why the tools could not be listed, or null when they were. */
 function notConnected(answer: McpServerTools, seconds: number): string | null {
   const server = `MCP server '${answer.serverName}'`;
@@ -110,6 +142,10 @@ function notConnected(answer: McpServerTools, seconds: number): string | null {
       return `${server} is still connecting after ${seconds} s${answer.lastError === null ? '' : ` (last error: ${answer.lastError})`}`;
     case 'failed':
       return `${server} could not be connected: ${answer.lastError ?? 'unknown error'}`;
+    case 'untrusted':
+    case 'refused':
+      // The gate's own words: which file, why, and how a person approves it.
+      return `${server} is not started: ${answer.lastError ?? answer.status}`;
   }
 }
 
@@ -179,6 +215,50 @@ export function registerMcpCommands(
           if (problem === null) return EXIT.ok;
           io.err(`deputy: ${secrets.text(problem)}`);
           return EXIT.failed;
+        });
+      }),
+    );
+
+  mcp
+    .command('trust')
+    .description(
+      'approve a .mcp.json server as the file says it now (its command or URL, args, env, headers)',
+    )
+    .argument('<server>', 'server name')
+    .option('--hash <sha256>', 'approve only if the server still has this hash (from a listing)')
+    .option('--json', 'machine-readable output (as POST /workspace/mcp/:server/trust)')
+    .action(async (name: string, options: { json?: boolean; hash?: string }, command: Command) =>
+      run(command, async (io): Promise<ExitCode> => {
+        const { trustMcpServer } = await import('../api/mcp-trust.js');
+        return withMcp(command, io, async ({ config, registry, runtime, secrets }) => {
+          const sources = { runtime, config, definitions: registry };
+          const answer = secrets.value(
+            await trustMcpServer(sources, name, { hash: options.hash, by: `cli:${cliUser()}` }),
+          );
+          if (options.json) printJson(io, answer);
+          else for (const line of trustLines(answer)) io.out(line);
+          if (answer.problem !== null) io.err(`deputy: it does not start yet: ${answer.problem}`);
+          return EXIT.ok;
+        });
+      }),
+    );
+
+  mcp
+    .command('untrust')
+    .description(
+      'withdraw the approval of a .mcp.json server: it is not started again until approved',
+    )
+    .argument('<server>', 'server name')
+    .option('--json', 'machine-readable output (as DELETE /workspace/mcp/:server/trust)')
+    .action(async (name: string, options: { json?: boolean }, command: Command) =>
+      run(command, async (io): Promise<ExitCode> => {
+        const { untrustMcpServer } = await import('../api/mcp-trust.js');
+        return withMcp(command, io, async ({ config, registry, runtime, secrets }) => {
+          const sources = { runtime, config, definitions: registry };
+          const answer = secrets.value(await untrustMcpServer(sources, name));
+          if (options.json) printJson(io, answer);
+          else for (const line of trustLines(answer)) io.out(line);
+          return EXIT.ok;
         });
       }),
     );

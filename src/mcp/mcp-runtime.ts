@@ -9,9 +9,12 @@ import type { LiveConfig } from '../live-config.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
 import type { McpGatewayDeps } from './gateway-tools.js';
 import { createMcpPool, type McpPool, type PooledServer } from './pool.js';
+import { checkStart, type McpStartCheck } from './start-gate.js';
+import { createMcpTrustStore, type McpTrustStore } from './trust-store.js';
 import {
   createServerDirectory,
   fromConfigured,
+  specKey,
   type McpServerDirectory,
   type McpServerSpec,
 } from './server-spec.js';
@@ -24,12 +27,26 @@ export interface McpRuntimeOptions {
   };
   env?: NodeJS.ProcessEnv;
   log?: (message: string) => void;
+  /** The approvals of `.mcp.json` servers. Default: `<dataDir>/mcp-trust.json` of the settings. */
+  trust?: McpTrustStore;
 }
 
 export interface McpRuntime extends McpGatewayDeps, McpStatusSource {
   pool: McpPool;
   directory: McpServerDirectory;
-  /** Asks for every known server (connecting the new ones in the background). */
+  /** The `.mcp.json` approvals this runtime checks. */
+  trust: McpTrustStore;
+  /**
+   * Whether `spec` may be started now (src/mcp/start-gate.ts): a `.mcp.json` server needs a
+   * person's approval of what it says now, and only the variables config.yaml allows it.
+   */
+  checkStart(spec: McpServerSpec): McpStartCheck;
+  /**
+   * The pooled client of an enabled server that may start (connecting it in the background if
+   * new); null for a disabled one or one the gate holds back. Every start goes through here.
+   */
+  startable(spec: McpServerSpec): PooledServer | null;
+  /** Asks for every known server that may start; disconnects those that no longer may. */
   connectAll(): void;
   close(): Promise<void>;
 }
@@ -54,17 +71,47 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     );
   };
   const directory = createServerDirectory(options.definitions, configured);
+  const trust =
+    options.trust ??
+    createMcpTrustStore({
+      dataDir: settings.current().dataDir,
+      workspace: settings.current().workspace,
+    });
+  const gate = (spec: McpServerSpec): McpStartCheck =>
+    checkStart(spec, { variables: settings.current().mcpJson.variables, trust });
+
+  const connectAll = (): void => {
+    const specs = directory.all().filter((spec) => gate(spec).allowed);
+    for (const spec of specs) pool.server(spec);
+    // A server an edit removed or changed, or whose approval was withdrawn, is disconnected
+    // (its stdio process ends).
+    void pool.retain(specs);
+  };
+
+  // A watched configuration (src/config-watch.ts): an edit of config.yaml or `.mcp.json` that
+  // removes, changes or breaks a server ends its connection at once, not at the next lookup.
+  const unsubscribe = hasOnChange(settings) ? settings.onChange(() => connectAll()) : undefined;
 
   const server = (agent: string, name: string): PooledServer | { missing: string } => {
     const spec = directory.find(agent, name);
     if ('missing' in spec) return spec;
     if (!spec.enabled) return { missing: `MCP server '${name}' is disabled in ${spec.source}` };
+    const check = gate(spec);
+    if (!check.allowed) {
+      // Started before its approval was withdrawn (by another process): ended now.
+      const key = specKey(spec);
+      if (pool.list().some((pooled) => specKey(pooled.spec) === key)) connectAll();
+      return { missing: check.problem };
+    }
     return pool.server(spec);
   };
 
   return {
     pool,
     directory,
+    trust,
+    checkStart: gate,
+    startable: (spec) => (spec.enabled && gate(spec).allowed ? pool.server(spec) : null),
     server,
     live(agent, name) {
       const found = server(agent, name);
@@ -95,12 +142,16 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
         }),
       );
     },
-    connectAll() {
-      const specs = directory.all();
-      for (const spec of specs) pool.server(spec);
-      // A server an edit removed or changed is disconnected (its stdio process ends).
-      void pool.retain(specs);
+    connectAll,
+    close: () => {
+      unsubscribe?.();
+      return pool.close();
     },
-    close: () => pool.close(),
   };
+}
+
+function hasOnChange(
+  settings: LiveConfig,
+): settings is LiveConfig & { onChange(listener: () => void): () => void } {
+  return typeof (settings as { onChange?: unknown }).onChange === 'function';
 }

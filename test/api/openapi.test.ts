@@ -10,6 +10,7 @@ import {
 import { CardsQuerySchema } from '../../src/api/card-inbox.js';
 import { CheckAgentBodySchema } from '../../src/api/check-schemas.js';
 import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate-schemas.js';
+import { McpTrustBodySchema } from '../../src/api/mcp-schemas.js';
 import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi-parts.js';
 import {
   DecideCardBodySchema,
@@ -81,6 +82,7 @@ const REQUEST_BODIES: Record<string, z.ZodType> = {
   'POST /workspace/generate': GenerateBodySchema,
   'POST /workspace/agents/generate': GenerateAgentBodySchema,
   'POST /workspace/agents/check': CheckAgentBodySchema,
+  'POST /workspace/mcp/{server}/trust': McpTrustBodySchema,
 };
 
 /** The routes that validate a query, with the schema that does. */
