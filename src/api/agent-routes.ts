@@ -120,13 +120,20 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
         .map((loaded) =>
           agentSummary(loaded, isEffective(loaded), diagnosticsFor(loaded, caller, skills)),
         );
+      // A broken `.mcp.json` is said beside the configuration: its servers are off meanwhile.
+      const errors = [
+        ...(problem === null
+          ? []
+          : [{ kind: 'config', status: 'error' as const, error: problem.message }]),
+        ...(config.mcpJsonProblem === null
+          ? []
+          : [{ kind: '.mcp.json', status: 'error' as const, error: config.mcpJsonProblem }]),
+      ];
       const body = secrets.value({
         v: 1 as const,
         workspaceCwd: config.workspace,
         agents,
-        ...(problem === null
-          ? {}
-          : { errors: [{ kind: 'config', status: 'error' as const, error: problem.message }] }),
+        ...(errors.length === 0 ? {} : { errors }),
       });
       listed = { generation, config, problem, roles, at: Date.now(), body: JSON.stringify(body) };
     }

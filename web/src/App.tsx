@@ -11,6 +11,7 @@ import { AgentEditPage } from './pages/AgentEditPage';
 import { InboxPage } from './pages/InboxPage';
 import { DelegationsPage } from './pages/DelegationsPage';
 import { DelegationDetailPage } from './pages/DelegationDetailPage';
+import { McpPage } from './pages/McpPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 
 export function App() {
@@ -27,6 +28,7 @@ export function App() {
             <Route path="agents/:name/edit" element={<AgentEditPage mode="edit" />} />
             <Route path="delegations" element={<DelegationsPage />} />
             <Route path="delegations/:id" element={<DelegationDetailPage />} />
+            <Route path="mcp" element={<McpPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>
