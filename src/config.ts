@@ -187,11 +187,9 @@ export const ConfigFileSchema = z
           .record(
             z.string(),
             z.array(
-              z
-                .string()
-                .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
-                  message: 'must be an environment variable name',
-                }),
+              z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+                message: 'must be an environment variable name',
+              }),
             ),
           )
           .default({}),

@@ -32,14 +32,15 @@ describe('mcpTrustHash', () => {
     const hash = mcpTrustHash(base);
     expect(mcpTrustHash({ ...base, env: { B: '2', A: '1' } })).toBe(hash);
     expect(mcpTrustHash({ ...base, enabled: false, source: 'elsewhere' })).toBe(hash);
-    for (const changed of [
+    const changes: Array<Partial<McpServerSpec>> = [
       { command: 'sh' },
       { args: ['--root', '/'] },
       { env: { A: '1', B: '2', NODE_OPTIONS: '--require x' } },
       { env: { A: '${SECRET}', B: '2' } },
-      { transport: 'http' as const, endpoint: 'http://127.0.0.1/mcp' },
+      { transport: 'http', endpoint: 'http://127.0.0.1/mcp' },
       { headers: { 'X-Key': '${K}' } },
-    ]) {
+    ];
+    for (const changed of changes) {
       expect(mcpTrustHash({ ...base, ...changed }), JSON.stringify(changed)).not.toBe(hash);
     }
   });
