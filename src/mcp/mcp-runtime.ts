@@ -80,8 +80,17 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
   const gate = (spec: McpServerSpec): McpStartCheck =>
     checkStart(spec, { variables: settings.current().mcpJson.variables, trust });
 
+  /** Each reason a server is held back is logged once (a worker's log says why it is not up). */
+  const said = new Set<string>();
   const connectAll = (): void => {
-    const specs = directory.all().filter((spec) => gate(spec).allowed);
+    const specs = directory.all().filter((spec) => {
+      const check = gate(spec);
+      if (!check.allowed && !said.has(check.problem)) {
+        said.add(check.problem);
+        options.log?.(check.problem);
+      }
+      return check.allowed;
+    });
     for (const spec of specs) pool.server(spec);
     // A server an edit removed or changed, or whose approval was withdrawn, is disconnected
     // (its stdio process ends).
