@@ -14,7 +14,7 @@ import type { BlobStore } from './activities/blob-store.js';
 import { createBlobStore } from './activities/blob-stores.js';
 import type { AgentResolver } from './activities/resolve-agent.js';
 import { createAgentResolver } from './agent-resolver.js';
-import { toolQueueOf, type DeputyConfig } from './config.js';
+import { PROJECT_ROOT, toolQueueOf, type DeputyConfig } from './config.js';
 import { createRegistry } from './definitions/registry.js';
 import { liveConfigOf, type LiveConfig } from './live-config.js';
 import { definitionSecretSource, type DefinitionsNow } from './secrets/definition-secrets.js';
@@ -27,6 +27,16 @@ import { workerTuningOptions } from './worker-tuning.js';
 
 /** The workflow bundle is reached by file path only, never by import (sandbox boundary). */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+
+/**
+ * Webpack resolves from its `context`, by default the current directory, which is the
+ * workspace: it read `<workspace>/package.json` and `.browserslistrc` (a browserslist config
+ * there sets webpack's target) while bundling the workflows, files an agent may write. Bundling
+ * from the runtime's own folder keeps the workflow code a function of deputy's files alone.
+ */
+function bundleInProject<T extends { context?: string }>(config: T): T {
+  return { ...config, context: PROJECT_ROOT };
+}
 
 export interface DeputyWorkerOptions {
   config: DeputyConfig;
@@ -101,7 +111,7 @@ export async function createDeputyWorkers(options: DeputyWorkerOptions): Promise
     taskQueue,
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
-      : { workflowsPath: WORKFLOWS_PATH }),
+      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { webpackConfigHook: bundleInProject } }),
     activities,
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.

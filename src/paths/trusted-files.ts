@@ -127,6 +127,27 @@ export function trustedLocations(
       role: 'programs deputy runs: the Temporal CLI, the cluster server',
     },
     {
+      kind: 'definitions',
+      path: path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), 'temporalio'),
+      role: "the Temporal client's configuration profiles (address, TLS, API key)",
+      hidden: true,
+    },
+    ...(env.TEMPORAL_CONFIG_FILE?.trim()
+      ? [
+          {
+            kind: 'definitions' as const,
+            path: path.resolve(env.TEMPORAL_CONFIG_FILE.trim()),
+            role: "the Temporal client's configuration file (TEMPORAL_CONFIG_FILE)",
+            hidden: true as const,
+          },
+        ]
+      : []),
+    {
+      kind: 'runtime',
+      path: path.join(env.XDG_CACHE_HOME?.trim() || path.join(home, '.cache'), 'swc-native-0'),
+      role: "the copy of @swc/core's native library the workflow bundler loads",
+    },
+    {
       kind: 'data',
       path: dataDir,
       role: "deputy's state: Temporal's database, memory, revisions, MCP trust, blobs",
