@@ -94,7 +94,7 @@ export async function callModelActivity(
     config.workspace,
     input.tools,
     answer.toolCalls,
-    deputyRoots(config),
+    () => deputyRoots(config),
   );
   return {
     ...answer,

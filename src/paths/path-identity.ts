@@ -59,32 +59,48 @@ export function trustedAliases(
   roots: { protectedRoots: readonly string[]; hiddenRoots: readonly string[] },
   candidate: string,
 ): string[] {
+  return trustedAliasFinder(roots)(candidate);
+}
+
+/**
+ * {@link trustedAliases} for many candidates against the same roots: the roots' spellings and
+ * identities are taken once, when this is called, so one model turn looks at them once.
+ */
+export function trustedAliasFinder(roots: {
+  protectedRoots: readonly string[];
+  hiddenRoots: readonly string[];
+}): (candidate: string) => string[] {
   const all = [...new Set([...roots.protectedRoots, ...roots.hiddenRoots])];
-  const aliases = new Set<string>();
-  for (const root of all) {
-    if (relativeInside(foldedSpelling(root), foldedSpelling(candidate)) !== undefined) {
-      aliases.add(joinBelow(root, candidate));
-    }
-  }
+  const folded = all.map((root) => ({ root, folded: foldedSpelling(root) }));
   const rootsByIdentity = new Map<string, string[]>();
   for (const root of all) {
     const identity = identityOf(root);
-    if (identity !== null)
+    if (identity !== null) {
       rootsByIdentity.set(identity, [...(rootsByIdentity.get(identity) ?? []), root]);
-  }
-  // The candidate and each folder above it: one of them may be a trusted root under another name.
-  for (let above = candidate; ; above = path.dirname(above)) {
-    const identity = identityOf(above);
-    for (const root of identity === null ? [] : (rootsByIdentity.get(identity) ?? [])) {
-      aliases.add(path.join(root, path.relative(above, candidate)));
     }
-    if (path.dirname(above) === above) break;
   }
-  if (linkCount(candidate) > 1) {
-    for (const name of otherNames(roots.hiddenRoots, candidate)) aliases.add(name);
-  }
-  aliases.delete(candidate);
-  return [...aliases];
+  return (candidate) => {
+    const aliases = new Set<string>();
+    const foldedCandidate = foldedSpelling(candidate);
+    for (const { root, folded: foldedRoot } of folded) {
+      if (relativeInside(foldedRoot, foldedCandidate) !== undefined) {
+        aliases.add(joinBelow(root, candidate));
+      }
+    }
+    // The candidate and each folder above it: one may be a trusted root under another name.
+    for (let above = candidate; ; above = path.dirname(above)) {
+      const identity = identityOf(above);
+      for (const root of identity === null ? [] : (rootsByIdentity.get(identity) ?? [])) {
+        aliases.add(path.join(root, path.relative(above, candidate)));
+      }
+      if (path.dirname(above) === above) break;
+    }
+    if (linkCount(candidate) > 1) {
+      for (const name of otherNames(roots.hiddenRoots, candidate)) aliases.add(name);
+    }
+    aliases.delete(candidate);
+    return [...aliases];
+  };
 }
 
 /**

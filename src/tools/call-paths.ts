@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ToolCallRequest } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tool-contract.js';
 import type { DeputyRoots } from '../paths/deputy-roots.js';
-import { linkCount, trustedAliases } from '../paths/path-identity.js';
+import { linkCount, trustedAliasFinder } from '../paths/path-identity.js';
 import { realpathLenient } from '../paths/realpath-lenient.js';
 
 /**
@@ -59,26 +59,33 @@ export interface TurnPaths {
  * The real paths of every call of one model turn, for policy to compare with the roots. A call
  * naming a tool the agent does not have touches no path (it is refused anyway).
  *
- * @param roots the trusted roots as they are now (deputyRoots), for recognising them by identity
+ * @param roots the trusted roots as they are now (deputyRoots), for recognising them by identity;
+ *   asked only when some call names a path
  */
 export function pathsOfCalls(
   workspaceRoot: string,
   tools: readonly ToolSchema[],
   calls: readonly ToolCallRequest[],
-  roots: DeputyRoots,
+  roots: () => DeputyRoots,
 ): TurnPaths {
   const schemas = new Map(tools.map((tool) => [tool.name, tool]));
-  const trusted = {
-    protectedRoots: roots.protectedRoots.map((root) => root.path),
-    hiddenRoots: roots.hiddenRoots,
-  };
+  const named = calls.map((call) => {
+    const schema = schemas.get(call.name);
+    return { call, paths: schema ? canonicalCallPaths(workspaceRoot, schema, call.arguments) : [] };
+  });
   const callPaths: Record<string, string[]> = {};
   const linkedPaths: Record<string, string[]> = {};
-  for (const call of calls) {
-    const schema = schemas.get(call.name);
-    const paths = schema ? canonicalCallPaths(workspaceRoot, schema, call.arguments) : [];
-    const aliases = paths.flatMap((p) => trustedAliases(trusted, p));
-    callPaths[call.id] = [...new Set([...paths, ...aliases])];
+  if (named.every(({ paths }) => paths.length === 0)) {
+    for (const { call } of named) callPaths[call.id] = [];
+    return { callPaths, linkedPaths };
+  }
+  const { protectedRoots, hiddenRoots } = roots();
+  const aliasesOf = trustedAliasFinder({
+    protectedRoots: protectedRoots.map((root) => root.path),
+    hiddenRoots,
+  });
+  for (const { call, paths } of named) {
+    callPaths[call.id] = [...new Set([...paths, ...paths.flatMap(aliasesOf)])];
     const linked = paths.filter((p) => linkCount(p) > 1);
     if (linked.length > 0) linkedPaths[call.id] = linked;
   }

@@ -40,7 +40,10 @@ afterAll(() => {
 });
 
 const roots = () =>
-  deputyRoots({ workspace: ws, dataDir, userDir, projectRoot, skills: { pluginDirs: [] } });
+  deputyRoots(
+    { workspace: ws, dataDir, userDir, projectRoot, skills: { pluginDirs: [] } },
+    { homeDir: path.join(base, 'home'), env: {} },
+  );
 
 function policy(approvalMode: ApprovalMode): PolicyInput {
   return { approvalMode, workspaceRoot: ws, writableRoots: [ws], unattended: 'ask', ...roots() };
@@ -68,7 +71,11 @@ describe('deputyRoots', () => {
         { kind: 'data', path: dataDir },
       ]),
     );
-    expect(hiddenRoots).toEqual([path.join(ws, '.subagents/config.yaml'), dataDir]);
+    expect(hiddenRoots).toEqual([
+      path.join(ws, '.subagents/config.yaml'),
+      path.join(base, 'home', '.config', 'temporalio'),
+      dataDir,
+    ]);
   });
 
   it('gives a linked root where it really is, and as written', () => {

@@ -148,6 +148,9 @@ export const ROWS: HostileRow[] = [
   write('the user level', '{base}/user/agents/mine.md'),
   write("the user's Claude Code skills", '{base}/home/.claude/skills/SKILL.md'),
   write('the tools deputy runs (DEPUTY_TOOLS_DIR)', '{base}/tools/temporal'),
+  write("the Temporal client's profiles", '{base}/home/.config/temporalio/temporal.yaml'),
+  write("@swc/core's native cache", '{base}/home/.cache/swc-native-0/v1/swc.node'),
+  read("the Temporal client's profiles", '{base}/home/.config/temporalio/temporal.yaml'),
   read('the configuration', '.subagents/config.yaml'),
   read('the data directory', '.deputy/memory/main/MEMORY.md'),
 

@@ -56,7 +56,7 @@ function verdictOf(row: HostileRow, mode: Partial<PolicyInput>): Verdict {
   const schema = FILE_SYSTEM_TOOL_SCHEMAS.find((candidate) => candidate.name === row.tool)!;
   const args = { path: row.path.replace('{base}', base) };
   const call = { id: 'c1', name: row.tool, arguments: args };
-  const turn = pathsOfCalls(ws, [schema], [call], roots);
+  const turn = pathsOfCalls(ws, [schema], [call], () => roots);
   return decide(
     {
       approvalMode: 'confirm',
@@ -123,7 +123,7 @@ describe('hostile paths: every trusted location under every name, in every appro
         name: row.tool,
         arguments: { path: row.path.replace('{base}', base) },
       };
-      for (const p of pathsOfCalls(ws, [schema], [call], roots).callPaths.c ?? []) {
+      for (const p of pathsOfCalls(ws, [schema], [call], () => roots).callPaths.c ?? []) {
         for (const root of roots.protectedRoots) {
           if (p === root.path || p.startsWith(`${root.path}/`)) reached.add(root.path);
         }
