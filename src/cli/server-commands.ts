@@ -16,12 +16,21 @@ import { watchSettings } from './watch-settings.js';
 import type { WorkerRuntime } from '../worker.js';
 
 /** The worker pulls in the native bridge and the bundler: load it only for commands that run one. */
-async function startWorkerRuntime(settings: LiveConfig, address: string): Promise<WorkerRuntime> {
+async function startWorkerRuntime(
+  settings: LiveConfig,
+  address: string,
+  io: Io,
+): Promise<WorkerRuntime> {
   const { quietTemporalRuntime } = await import('./temporal-logging.js');
   const { liveSecretMasker } = await import('../secrets/live-masker.js');
-  quietTemporalRuntime(liveSecretMasker(settings));
+  const masker = liveSecretMasker(settings);
+  quietTemporalRuntime(masker);
   const worker = await import('../worker.js');
-  return worker.startWorkerRuntime(settings, address);
+  // MCP news (a server connected, lost, or held back until a person approves it) is the
+  // operator's to see; the lines name servers and reasons, and are masked all the same.
+  return worker.startWorkerRuntime(settings, address, {
+    log: (line) => io.err(`mcp: ${masker.text(line)}`),
+  });
 }
 
 /** Which queues a worker runtime serves, for its start line. */
@@ -165,7 +174,7 @@ export function registerServerCommands(
         const address = temporalAddress(config);
         const settings = await watchSettings(config, io);
         try {
-          const worker = await startWorkerRuntime(settings, address);
+          const worker = await startWorkerRuntime(settings, address, io);
           io.err(
             `worker polling ${address} (workspace ${config.workspace}) on ${queuesLine(worker)}; Ctrl-C stops it`,
           );
@@ -265,7 +274,7 @@ export function registerServerCommands(
                 return reason;
               });
             }
-            const worker: WorkerRuntime = await startWorkerRuntime(settings, address);
+            const worker: WorkerRuntime = await startWorkerRuntime(settings, address, io);
             started.push([
               'worker',
               () =>

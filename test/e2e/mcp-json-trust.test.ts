@@ -250,6 +250,10 @@ describe('.mcp.json', () => {
     const dev = await startDev();
     try {
       expect(entry(await listing(dev.apiUrl), 'marker')).toMatchObject({ status: 'untrusted' });
+      // The operator running deputy dev is told why the server is not up.
+      expect(dev.output()).toMatch(
+        /mcp: MCP server 'marker' from \.mcp\.json is not approved yet \(new\)/,
+      );
       const refused = await delegateMarkerUser(dev.apiUrl);
       expect(refused).toMatch(
         /not in place yet: MCP server 'marker' from \.mcp\.json is not approved yet \(new\)/,
