@@ -19,7 +19,7 @@ WORKDIR /app
 # dependency: bin/deputy.mjs runs the TypeScript sources directly, no build step.
 COPY package.json package-lock.json ./
 # --ignore-scripts skips this package's own prepare (the console build, done above);
-# `npm rebuild` then runs the dependencies' install scripts (the native tree-sitter grammar).
+# `npm rebuild` then runs the dependencies' install scripts (the Temporal SDK's and esbuild's).
 RUN npm ci --omit=dev --ignore-scripts && npm rebuild && npm cache clean --force
 
 # Everything else (sources, built-in agents and skills); .dockerignore keeps local state out.

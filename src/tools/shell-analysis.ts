@@ -4,26 +4,32 @@
  * data (src/shared/command-analysis.ts), like the calls' canonical paths.
  *
  * The parser is tree-sitter's bash grammar (`tree-sitter-bash`, run through `web-tree-sitter`:
- * WebAssembly, no native build). The walk below is an allowlist: it accepts programs made of
- * simple commands whose words are literal, joined by `;`, newlines, `&&`, `||` and `|`, with
- * only fd duplications (`2>&1`) and redirections to /dev/null. Everything else the parser
- * reports (or any text it skipped) is listed in `refused`, so the matcher refuses the call
- * instead of guessing what bash would do.
+ * WebAssembly, no native build). Its .wasm is vendored in ./grammars (the README there says which
+ * version and how to update it): the npm package would build a native addon at every install.
+ * The walk below is an allowlist: it accepts programs made of simple commands whose words are
+ * literal, joined by `;`, newlines, `&&`, `||` and `|`, with only fd duplications (`2>&1`) and
+ * redirections to /dev/null. Everything else the parser reports (or any text it skipped) is
+ * listed in `refused`, so the matcher refuses the call instead of guessing what bash would do.
  */
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Language, Parser, type Node } from 'web-tree-sitter';
 import type { CommandAnalysis } from '../shared/command-analysis.js';
 
 /** Longer commands are refused unparsed (they are not what a pattern is for). */
 export const MAX_ANALYZED_COMMAND = 16_384;
 
+/** Beside this module, in src/ and in dist/ alike (the build copies grammars/ as it is). */
+const BASH_GRAMMAR = fileURLToPath(new URL('./grammars/tree-sitter-bash.wasm', import.meta.url));
+
 let parserPromise: Promise<Parser> | undefined;
 
 function bashParser(): Promise<Parser> {
   parserPromise ??= (async () => {
-    const require = createRequire(import.meta.url);
     await Parser.init();
-    const language = await Language.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const language = await Language.load(BASH_GRAMMAR).catch((error: unknown) => {
+      // Most likely a build that left grammars/ out: say which file, not just ENOENT.
+      throw new Error(`cannot load the bash grammar ${BASH_GRAMMAR}: ${String(error)}`);
+    });
     const parser = new Parser();
     parser.setLanguage(language);
     return parser;
