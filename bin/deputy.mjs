@@ -1,9 +1,18 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI in-process through tsx, so a clone needs no build step. tsx is told
-// which tsconfig to use: left to itself it reads `tsconfig.json` from the current directory,
-// which is the workspace, a file an agent may write (its `paths` would redirect deputy's imports).
+// The `deputy` command. Installed, the package runs its compiled JavaScript (`dist/`). In a clone
+// (`src/` beside this folder) it runs the TypeScript source through tsx, so development needs no
+// build step; DEPUTY_COMPILED=1 runs a clone's `dist/` instead (after `npm run build`).
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
 
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+if (existsSync(fileURLToPath(source)) && process.env.DEPUTY_COMPILED !== '1') {
+  // tsx is told which tsconfig to use: left to itself it reads `tsconfig.json` from the current
+  // directory, which is the workspace, a file an agent may write (its `paths` would redirect
+  // deputy's imports).
+  const { register } = await import('tsx/esm/api');
+  register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
+  await import(source.href);
+} else {
+  await import('../dist/cli/main.js');
+}

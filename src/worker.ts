@@ -7,7 +7,8 @@
  * connection: activities only, on the workspace's tool queue, where delegations started under
  * that workspace's configuration run their model calls, tools and hooks.
  */
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from './activities/index.js';
 import type { BlobStore } from './activities/blob-store.js';
@@ -26,7 +27,30 @@ import { assertSearchAttributes } from './temporal/search-attribute-check.js';
 import { workerTuningOptions } from './worker-tuning.js';
 
 /** The workflow bundle is reached by file path only, never by import (sandbox boundary). */
-export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
+/** The workflows' TypeScript source (a clone runs it; webpack bundles it when the worker starts). */
+export const WORKFLOWS_PATH = join(PROJECT_ROOT, 'src', 'workflows', 'index.ts');
+/** The workflows bundled once by `npm run build` (scripts/build-package.ts), beside `dist/`. */
+export const WORKFLOW_BUNDLE = join(PROJECT_ROOT, 'dist', 'workflows', 'bundle.js');
+
+/**
+ * Where this worker's workflow code comes from. Compiled (the installed package, or a clone run
+ * with DEPUTY_COMPILED=1): the prebuilt bundle, so no webpack runs, and none could (Temporal's
+ * bundler transpiles TypeScript only outside `node_modules`). From source (a clone through tsx):
+ * webpack bundles the source at start, as edits to it should take effect.
+ */
+function workflowCode():
+  | { workflowBundle: { codePath: string } }
+  | { workflowsPath: string; bundlerOptions: { webpackConfigHook: typeof bundleInProject } } {
+  if (!import.meta.url.endsWith('.js')) {
+    return { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { webpackConfigHook: bundleInProject } };
+  }
+  if (!existsSync(WORKFLOW_BUNDLE)) {
+    throw new Error(
+      `the workflow bundle ${WORKFLOW_BUNDLE} is missing: compiled deputy needs \`npm run build\``,
+    );
+  }
+  return { workflowBundle: { codePath: WORKFLOW_BUNDLE } };
+}
 
 /**
  * Webpack resolves from its `context`, by default the current directory, which is the
@@ -34,7 +58,7 @@ export const WORKFLOWS_PATH = fileURLToPath(new URL('./workflows/index.ts', impo
  * there sets webpack's target) while bundling the workflows, files an agent may write. Bundling
  * from the runtime's own folder keeps the workflow code a function of deputy's files alone.
  */
-function bundleInProject<T extends { context?: string }>(config: T): T {
+export function bundleInProject<T extends { context?: string }>(config: T): T {
   return { ...config, context: PROJECT_ROOT };
 }
 
@@ -111,7 +135,7 @@ export async function createDeputyWorkers(options: DeputyWorkerOptions): Promise
     taskQueue,
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
-      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { webpackConfigHook: bundleInProject } }),
+      : workflowCode()),
     activities,
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.

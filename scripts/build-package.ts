@@ -1,0 +1,38 @@
+/**
+ * `npm run build` (and so `npm pack`): deputy as a package runs compiled JavaScript from `dist/`.
+ * tsc has compiled `src/` (with `.d.ts` and source maps) before this runs; this script copies the
+ * files `src/` holds besides TypeScript (the grep worker, the bash grammar) to the same places
+ * under `dist/`, and bundles the workflows once, so an installed worker loads
+ * `dist/workflows/bundle.js` and never runs webpack.
+ */
+import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { PROJECT_ROOT } from '../src/config.js';
+import { bundleInProject, WORKFLOW_BUNDLE, WORKFLOWS_PATH } from '../src/worker.js';
+
+const SOURCE = join(PROJECT_ROOT, 'src');
+const DIST = join(PROJECT_ROOT, 'dist');
+
+/** Every file under `src/` that tsc does not emit, copied; returns their paths in `dist/`. */
+function copyAssets(directory: string): string[] {
+  return readdirSync(directory).flatMap((name) => {
+    const path = join(directory, name);
+    if (statSync(path).isDirectory()) return copyAssets(path);
+    if (extname(name) === '.ts') return [];
+    const target = join(DIST, relative(SOURCE, path));
+    cpSync(path, target);
+    return [relative(PROJECT_ROOT, target)];
+  });
+}
+
+const assets = copyAssets(SOURCE);
+console.log(`copied ${assets.length} file(s) tsc does not emit: ${assets.join(', ')}`);
+const { code } = await bundleWorkflowCode({
+  workflowsPath: WORKFLOWS_PATH,
+  webpackConfigHook: bundleInProject,
+});
+writeFileSync(WORKFLOW_BUNDLE, code);
+console.log(
+  `workflow bundle: ${relative(PROJECT_ROOT, WORKFLOW_BUNDLE)} (${Math.round(code.length / 1024)} KiB)`,
+);
