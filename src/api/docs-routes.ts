@@ -1,8 +1,13 @@
 /**
- * `GET /docs`: the interactive API reference (API-8), Swagger UI from the pinned
- * `swagger-ui-dist` package, drawing `/openapi.json`. Everything the page loads is served by
- * this server from node_modules: no CDN, nothing from another origin, so the reference works
- * offline, and its Content-Security-Policy forbids any other origin anyway.
+ * `GET /docs`: the interactive API reference (API-8), Swagger UI drawing `/openapi.json`.
+ * Everything the page loads is served by this server: no CDN, nothing from another origin, so
+ * the reference works offline, and its Content-Security-Policy forbids any other origin anyway.
+ *
+ * Swagger UI's two files are vendored in ./swagger-ui, gzipped, byte for byte those of
+ * `swagger-ui-dist` (its README says which version and how to update): the package itself
+ * depends on `@scarf/scarf`, a telemetry ping that runs as an install script. Each file's
+ * sha256 is pinned below and checked when it is read, so a changed file is an error, not a
+ * different page.
  *
  * Only a fixed list of assets is served (a Map, not a path into node_modules), so no request
  * can name any other file. The routes are public like `/openapi.json`: app.ts exempts exactly
@@ -10,8 +15,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import { DeputyError } from '../errors.js';
@@ -20,9 +26,10 @@ import { clip } from './clip.js';
 import { pathParameter, textResponse, type PathItems } from './openapi-parts.js';
 import { errorAnswer } from './response-schemas.js';
 
-const SWAGGER_UI_DIST = dirname(
-  createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
-);
+/** Beside this module, in src/ and in dist/ alike (the build copies the folder as it is). */
+const SWAGGER_UI = new URL('./swagger-ui/', import.meta.url);
+/** The version the vendored files come from; SWAGGER_UI's README says how to update them. */
+const SWAGGER_UI_VERSION = '5.35.0';
 
 const JAVASCRIPT = 'text/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';
@@ -50,11 +57,41 @@ interface Asset {
   read: () => Promise<string>;
 }
 
-const fromPackage = (file: string) => () => readFile(join(SWAGGER_UI_DIST, file), 'utf8');
+const unzip = promisify(gunzip);
+
+/** `<file>.gz` from SWAGGER_UI, unzipped, and only if it is exactly the pinned file. */
+const vendored = (file: string, sha256: string) => async () => {
+  const path = fileURLToPath(new URL(`${file}.gz`, SWAGGER_UI));
+  const body = await unzip(await readFile(path));
+  if (createHash('sha256').update(body).digest('hex') !== sha256) {
+    throw new Error(
+      `${path} is not ${file} of swagger-ui-dist ${SWAGGER_UI_VERSION} (sha256 ${sha256})`,
+    );
+  }
+  return body.toString('utf8');
+};
 
 const ASSETS = new Map<string, Asset>([
-  ['swagger-ui.css', { type: CSS, read: fromPackage('swagger-ui.css') }],
-  ['swagger-ui-bundle.js', { type: JAVASCRIPT, read: fromPackage('swagger-ui-bundle.js') }],
+  [
+    'swagger-ui.css',
+    {
+      type: CSS,
+      read: vendored(
+        'swagger-ui.css',
+        '5ed08757e53da3e026d6cbecc61fe5d43585c9560b302d534ad56692519a273d',
+      ),
+    },
+  ],
+  [
+    'swagger-ui-bundle.js',
+    {
+      type: JAVASCRIPT,
+      read: vendored(
+        'swagger-ui-bundle.js',
+        'e6a898692f2d768e807c3ba4626068a69a2c5dd960dd6c76f3e4d3a3de180af2',
+      ),
+    },
+  ],
   ['start.js', { type: JAVASCRIPT, read: async () => START_SCRIPT }],
 ]);
 
@@ -114,7 +151,7 @@ export function registerDocsRoutes(app: Hono<AppEnv>): void {
         body,
         etag: `"${createHash('sha256').update(body).digest('base64url')}"`,
       }));
-      // A failed read (the package missing) is retried by the next request, not cached.
+      // A failed read (a file missing or changed) is retried by the next request, not cached.
       pending.catch(() => loaded.delete(name));
       loaded.set(name, pending);
     }
@@ -155,7 +192,7 @@ export const docsPaths: PathItems = {
   },
   [`${ASSET_PREFIX}{file}`]: {
     get: {
-      summary: "The reference page's script and style (swagger-ui-dist, pinned)",
+      summary: "The reference page's script and style (Swagger UI's, vendored and pinned)",
       security: [],
       parameters: [pathParameter('file', z.enum([...ASSETS.keys()]), 'Asset name')],
       responses: {
