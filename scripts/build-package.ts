@@ -3,11 +3,11 @@
  * tsc has compiled `src/` (with `.d.ts` and source maps) before this runs; this script copies the
  * files `src/` holds besides TypeScript (the grep worker, the bash grammar) to the same places
  * under `dist/`, and bundles the workflows once, so an installed worker loads
- * `dist/workflows/bundle.js` and never runs webpack.
+ * `dist/workflows/bundle.js` and never runs webpack. It reports on stderr only.
  */
 import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../src/config.js';
 import { bundleInProject, WORKFLOW_BUNDLE, WORKFLOWS_PATH } from '../src/worker.js';
 
@@ -27,12 +27,14 @@ function copyAssets(directory: string): string[] {
 }
 
 const assets = copyAssets(SOURCE);
-console.log(`copied ${assets.length} file(s) tsc does not emit: ${assets.join(', ')}`);
+console.error(`copied ${assets.length} file(s) tsc does not emit: ${assets.join(', ')}`);
 const { code } = await bundleWorkflowCode({
   workflowsPath: WORKFLOWS_PATH,
   webpackConfigHook: bundleInProject,
+  // Warnings only, and everything on stderr: `npm pack --json` prints its answer on stdout.
+  logger: new DefaultLogger('WARN', ({ level, message }) => console.error(`${level}: ${message}`)),
 });
 writeFileSync(WORKFLOW_BUNDLE, code);
-console.log(
+console.error(
   `workflow bundle: ${relative(PROJECT_ROOT, WORKFLOW_BUNDLE)} (${Math.round(code.length / 1024)} KiB)`,
 );

@@ -42,7 +42,10 @@ function workflowCode():
   | { workflowBundle: { codePath: string } }
   | { workflowsPath: string; bundlerOptions: { webpackConfigHook: typeof bundleInProject } } {
   if (!import.meta.url.endsWith('.js')) {
-    return { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { webpackConfigHook: bundleInProject } };
+    return {
+      workflowsPath: WORKFLOWS_PATH,
+      bundlerOptions: { webpackConfigHook: bundleInProject },
+    };
   }
   if (!existsSync(WORKFLOW_BUNDLE)) {
     throw new Error(
@@ -133,9 +136,7 @@ export async function createDeputyWorkers(options: DeputyWorkerOptions): Promise
     connection: options.connection,
     namespace: options.config.temporal.namespace,
     taskQueue,
-    ...(options.workflowBundle
-      ? { workflowBundle: options.workflowBundle }
-      : workflowCode()),
+    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : workflowCode()),
     activities,
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.

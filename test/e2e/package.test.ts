@@ -1,10 +1,13 @@
 /**
- * `deputy/client` as another project gets it (issue 15): `npm pack` (which builds), installed
- * alone into a fresh project, imported from plain Node and type-checked by TypeScript, then run
- * against a real API on loopback: a background delegation whose card the program approves.
+ * deputy as another project gets it: `npm pack` (which builds), installed alone into a fresh
+ * project outside the repository. Its contents are what a package should hold (issue 26);
+ * `deputy/client` imports from plain Node and type-checks with TypeScript, and runs against a
+ * real API on loopback (issue 15); and `npx deputy dev` runs there, on the project's own
+ * `.subagents/`, the demo's card approved with the installed CLI and a project agent's card
+ * with the installed client (issue 26).
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,11 +16,14 @@ import { PROJECT_ROOT } from '../../src/config.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createHarness, type Harness } from '../integration/support/harness.js';
 import { writerAgent } from '../integration/support/session-agents.js';
+import { eventually } from '../support/eventually.js';
 
 const run = promisify(execFile);
 let harness: Harness;
 let server: ApiServer;
 let consumer: string;
+let packedFiles: Array<{ path: string; size: number }>;
+let packedSize: number;
 
 beforeAll(async () => {
   harness = await createHarness(writerAgent);
@@ -30,7 +36,13 @@ beforeAll(async () => {
     cwd: PROJECT_ROOT,
     maxBuffer: 32 * 1024 * 1024,
   });
-  const [tarball] = JSON.parse(stdout) as Array<{ filename: string }>;
+  const [tarball] = JSON.parse(stdout) as Array<{
+    filename: string;
+    size: number;
+    files: Array<{ path: string; size: number }>;
+  }>;
+  packedFiles = tarball!.files;
+  packedSize = tarball!.size;
   consumer = await mkdtemp(join(tmpdir(), 'deputy-consumer-'));
   await writeFile(
     join(consumer, 'package.json'),
@@ -110,4 +122,132 @@ describe('the packed deputy/client', () => {
     );
     expect(checked).toBe('ok');
   }, 60_000);
+});
+
+describe('the packed package', () => {
+  it('holds compiled code, the workflow bundle, the console and the built-ins; no source, tests or fixtures', () => {
+    const paths = packedFiles.map((file) => file.path);
+    console.log(
+      `npm pack: ${paths.length} files, ${(packedSize / 1024 / 1024).toFixed(1)} MiB packed, ` +
+        `${(packedFiles.reduce((sum, file) => sum + file.size, 0) / 1024 / 1024).toFixed(1)} MiB unpacked`,
+    );
+    for (const needed of [
+      'bin/deputy.mjs',
+      'dist/cli/main.js',
+      'dist/client/index.js',
+      'dist/client/index.d.ts',
+      'dist/workflows/bundle.js',
+      'dist/tools/grep-match-worker.js',
+      'dist/tools/grammars/tree-sitter-bash.wasm',
+      'web/dist/index.html',
+      'agents/demo.md',
+      'README.md',
+    ]) {
+      expect(paths, needed).toContain(needed);
+    }
+    const unwanted = paths.filter(
+      (path) =>
+        /^(src|test|bench|chaos|examples|scripts|web\/src)\//.test(path) ||
+        path.includes('fixtures/') ||
+        path.startsWith('docs/screenshots/') ||
+        /\.test\.(js|ts|d\.ts)/.test(path),
+    );
+    expect(unwanted).toEqual([]);
+  });
+});
+
+describe('npx deputy dev in a project that installed the package', () => {
+  const LOCAL_AGENT = `---
+name: local
+description: a project-local agent on the scripted model
+model: scripted:scripts/local.yaml
+tools: [write]
+---
+You write one file.
+`;
+  const LOCAL_SCRIPT = `turns:
+  - text: Writing.
+    toolCalls: [{ name: write, arguments: { path: local.txt, content: "from the project's own agent\\n" } }]
+  - text: Wrote local.txt.
+`;
+  const CLIENT_PROGRAM = `import { createDeputyClient } from 'deputy/client';
+const deputy = createDeputyClient({ url: process.argv[2] });
+const started = await deputy.delegations.start({ agent: 'local', task: 'Write.', background: true });
+for await (const event of deputy.delegations.events(started.delegationId)) {
+  if (event.type === 'card-opened') await deputy.cards.decide(event.card.id, 'approve', 'from the client');
+  if (event.type === 'finished') console.log(JSON.stringify(event.result));
+}
+`;
+
+  it('runs the demo and a project agent: one card approved with the CLI, one with the client', async () => {
+    await writeFile(join(consumer, 'README.md'), '# a project of its own\n');
+    await mkdir(join(consumer, '.subagents', 'agents'), { recursive: true });
+    await mkdir(join(consumer, 'scripts'), { recursive: true });
+    await writeFile(join(consumer, '.subagents', 'agents', 'local.md'), LOCAL_AGENT);
+    await writeFile(join(consumer, 'scripts', 'local.yaml'), LOCAL_SCRIPT);
+    await writeFile(join(consumer, 'client.mjs'), CLIENT_PROGRAM);
+    // Its own Temporal dev server, as a user's `npx deputy dev` starts one.
+    const env: NodeJS.ProcessEnv = { ...process.env, DEPUTY_USER_DIR: join(consumer, '.user') };
+    delete env.TEMPORAL_ADDRESS;
+    delete env.DEPUTY_PORT;
+    const npx = (args: string[]) =>
+      run('npx', ['--no-install', 'deputy', ...args], { cwd: consumer, env });
+    const dev = spawn('npx', ['--no-install', 'deputy', 'dev', '--port', '0'], {
+      cwd: consumer,
+      env,
+      detached: true,
+    });
+    let output = '';
+    dev.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    dev.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => dev.once('exit', resolve));
+    try {
+      const apiUrl = await eventually(
+        async () => /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
+        'the API URL',
+        150_000,
+        250,
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; deputy dev printed:\n${output.slice(-3000)}`);
+      });
+      expect(output).toContain(`workspace:    ${consumer}`);
+      // The console comes from the package.
+      expect((await fetch(`${apiUrl}/`)).status).toBe(200);
+
+      const started = await npx(['delegate', 'demo', 'Say hello', '--background']);
+      const delegationId = /d-[a-z0-9]+/.exec(started.stdout)?.[0];
+      expect(delegationId).toBeDefined();
+      const card = await eventually(
+        async () => {
+          const { stdout } = await npx(['cards', '--json']);
+          const cards = JSON.parse(stdout) as Array<{ id: string; delegationId: string }>;
+          return cards.find((each) => each.delegationId === delegationId);
+        },
+        'the demo card',
+        60_000,
+        500,
+      );
+      await npx(['approve', card.id]);
+      await eventually(
+        async () =>
+          (await readFile(join(consumer, 'hello.txt'), 'utf8').catch(() => undefined)) ?? undefined,
+        'hello.txt',
+        60_000,
+        250,
+      );
+
+      const client = await run(process.execPath, ['client.mjs', apiUrl], { cwd: consumer });
+      expect(JSON.parse(client.stdout.trim())).toMatchObject({
+        status: 'completed',
+        text: 'Wrote local.txt.',
+      });
+      expect(await readFile(join(consumer, 'local.txt'), 'utf8')).toBe(
+        "from the project's own agent\n",
+      );
+    } finally {
+      // Ctrl-C to the whole group (npx, deputy and its Temporal server).
+      process.kill(-dev.pid!, 'SIGINT');
+      await exited;
+    }
+  }, 400_000);
 });
