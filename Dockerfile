@@ -18,7 +18,7 @@ WORKDIR /app
 # Dependencies first, so source edits do not invalidate the npm layer. tsx is a runtime
 # dependency: bin/deputy.mjs runs the TypeScript sources directly, no build step.
 COPY package.json package-lock.json ./
-# --ignore-scripts skips this package's own prepare (the console build, done above);
+# --ignore-scripts: the console is built above;
 # `npm rebuild` then runs the dependencies' install scripts (the Temporal SDK's and esbuild's).
 RUN npm ci --omit=dev --ignore-scripts && npm rebuild && npm cache clean --force
 

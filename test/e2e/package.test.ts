@@ -139,6 +139,7 @@ describe('the packed package', () => {
       'dist/workflows/bundle.js',
       'dist/tools/grep-match-worker.js',
       'dist/tools/grammars/tree-sitter-bash.wasm',
+      'dist/api/swagger-ui/swagger-ui-bundle.js.gz',
       'web/dist/index.html',
       'agents/demo.md',
       'README.md',
