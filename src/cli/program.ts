@@ -8,6 +8,7 @@ import { registerDelegationCommands, type Run } from './delegation-commands.js';
 import { describeFailure, EXIT } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { registerClusterCommands } from './cluster-commands.js';
+import { registerInitCommand } from './init-command.js';
 import { registerMcpCommands } from './mcp-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerSessionCommands } from './session-commands.js';
@@ -38,6 +39,7 @@ export function createProgram(io: Io, setExitCode: (code: number) => void): Comm
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
   registerClusterCommands(program, run);
+  registerInitCommand(program, run);
   return program;
 }
 
