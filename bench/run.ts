@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { benchAgentsList } from './agents-list.js';
 import { benchCapacity } from './capacity.js';
 import { benchCardResume } from './card-resume.js';
+import { benchCli } from './cli.js';
 import { benchCluster } from './cluster.js';
 import { benchDelegationOverhead } from './delegation-overhead.js';
 import { benchInboxLatency } from './inbox-latency.js';
@@ -34,6 +35,7 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   'kb-search': benchKbSearch,
   registry: benchRegistryLoad,
   'agents-list': benchAgentsList,
+  cli: benchCli,
   'start-and-approve': benchStartAndApprove,
   mcp: benchMcpGateway,
   session: benchSessionTask,
