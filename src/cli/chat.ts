@@ -9,7 +9,8 @@ import { clearLine, createInterface, cursorTo, type Interface } from 'node:readl
 import type { Command } from 'commander';
 import type { ApprovalCard, DelegationEvent } from '../shared/delegation.js';
 import { DeputyError } from '../errors.js';
-import { isRecorded, type Delegations } from '../temporal/delegations/facade.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
+import { isRecorded } from '../temporal/delegations/types.js';
 import type { Sessions } from '../temporal/sessions/facade.js';
 import { secretMaskerFor, type SecretMasker } from '../secrets/masker.js';
 import { CHAT_HELP, parseChatLine, promptFor, type ChatCommand } from './chat-input.js';

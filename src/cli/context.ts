@@ -4,9 +4,8 @@
  */
 import type { Command } from 'commander';
 import { loadConfig, toolQueueOf, type ConfigOverrides, type DeputyConfig } from '../config.js';
-import { connectTemporal } from '../temporal/connection.js';
-import { createDelegations, type Delegations } from '../temporal/delegations/facade.js';
-import { createSessions, type Sessions } from '../temporal/sessions/facade.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
+import type { Sessions } from '../temporal/sessions/facade.js';
 import type { Io } from './io.js';
 
 export interface GlobalOptions {
@@ -38,12 +37,30 @@ export function printConfigWarnings(config: DeputyConfig, io: Io): void {
   for (const warning of config.warnings) io.err(`warning: ${warning}`);
 }
 
+/**
+ * The Temporal client and deputy's facades on it, loaded by the commands that connect: loading
+ * `@temporalio/client` is most of a short command's time, and `--help` or `agents list` need none.
+ */
+async function clientModules() {
+  const [connection, delegations, sessions] = await Promise.all([
+    import('../temporal/connection.js'),
+    import('../temporal/delegations/facade.js'),
+    import('../temporal/sessions/facade.js'),
+  ]);
+  return {
+    connectTemporal: connection.connectTemporal,
+    createDelegations: delegations.createDelegations,
+    createSessions: sessions.createSessions,
+  };
+}
+
 /** Runs `fn` with a facade on a fresh connection, and closes the connection after. */
 export async function withDelegations<T>(
   command: Command,
   fn: (delegations: Delegations, config: DeputyConfig) => Promise<T>,
 ): Promise<T> {
   const config = configFor(command);
+  const { connectTemporal, createDelegations } = await clientModules();
   const temporal = await connectTemporal(config);
   try {
     const { namespace, taskQueue } = config.temporal;
@@ -63,6 +80,7 @@ export async function withSessions<T>(
   fn: (sessions: Sessions, delegations: Delegations, config: DeputyConfig) => Promise<T>,
 ): Promise<T> {
   const config = configFor(command);
+  const { connectTemporal, createDelegations, createSessions } = await clientModules();
   const temporal = await connectTemporal(config);
   const { namespace, taskQueue } = config.temporal;
   // Delegations and sessions started from this workspace run their tools on its tool queue.

@@ -5,7 +5,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { DeputyError } from '../errors.js';
-import { TemporalUnreachableError } from '../temporal/connection.js';
+import { TemporalUnreachableError } from '../temporal/unreachable.js';
 
 export const EXIT = {
   ok: 0,

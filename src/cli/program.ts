@@ -12,12 +12,13 @@ import { registerInitCommand } from './init-command.js';
 import { registerMcpCommands } from './mcp-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerSessionCommands } from './session-commands.js';
+import { VERSION } from './version.js';
 
 export function createProgram(io: Io, setExitCode: (code: number) => void): Command {
   // Settings made before .command() are inherited by every subcommand.
   const program = new Command('deputy')
     .description('Durable declared-capability subagents on Temporal')
-    .version('0.1.0')
+    .version(VERSION)
     .option(
       '--workspace <dir>',
       'workspace directory (env DEPUTY_WORKSPACE; default: the current directory)',

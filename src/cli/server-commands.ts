@@ -3,10 +3,7 @@ import type { Command } from 'commander';
 import { toolQueueOf } from '../config.js';
 import type { LiveConfig } from '../live-config.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
-import { startApiServer, type ApiServer } from '../server.js';
-import { connectTemporal, temporalAddress } from '../temporal/connection.js';
-import { createDelegations } from '../temporal/delegations/facade.js';
-import { createSessions } from '../temporal/sessions/facade.js';
+import type { ApiServer } from '../server.js';
 import type { SupervisedDevServer } from '../temporal/supervised-dev-server.js';
 import { configFor, printConfigWarnings } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -108,6 +105,14 @@ async function startApi(
   temporalUi: string | null = temporalUiFromEnv(),
 ): Promise<{ server: ApiServer; close(): Promise<void> }> {
   const config = settings.current();
+  // The HTTP server and the Temporal client are loaded only by the commands that run them.
+  const [{ startApiServer }, { connectTemporal }, { createDelegations }, { createSessions }] =
+    await Promise.all([
+      import('../server.js'),
+      import('../temporal/connection.js'),
+      import('../temporal/delegations/facade.js'),
+      import('../temporal/sessions/facade.js'),
+    ]);
   const temporal = await connectTemporal(config);
   // The API checks agent names against the same definitions the worker resolves (DEF-4 live).
   const { createRegistry } = await import('../definitions/registry.js');
@@ -171,6 +176,7 @@ export function registerServerCommands(
         const config = configFor(command);
         // `api` and `dev` print them from the API server, with its auth warnings.
         printConfigWarnings(config, io);
+        const { temporalAddress } = await import('../temporal/connection.js');
         const address = temporalAddress(config);
         const settings = await watchSettings(config, io);
         try {

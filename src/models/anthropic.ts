@@ -2,7 +2,6 @@
  * Adapter for Anthropic's Messages API. Non-streaming, like the OpenAI-compatible adapter: one
  * request per activity attempt.
  */
-import Anthropic from '@anthropic-ai/sdk';
 import type {
   ContentBlockParam,
   Message,
@@ -46,6 +45,8 @@ export function createAnthropicModel(options: AnthropicOptions): ModelAdapter {
     label,
     async complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const apiKey = options.apiKey();
+      // Loaded on the first call: a CLI command that never calls a model never loads the SDK.
+      const { default: Anthropic } = await import('@anthropic-ai/sdk');
       const client = new Anthropic({
         // Explicit, so the SDK never falls back to ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN or
         // profiles on disk: the catalog's `apiKeyEnv` is the only source.

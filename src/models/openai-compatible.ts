@@ -3,7 +3,6 @@
  * llama.cpp server, LM Studio... Non-streaming: the activity needs the whole answer anyway, and
  * a single request is what Temporal retries.
  */
-import OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -47,6 +46,8 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): M
     label,
     async complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const apiKey = options.apiKey?.();
+      // Loaded on the first call: a CLI command that never calls a model never loads the SDK.
+      const { default: OpenAI } = await import('openai');
       const client = new OpenAI({
         apiKey: apiKey ?? NO_API_KEY,
         ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),

@@ -1,0 +1,8 @@
+/** deputy's version, as its package.json says (one source for `--version` and the program). */
+import { readFileSync } from 'node:fs';
+
+export const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
