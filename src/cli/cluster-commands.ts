@@ -3,19 +3,18 @@
  * Temporal cluster on PostgreSQL under the data directory.
  */
 import type { Command } from 'commander';
-import {
-  clusterBlobStoreUrl,
-  clusterStatus,
-  removeCluster,
-  startCluster,
-  stopCluster,
-  type Cluster,
-} from '../cluster/cluster.js';
+import type * as ClusterProfile from '../cluster/cluster.js';
+import type { Cluster } from '../cluster/cluster.js';
 import { join } from 'node:path';
 import { configFor } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Run } from './delegation-commands.js';
 import { printJson, type Io } from './io.js';
+
+/** The cluster profile's code, loaded by the cluster commands alone (not by `--help`). */
+function clusterProfile(): Promise<typeof ClusterProfile> {
+  return import('../cluster/cluster.js');
+}
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -54,7 +53,9 @@ export function registerClusterCommands(
       async (options: { port?: number; ui: boolean; foreground?: boolean }, command: Command) =>
         run(command, async (io): Promise<ExitCode> => {
           const { dataDir } = configFor(command);
-          const started = await startCluster({
+          const started = await (
+            await clusterProfile()
+          ).startCluster({
             dataDir,
             detached: !options.foreground,
             ui: options.ui,
@@ -84,10 +85,10 @@ export function registerClusterCommands(
     .action(async (options: { remove?: boolean }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
         const { dataDir } = configFor(command);
-        const stopped = await stopCluster(dataDir);
+        const stopped = await (await clusterProfile()).stopCluster(dataDir);
         io.err(stopped ? 'cluster stopped' : 'no cluster was running');
         if (options.remove) {
-          await removeCluster(dataDir);
+          await (await clusterProfile()).removeCluster(dataDir);
           io.err(`removed ${join(dataDir, 'cluster')}`);
         }
         return EXIT.ok;
@@ -100,7 +101,7 @@ export function registerClusterCommands(
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
-        const status = await clusterStatus(configFor(command).dataDir);
+        const status = await (await clusterProfile()).clusterStatus(configFor(command).dataDir);
         if (options.json) printJson(io, status);
         else if (status.state === 'stopped') io.out('stopped');
         else {
@@ -124,12 +125,12 @@ export function registerClusterCommands(
     .action(async (_options: unknown, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
         const { dataDir } = configFor(command);
-        const status = await clusterStatus(dataDir);
+        const status = await (await clusterProfile()).clusterStatus(dataDir);
         if (status.state === 'stopped') {
           io.err('no cluster is running: start one with `deputy cluster start`');
           return EXIT.unreachable;
         }
-        const url = await clusterBlobStoreUrl(dataDir);
+        const url = await (await clusterProfile()).clusterBlobStoreUrl(dataDir);
         io.out(`export TEMPORAL_ADDRESS=${status.address}`);
         // The console links each delegation to it.
         if (status.uiUrl !== null) io.out(`export DEPUTY_TEMPORAL_UI_URL=${status.uiUrl}`);

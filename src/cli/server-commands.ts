@@ -9,7 +9,6 @@ import { configFor, printConfigWarnings } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Run } from './delegation-commands.js';
 import type { Io } from './io.js';
-import { watchSettings } from './watch-settings.js';
 import type { WorkerRuntime } from '../worker.js';
 
 /** The worker pulls in the native bridge and the bundler: load it only for commands that run one. */
@@ -178,7 +177,7 @@ export function registerServerCommands(
         printConfigWarnings(config, io);
         const { temporalAddress } = await import('../temporal/connection.js');
         const address = temporalAddress(config);
-        const settings = await watchSettings(config, io);
+        const settings = await (await import('./watch-settings.js')).watchSettings(config, io);
         try {
           const worker = await startWorkerRuntime(settings, address, io);
           io.err(
@@ -203,7 +202,7 @@ export function registerServerCommands(
     .action(async (options: { port?: number }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
         const config = configFor(command, options.port === undefined ? {} : { port: options.port });
-        const settings = await watchSettings(config, io);
+        const settings = await (await import('./watch-settings.js')).watchSettings(config, io);
         try {
           const api = await startApi(settings, io);
           io.out(`deputy API on ${api.server.url}  (console: ${api.server.url}/)`);
@@ -247,7 +246,7 @@ export function registerServerCommands(
           const stop = () => stopAll(io, started);
           try {
             // One watcher for the worker and the API: both see the same edit at the same time.
-            const settings = await watchSettings(config, io);
+            const settings = await (await import('./watch-settings.js')).watchSettings(config, io);
             started.push(['configuration watcher', () => settings.close()]);
             let uiUrl: string | null = null;
             let address: string;
