@@ -9,7 +9,7 @@
  *   likewise gives one folder two places;
  * - a trusted file that does not exist yet, written under a spelling such a volume folds onto it.
  *
- * {@link trustedAliases} names the trusted path a call's path really is, so decide() (which only
+ * {@link trustedAliasFinder} names the trusted path a call's path really is, so decide() (which only
  * compares strings, in the workflow sandbox) asks or denies as for the trusted path itself.
  * Identity is device + inode, compared with lstat (a symlink is resolved before this is asked).
  */
@@ -21,7 +21,7 @@ import { relativeInside } from '../shared/path-containment.js';
  * How many entries a search for a hard link's other names reads under one trusted folder. Past
  * it the folder counts as reached (fail closed): a read is refused, a write asks.
  */
-export const LINK_SEARCH_LIMIT = 100_000;
+const LINK_SEARCH_LIMIT = 100_000;
 
 /** `dev:ino` of what `target` names (not following a final symlink), or null when absent. */
 function identityOf(target: string): string | null {
@@ -39,32 +39,22 @@ function identityOf(target: string): string | null {
  * for case or normalisation is treated as that trusted path, which can only ask where asking was
  * not needed, never let through what a folding volume would write into the trusted file.
  */
-export function foldedSpelling(absolute: string): string {
-  return absolute.normalize('NFC').toLowerCase();
+function foldedSpelling(absolute: string): string {
+  return absolute.normalize('NFKC').toLowerCase();
 }
 
 /**
- * The trusted paths `candidate` is, or lies in, under another name, each joined with the rest of
- * `candidate`: a root spelled alike but for case or normalisation; a root that is `candidate` or
- * one of the folders above it by identity; and, when `candidate` is a file with more than one
- * hard link, its other names under the hidden roots (only those: a write to such a file asks
+ * The trusted paths a candidate is, or lies in, under another name, each joined with the rest of
+ * the candidate: a root spelled alike but for case or normalisation; a root that is the candidate
+ * or one of the folders above it by identity; and, when the candidate is a file with more than
+ * one hard link, its other names under the hidden roots (only those: a write to such a file asks
  * anyway, see decide()). Empty when it reaches none except as spelled, which decide() sees
  * already. Never throws: what cannot be examined adds nothing here, and the tool itself fails on
- * it.
+ * it. The roots' spellings and identities are taken once, when this is called, so one model turn
+ * looks at them once.
  *
  * @param roots resolved trusted roots (deputyRoots' protected and hidden paths), files and folders
- * @param candidate absolute, normalized, symlink-resolved path (canonicalCallPaths)
- */
-export function trustedAliases(
-  roots: { protectedRoots: readonly string[]; hiddenRoots: readonly string[] },
-  candidate: string,
-): string[] {
-  return trustedAliasFinder(roots)(candidate);
-}
-
-/**
- * {@link trustedAliases} for many candidates against the same roots: the roots' spellings and
- * identities are taken once, when this is called, so one model turn looks at them once.
+ * @returns a finder taking an absolute, normalized, symlink-resolved path (canonicalCallPaths)
  */
 export function trustedAliasFinder(roots: {
   protectedRoots: readonly string[];

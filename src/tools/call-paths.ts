@@ -47,7 +47,7 @@ function resolveOrLexical(absolute: string): string {
 export interface TurnPaths {
   /**
    * Each call's real paths, followed by the trusted paths they are under another name (a hard
-   * link, a case or Unicode variant, another route to a trusted folder: trustedAliases), so
+   * link, a case or Unicode variant, another route to a trusted folder: trustedAliasFinder), so
    * decide() asks or denies as it would for the trusted path itself.
    */
   callPaths: Record<string, string[]>;

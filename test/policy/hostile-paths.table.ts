@@ -178,6 +178,8 @@ export const ROWS: HostileRow[] = [
   write('a definition spelled in capitals', '.SUBAGENTS/agents/fixer.md'),
   write('a definition, one letter changed in case', '.subAgents/Agents/fixer.md'),
   write('.mcp.json in capitals', '.MCP.JSON'),
+  write('a definition with a long s (ſ, which case folding makes s)', '.ſubagents/agents/fixer.md'),
+  write('.mcp.json in fullwidth letters', '.ｍｃｐ.ｊｓｏｎ'),
   write('.agents/skills in capitals', '.Agents/Skills/evil/SKILL.md'),
   write('a git hook in capitals', '.GIT/hooks/pre-commit'),
   write('a plugin skill folder, decomposed (NFD)', `${PLUGIN_DIR.normalize('NFD')}/lint/SKILL.md`),
