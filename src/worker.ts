@@ -26,8 +26,10 @@ import type { SecretMasker } from './secrets/masker.js';
 import { assertSearchAttributes } from './temporal/search-attribute-check.js';
 import { workerTuningOptions } from './worker-tuning.js';
 
-/** The workflow bundle is reached by file path only, never by import (sandbox boundary). */
-/** The workflows' TypeScript source (a clone runs it; webpack bundles it when the worker starts). */
+/**
+ * The workflows' TypeScript source (a clone runs it; webpack bundles it when the worker starts).
+ * Workflow code is reached by file path only, never by import: the sandbox boundary.
+ */
 export const WORKFLOWS_PATH = join(PROJECT_ROOT, 'src', 'workflows', 'index.ts');
 /** The workflows bundled once by `npm run build` (scripts/build-package.ts), beside `dist/`. */
 export const WORKFLOW_BUNDLE = join(PROJECT_ROOT, 'dist', 'workflows', 'bundle.js');
