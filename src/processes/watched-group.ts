@@ -25,22 +25,30 @@ export interface WatchedGroupOptions {
 }
 
 /**
- * `exec 3<&0 </dev/null`: the pipe moves to fd 3 and the program reads /dev/null, as with stdio
- * 'ignore'. The watchdog's stdout and stderr go to /dev/null so it never holds the program's
- * output pipes open. It ignores SIGTERM only after the parent is gone: until then one SIGTERM to
- * the group (a stop) ends it with everything else. `exec "$@"` keeps the program's pid: the
- * parent still sees its real exit code or signal, and the group id is that pid.
+ * The watchdog itself, reading the parent's pipe on `fd`: forked into the background before the
+ * program starts. Its stdout and stderr go to /dev/null so it never holds the program's output
+ * pipes open. It ignores SIGTERM only after the parent is gone: until then one SIGTERM to the
+ * group (a stop) ends it with everything else.
  */
-const WATCHDOG_SCRIPT = `exec 3<&0 </dev/null
-grace=$1
+function watchdog(fd: number): string {
+  return `grace=$1
 shift
 (
-  read -r line <&3
+  read -r line <&${fd}
   trap '' TERM
   kill -s TERM 0
   sleep "$grace"
   kill -s KILL 0
-) </dev/null >/dev/null 2>&1 &
+) </dev/null >/dev/null 2>&1 &`;
+}
+
+/**
+ * `exec 3<&0 </dev/null`: the pipe moves to fd 3 and the program reads /dev/null, as with stdio
+ * 'ignore'. `exec "$@"` keeps the program's pid: the parent still sees its real exit code or
+ * signal, and the group id is that pid.
+ */
+const WATCHDOG_SCRIPT = `exec 3<&0 </dev/null
+${watchdog(3)}
 exec "$@" 3<&-`;
 
 /**
@@ -69,15 +77,7 @@ export function spawnWatchedGroup(
  * program's stdin, stdout or stderr, so those end when the program's side of them does.
  */
 const WATCHDOG_WITH_INPUT_SCRIPT = `exec 4<&0 <&3 3<&-
-grace=$1
-shift
-(
-  read -r line <&4
-  trap '' TERM
-  kill -s TERM 0
-  sleep "$grace"
-  kill -s KILL 0
-) </dev/null >/dev/null 2>&1 &
+${watchdog(4)}
 exec "$@" 4<&-`;
 
 export interface WatchedGroupWithInputOptions extends WatchedGroupOptions {
