@@ -4,7 +4,7 @@
  * on a card before the death completes after it. A server that cannot be started again makes
  * `deputy dev` stop everything and exit 1 saying why, instead of a worker retrying forever.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { isRunning, killGroup } from '../support/processes.js';
-import { DEPUTY_BIN, runDeputy } from './run-deputy.js';
+import {
+  DEPUTY_BIN,
+  printedApiUrl,
+  runDeputy,
+  spawnCaptured,
+  type CapturedProcess,
+} from './run-deputy.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 
 const env: NodeJS.ProcessEnv = { ...process.env };
@@ -34,10 +40,7 @@ function until<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs =
   return eventually(probe, what, timeoutMs, 250);
 }
 
-interface Dev {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
+interface Dev extends CapturedProcess {
   apiUrl: string;
   workspace: string;
   dataDir: string;
@@ -47,29 +50,19 @@ async function startDev(name: string): Promise<Dev> {
   const workspace = mkdtempSync(join(tmpdir(), `deputy-${name}-ws-`));
   const dataDir = mkdtempSync(join(tmpdir(), `deputy-${name}-data-`));
   writeFileSync(join(workspace, 'README.md'), `# ${name}\n`);
-  const child = spawn(
+  const dev = spawnCaptured(
     process.execPath,
     [DEPUTY_BIN, 'dev', '--workspace', workspace, '--data-dir', dataDir, '--port', '0'],
     { env: { ...env, DEPUTY_USER_DIR: join(workspace, '.user-config') } },
   );
-  started.push(child);
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const apiUrl = await until(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`deputy dev exited:\n${output}`);
-      return output.includes('Ctrl-C stops everything.')
-        ? /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]
-        : undefined;
-    },
-    'deputy dev to start',
-    150_000,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message}; deputy dev printed:\n${output.slice(-3000)}`);
-  });
-  return { child, output: () => output, exited, apiUrl, workspace, dataDir };
+  started.push(dev.child);
+  const apiUrl = await printedApiUrl(dev, 150_000);
+  await until(
+    async () => (dev.output().includes('Ctrl-C stops everything.') ? true : undefined),
+    'the banner',
+    10_000,
+  );
+  return { ...dev, apiUrl, workspace, dataDir };
 }
 
 function recordedServer(dataDir: string): { address: string; pid: number } | null {

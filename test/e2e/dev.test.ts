@@ -4,14 +4,21 @@
  * <dataDir>/temporal/server.json; Ctrl-C (SIGINT) stops everything and exits 0. SIGKILLed, it
  * takes its server down with it, and the next `deputy dev` runs a server of its own.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { isRunning, killGroup, parentOf } from '../support/processes.js';
-import { DEPUTY_BIN, runDeputy, type Outcome } from './run-deputy.js';
+import {
+  DEPUTY_BIN,
+  printedApiUrl,
+  runDeputy,
+  spawnCaptured,
+  type CapturedProcess,
+  type Outcome,
+} from './run-deputy.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 
 const workspace = mkdtempSync(join(tmpdir(), 'deputy-dev-ws-'));
@@ -46,40 +53,26 @@ afterAll(() => {
   for (const pid of serverPids) killGroup(pid);
 });
 
-interface Dev {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
+interface Dev extends CapturedProcess {
   apiUrl: string;
 }
 
 /** Starts `deputy dev` on a workspace and data directory; resolves once it prints the API URL. */
 async function startDev(workspaceDir: string, dataDirectory: string): Promise<Dev> {
-  const child = spawn(
+  const dev = spawnCaptured(
     process.execPath,
     [DEPUTY_BIN, 'dev', '--workspace', workspaceDir, '--data-dir', dataDirectory, '--port', '0'],
     { env },
   );
-  started.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const apiUrl = await until(
-    async () => /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
-    'the API URL',
-    150_000,
-  ).catch((error: Error) => {
-    // What `deputy dev` printed says where its start stopped.
-    throw new Error(`${error.message}; deputy dev printed:\n${output.slice(-3000)}`);
-  });
+  started.push(dev.child);
+  const apiUrl = await printedApiUrl(dev, 150_000);
   // The banner's lines are separate writes, which can reach this pipe in separate chunks.
   await until(
-    async () => (output.includes('Ctrl-C stops everything.') ? true : undefined),
+    async () => (dev.output().includes('Ctrl-C stops everything.') ? true : undefined),
     'the banner',
     10_000,
   );
-  return { child, output: () => output, exited, apiUrl };
+  return { ...dev, apiUrl };
 }
 
 function recordedServer(dataDirectory: string): { address: string; pid: number } {

@@ -11,7 +11,7 @@
  *   marker that the command of the server ran;
  * - a `${NAME}` it references must be one config.yaml allows for that server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ import {
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import { isRunning } from '../support/processes.js';
-import { DEPUTY_BIN, runDeputy, type Outcome } from './run-deputy.js';
+import { DEPUTY_BIN, printedApiUrl, runDeputy, spawnCaptured, type Outcome } from './run-deputy.js';
 
 const SECRET = `mcp-json-secret-${randomUUID()}`;
 const root = mkdtempSync(join(tmpdir(), 'deputy-mcp-json-trust-'));
@@ -101,29 +101,19 @@ interface Dev {
 }
 
 async function startDev(): Promise<Dev> {
-  const child = spawn(
+  const dev = spawnCaptured(
     process.execPath,
     [DEPUTY_BIN, 'dev', '--workspace', workspace, '--data-dir', dataDir, '--port', '0'],
     { env },
   );
-  started.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const apiUrl = await until(
-    async () => /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
-    'the API URL',
-    120_000,
-  ).catch((error: Error) => {
-    throw new Error(`${error.message}; deputy dev printed:\n${output.slice(-3000)}`);
-  });
+  started.push(dev.child);
+  const apiUrl = await printedApiUrl(dev, 120_000);
   return {
     apiUrl,
-    output: () => output,
+    output: dev.output,
     stop: async () => {
-      child.kill('SIGINT');
-      return exited;
+      dev.child.kill('SIGINT');
+      return dev.exited;
     },
   };
 }

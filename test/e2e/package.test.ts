@@ -6,7 +6,7 @@
  * `.subagents/`, the demo's card approved with the installed CLI and a project agent's card
  * with the installed client (issue 26).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,7 @@ import { PROJECT_ROOT } from '../../src/config.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createHarness, type Harness } from '../integration/support/harness.js';
 import { writerAgent } from '../integration/support/session-agents.js';
+import { printedApiUrl, spawnCaptured } from './run-deputy.js';
 import { eventually } from '../support/eventually.js';
 
 const run = promisify(execFile);
@@ -193,25 +194,14 @@ for await (const event of deputy.delegations.events(started.delegationId)) {
     delete env.DEPUTY_PORT;
     const npx = (args: string[]) =>
       run('npx', ['--no-install', 'deputy', ...args], { cwd: consumer, env });
-    const dev = spawn('npx', ['--no-install', 'deputy', 'dev', '--port', '0'], {
+    const dev = spawnCaptured('npx', ['--no-install', 'deputy', 'dev', '--port', '0'], {
       cwd: consumer,
       env,
       detached: true,
     });
-    let output = '';
-    dev.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    dev.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => dev.once('exit', resolve));
     try {
-      const apiUrl = await eventually(
-        async () => /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
-        'the API URL',
-        150_000,
-        250,
-      ).catch((error: Error) => {
-        throw new Error(`${error.message}; deputy dev printed:\n${output.slice(-3000)}`);
-      });
-      expect(output).toContain(`workspace:    ${consumer}`);
+      const apiUrl = await printedApiUrl(dev, 150_000);
+      expect(dev.output()).toContain(`workspace:    ${consumer}`);
       // The console comes from the package.
       expect((await fetch(`${apiUrl}/`)).status).toBe(200);
 
@@ -247,8 +237,8 @@ for await (const event of deputy.delegations.events(started.delegationId)) {
       );
     } finally {
       // Ctrl-C to the whole group (npx, deputy and its Temporal server).
-      process.kill(-dev.pid!, 'SIGINT');
-      await exited;
+      process.kill(-dev.child.pid!, 'SIGINT');
+      await dev.exited;
     }
   }, 400_000);
 });

@@ -10,7 +10,7 @@
  * The delegation's agent calls no tool: what tools read for an agent is policy's business, not
  * something deputy reads as authority.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,8 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config.js';
 import { trustedLocations } from '../../src/paths/trusted-files.js';
 import { isInside } from '../../src/shared/path-containment.js';
-import { eventually } from '../support/eventually.js';
-import { DEPUTY_BIN } from './run-deputy.js';
+import { DEPUTY_BIN, printedApiUrl, spawnCaptured } from './run-deputy.js';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'deputy-enum-')));
 const workspace = join(base, 'ws');
@@ -131,24 +130,13 @@ beforeAll(async () => {
 
 /** `deputy dev` under strace, a delegation through its API, then Ctrl-C. */
 async function runDevWithDelegation(): Promise<void> {
-  const dev = spawn(
+  const dev = spawnCaptured(
     'strace',
     [...strace('dev'), process.execPath, DEPUTY_BIN, 'dev', '--port', '0'],
     { cwd: workspace, env },
   );
-  let output = '';
-  dev.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  dev.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => dev.once('exit', resolve));
   try {
-    const apiUrl = await eventually(
-      async () => /deputy API:\s+(http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1],
-      'the API URL',
-      300_000,
-      500,
-    ).catch((error: Error) => {
-      throw new Error(`${error.message}; deputy dev printed:\n${output.slice(-3000)}`);
-    });
+    const apiUrl = await printedApiUrl(dev, 300_000);
     const started = await fetch(`${apiUrl}/delegations?wait=true`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -158,12 +146,15 @@ async function runDevWithDelegation(): Promise<void> {
     const body = (await started.json()) as { status?: string; result?: { text?: string } };
     expect(JSON.stringify(body)).toContain('Nothing to do.');
   } catch (error) {
-    throw new Error(`${(error as Error).message}; deputy dev printed:\n${output.slice(-3000)}`);
+    throw new Error(
+      `${(error as Error).message}; deputy dev printed:\n${dev.output().slice(-3000)}`,
+    );
   } finally {
     // Ctrl-C goes to deputy itself: strace passes no signal on to the process it traces.
-    const tracee = readFileSync(`/proc/${dev.pid}/task/${dev.pid}/children`, 'utf8').trim();
+    const { pid } = dev.child;
+    const tracee = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
     if (tracee !== '') process.kill(Number(tracee.split(' ')[0]), 'SIGINT');
-    await exited;
+    await dev.exited;
   }
 }
 
