@@ -58,15 +58,33 @@ export function fromInline(server: InlineMcpServer, agent: string): McpServerSpe
 }
 
 /**
+ * sha256 (hex) over what a server connects to, as written: transport, command, args, env, URL,
+ * headers, auth (`${NAME}` unresolved). Keys are sorted, so reordering a record changes nothing;
+ * where it was written, whether it is enabled and its name are not in it. A person's approval of
+ * a `.mcp.json` server names this hash (start-gate.ts).
+ */
+export function connectionHash(spec: McpServerSpec): string {
+  const sorted = (record: Record<string, string>) =>
+    Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const connection = [
+    spec.transport,
+    spec.command ?? null,
+    spec.args,
+    sorted(spec.env),
+    spec.endpoint ?? null,
+    sorted(spec.headers),
+    spec.auth ?? null,
+  ];
+  return createHash('sha256').update(JSON.stringify(connection)).digest('hex');
+}
+
+/**
  * Identifies what a client connects to. Two definitions that write a server of one name the
  * same way share one client; written differently, they get one each, so an agent never reaches
  * another agent's server by naming it alike.
  */
 export function specKey(spec: McpServerSpec): string {
-  // Where it was written and whether it is enabled say nothing about what it connects to.
-  const connection = { ...spec, source: undefined, enabled: undefined };
-  const digest = createHash('sha256').update(JSON.stringify(connection)).digest('hex');
-  return `${spec.name}#${digest.slice(0, 12)}`;
+  return `${spec.name}#${connectionHash(spec).slice(0, 12)}`;
 }
 
 export interface McpServerDirectory {

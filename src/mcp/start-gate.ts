@@ -13,8 +13,7 @@
  * Servers written in config.yaml or inline in a definition need neither: people write those
  * files, and an agent's write to them needs a card.
  */
-import { createHash } from 'node:crypto';
-import type { McpServerSpec } from './server-spec.js';
+import { connectionHash, type McpServerSpec } from './server-spec.js';
 import type { McpApproval, McpTrustStore } from './trust-store.js';
 
 /** Where the servers that need an approval come from. */
@@ -24,25 +23,8 @@ export function needsApproval(spec: Pick<McpServerSpec, 'source'>): boolean {
   return spec.source === MCP_JSON_SOURCE;
 }
 
-/**
- * sha256 (hex) over what the server connects to, as written: transport, command, args, env,
- * URL, headers. Keys are sorted, so reordering a record changes nothing; the name is not in it
- * (an approval is kept under the name).
- */
-export function mcpTrustHash(spec: McpServerSpec): string {
-  const sorted = (record: Record<string, string>) =>
-    Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const connection = [
-    spec.transport,
-    spec.command ?? null,
-    spec.args,
-    sorted(spec.env),
-    spec.endpoint ?? null,
-    sorted(spec.headers),
-    spec.auth ?? null,
-  ];
-  return createHash('sha256').update(JSON.stringify(connection)).digest('hex');
-}
+/** What an approval of a `.mcp.json` server names: its connection hash (server-spec.ts). */
+export const mcpTrustHash = connectionHash;
 
 export type McpStartCheck =
   | { allowed: true }
