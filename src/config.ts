@@ -6,13 +6,15 @@
  * Every configured secret value is masked where data enters history or leaves the process
  * (src/secrets/masker.ts).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DurationSchema } from './definitions/schema.js';
+import { ConfigError } from './shared/config-error.js';
 import { jsonSyntaxProblem } from './json-problem.js';
+import { dataDirectory, workspaceDirectory } from './paths/workspace-directories.js';
 import { CARD_TIMEOUT_OUTCOMES } from './shared/capability-snapshot.js';
 import { TASK_QUEUE } from './shared/delegation.js';
 import { NOTIFICATION_EVENTS } from './shared/notifications.js';
@@ -22,7 +24,7 @@ import {
   type ConfigSecrets,
 } from './secrets/config-secrets.js';
 import { redactSecretText } from './shared/redact.js';
-import { toolQueueName, WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from './shared/tool-queue.js';
+import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from './shared/tool-queue.js';
 import {
   WORKER_TUNING_DEFAULTS,
   WorkerTuningSchema,
@@ -40,21 +42,6 @@ export const ModelEntrySchema = z.object({
   apiKeyEnv: z.string().optional(),
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
-
-/**
- * The variable holding the key: `apiKeyEnv` when given; otherwise the provider's conventional
- * variable for the provider's own service; none for an OpenAI-compatible local server (Ollama,
- * llama.cpp and vLLM need no key by default).
- */
-export function apiKeyVariable(entry: ModelEntry): string | undefined {
-  if (entry.apiKeyEnv !== undefined) {
-    return entry.apiKeyEnv;
-  }
-  if (entry.provider === 'anthropic') {
-    return 'ANTHROPIC_API_KEY';
-  }
-  return entry.baseUrl === undefined ? 'OPENAI_API_KEY' : undefined;
-}
 
 export const ConfiguredMcpServerSchema = z.object({
   transport: z.enum(['stdio', 'http']),
@@ -251,10 +238,6 @@ export interface ConfigOverrides {
   temporalAddress?: string;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-}
-
 export const PROJECT_ROOT = resolve(new URL('..', import.meta.url).pathname);
 
 /** `<workspace>/.subagents/config.yaml`, the one file of the configuration. */
@@ -341,17 +324,6 @@ function workspaceIdOf(fileValue: string | undefined, env: NodeJS.ProcessEnv): s
     return fromEnv;
   }
   return fileValue ?? null;
-}
-
-/**
- * The tool queue of a configuration's workspace (`<taskQueue>-tools/<workspaceId>`), or null
- * without a workspace id: then every activity runs on the shared task queue, as before issue 16.
- */
-export function toolQueueOf(temporal: {
-  taskQueue: string;
-  workspaceId?: string | null;
-}): string | null {
-  return temporal.workspaceId ? toolQueueName(temporal.taskQueue, temporal.workspaceId) : null;
 }
 
 /**
@@ -476,11 +448,7 @@ export function loadConfig(
   overrides: ConfigOverrides = {},
   env: NodeJS.ProcessEnv = process.env,
 ): DeputyConfig {
-  const workspaceInput = overrides.workspace ?? env.DEPUTY_WORKSPACE ?? process.cwd();
-  if (!existsSync(workspaceInput)) {
-    throw new ConfigError(`workspace ${workspaceInput} does not exist`);
-  }
-  const workspace = realpathSync(workspaceInput);
+  const workspace = workspaceDirectory(overrides, env);
   const { settings: file, temporal } = parseConfigFile(workspace, env);
   const portText = overrides.port ?? env.DEPUTY_PORT;
   const port = portText === undefined ? 4780 : Number(portText);
@@ -490,7 +458,7 @@ export function loadConfig(
   return {
     ...file,
     workspace,
-    dataDir: resolve(overrides.dataDir ?? env.DEPUTY_DATA_DIR ?? join(workspace, '.deputy')),
+    dataDir: dataDirectory(workspace, overrides, env),
     userDir: resolve(env.DEPUTY_USER_DIR ?? join(homedir(), '.config', 'deputy')),
     projectRoot: PROJECT_ROOT,
     temporal: {

@@ -13,6 +13,7 @@ import { consoleLogger } from './api/errors.js';
 import { isLoopbackHost, normalizeAllowedHost, parseAllowedHosts } from './api/host-guard.js';
 import { DeputyError } from './errors.js';
 import { fixedConfig } from './live-config.js';
+import { listenOnLocalSocket } from './local-socket.js';
 import { definitionSecretSource } from './secrets/definition-secrets.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
@@ -21,6 +22,8 @@ export interface ApiServer {
   /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */
   url: string;
   port: number;
+  /** The local socket the CLI answers through (src/local-socket.ts); null when not opened. */
+  socket: string | null;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,10 @@ export type ApiServerDeps = Omit<AppDeps, 'config'> & {
    * Host/Origin check also runs with auth on; otherwise only without auth.
    */
   allowedHosts?: readonly string[];
+  /**
+   * Also answer the CLI on the data directory's local socket (src/local-socket.ts). Default true.
+   */
+  localSocket?: boolean;
 };
 
 export { isLoopbackHost };
@@ -101,16 +108,21 @@ export async function startApiServer(
     );
     created.once('error', reject);
   });
+  const local =
+    deps.localSocket === false ? null : await listenOnLocalSocket(app, config.dataDir, logger);
   const { port } = server.address() as AddressInfo;
   const host = config.api.host.includes(':') ? `[${config.api.host}]` : config.api.host;
   return {
     url: `http://${host}:${port}`,
     port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    socket: local?.path ?? null,
+    close: async () => {
+      await local?.close();
+      await new Promise<void>((resolve, reject) => {
         // Event streams hold connections open; close them so close() does not wait forever.
         if ('closeAllConnections' in server) server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      });
+    },
   };
 }

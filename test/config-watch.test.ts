@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError, loadConfig, type DeputyConfig } from '../src/config.js';
+import { ConfigError } from '../src/shared/config-error.js';
+import { loadConfig, type DeputyConfig } from '../src/config.js';
 import { watchConfig, type ConfigWatcher } from '../src/config-watch.js';
 import { liveSecretMasker } from '../src/secrets/live-masker.js';
 import { REDACTED } from '../src/shared/redact.js';

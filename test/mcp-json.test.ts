@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/shared/config-error.js';
+import { loadConfig } from '../src/config.js';
 
 function workspaceWith(files: Record<string, string>): string {
   const workspace = mkdtempSync(join(tmpdir(), 'deputy-mcp-json-'));

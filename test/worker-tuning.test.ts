@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError } from '../src/shared/config-error.js';
+import { loadConfig } from '../src/config.js';
 import {
   WORKER_TUNING_DEFAULTS,
   WORKER_TUNING_KEYS,

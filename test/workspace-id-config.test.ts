@@ -6,7 +6,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, readConfigFile, toolQueueOf } from '../src/config.js';
+import { ConfigError } from '../src/shared/config-error.js';
+import { loadConfig, readConfigFile } from '../src/config.js';
+import { toolQueueOf } from '../src/shared/tool-queue.js';
 
 async function workspaceWith(config: string | null): Promise<string> {
   const workspace = mkdtempSync(join(tmpdir(), 'deputy-workspace-id-'));

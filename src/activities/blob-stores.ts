@@ -5,7 +5,7 @@
  * a wrong URL stops the worker there, not at its first long tool result.
  */
 import { join } from 'node:path';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../shared/config-error.js';
 import { BLOB_STORE_URL_VARIABLE } from '../secrets/environment-secrets.js';
 import { FileBlobStore, type BlobStore } from './blob-store.js';
 import { PostgresBlobStore } from './postgres-blob-store.js';

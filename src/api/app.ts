@@ -5,6 +5,7 @@
 import { Hono } from 'hono';
 import type { DeputyConfig } from '../config.js';
 import { fixedConfig, type LiveConfig } from '../live-config.js';
+import { localOperator } from '../local-operator.js';
 import { definitionSecretSource } from '../secrets/definition-secrets.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { DefinitionRegistry } from '../definitions/registry.js';
@@ -28,6 +29,7 @@ import {
 } from './console-routes.js';
 import { registerDelegationRoutes } from './delegation-routes.js';
 import { DOCS_PUBLIC_PATHS, registerDocsRoutes } from './docs-routes.js';
+import { assertSameTemporalTarget, isLocalOperatorRequest } from './local-caller.js';
 import { consoleLogger, errorResponse, type Logger } from './errors.js';
 import type { EventStreamOptions } from './event-stream.js';
 import { registerGenerateRoutes } from './generate-routes.js';
@@ -126,10 +128,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     openPaths: HOST_CHECK_EXEMPT,
   });
   app.use('*', (c, next) =>
-    auth.enabled && deps.hosts?.checkWithAuth !== true ? next() : guard(c, next),
+    isLocalOperatorRequest(c) || (auth.enabled && deps.hosts?.checkWithAuth !== true)
+      ? next()
+      : guard(c, next),
   );
   app.use('*', async (c, next) => {
-    if (publicPaths.has(c.req.path)) {
+    if (isLocalOperatorRequest(c)) {
+      assertSameTemporalTarget(c, deps.config);
+      c.set('caller', localOperator());
+    } else if (publicPaths.has(c.req.path)) {
       c.set('caller', { id: null, roles: [] });
     } else {
       c.set('caller', auth.authenticate(c.req.header('Authorization')));

@@ -37,7 +37,7 @@ function diagnosticLines(loaded: LoadedDefinition): string[] {
 export async function loadRegistry(command: Command) {
   // Loaded on demand: client commands should not pay for the definition parser.
   const { createRegistry } = await import('../definitions/registry.js');
-  const registry = createRegistry({ config: configFor(command) });
+  const registry = createRegistry({ config: await configFor(command) });
   await registry.load();
   return registry;
 }
@@ -56,7 +56,7 @@ export function registerAgentCommands(
       run(command, async (io): Promise<ExitCode> => {
         const registry = await loadRegistry(command);
         // On stderr, so `--json` output stays one document.
-        printConfigWarnings(configFor(command), io);
+        printConfigWarnings(await configFor(command), io);
         const all = registry.list().map(redacted);
         if (options.json) {
           printJson(
@@ -163,7 +163,7 @@ async function resolveFor(
             .map((role) => role.trim())
             .filter(Boolean),
         };
-  const resolved = await createAgentResolver(configFor(command), registry).resolve(
+  const resolved = await createAgentResolver(await configFor(command), registry).resolve(
     name,
     caller,
     main === true ? { asSession: true } : {},

@@ -18,7 +18,7 @@ import { withSessions } from './context.js';
 import { describeFailure, EXIT, type ExitCode } from './exit-codes.js';
 import { cardLines, eventLines, oneLine } from './format.js';
 import type { Run } from './delegation-commands.js';
-import { cliUser } from './cli-user.js';
+import { localOperatorId } from '../local-operator.js';
 import { PendingCards, followSession, lastSeqOf, trackCards } from './session-stream.js';
 
 const FINISHED = new Set(['completed', 'failed', 'stopped']);
@@ -190,7 +190,7 @@ async function handle(
         const outcome = await delegations.decide(command.cardId, {
           decision: command.decision,
           ...(command.reason === undefined ? {} : { reason: command.reason }),
-          decidedBy: `cli:${cliUser()}`,
+          decidedBy: localOperatorId(),
         });
         // Applied: the stream prints the decision. Recorded: say it waits for a worker.
         if (isRecorded(outcome)) {

@@ -52,7 +52,7 @@ export function registerClusterCommands(
     .action(
       async (options: { port?: number; ui: boolean; foreground?: boolean }, command: Command) =>
         run(command, async (io): Promise<ExitCode> => {
-          const { dataDir } = configFor(command);
+          const { dataDir } = await configFor(command);
           const started = await (
             await clusterProfile()
           ).startCluster({
@@ -84,7 +84,7 @@ export function registerClusterCommands(
     .option('--remove', 'also delete its PostgreSQL data and configuration')
     .action(async (options: { remove?: boolean }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
-        const { dataDir } = configFor(command);
+        const { dataDir } = await configFor(command);
         const stopped = await (await clusterProfile()).stopCluster(dataDir);
         io.err(stopped ? 'cluster stopped' : 'no cluster was running');
         if (options.remove) {
@@ -101,7 +101,9 @@ export function registerClusterCommands(
     .option('--json', 'machine-readable output')
     .action(async (options: { json?: boolean }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
-        const status = await (await clusterProfile()).clusterStatus(configFor(command).dataDir);
+        const status = await (
+          await clusterProfile()
+        ).clusterStatus((await configFor(command)).dataDir);
         if (options.json) printJson(io, status);
         else if (status.state === 'stopped') io.out('stopped');
         else {
@@ -124,7 +126,7 @@ export function registerClusterCommands(
     )
     .action(async (_options: unknown, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
-        const { dataDir } = configFor(command);
+        const { dataDir } = await configFor(command);
         const status = await (await clusterProfile()).clusterStatus(dataDir);
         if (status.state === 'stopped') {
           io.err('no cluster is running: start one with `deputy cluster start`');

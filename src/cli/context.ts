@@ -3,7 +3,8 @@
  * workspace file) and, for the client commands, a Delegations facade on a live connection.
  */
 import type { Command } from 'commander';
-import { loadConfig, toolQueueOf, type ConfigOverrides, type DeputyConfig } from '../config.js';
+import type { ConfigOverrides, DeputyConfig } from '../config.js';
+import { toolQueueOf } from '../shared/tool-queue.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { Sessions } from '../temporal/sessions/facade.js';
 import type { Io } from './io.js';
@@ -20,8 +21,16 @@ export function globalOptions(command: Command): GlobalOptions {
   return root.opts<GlobalOptions>();
 }
 
-export function configFor(command: Command, extra: ConfigOverrides = {}): DeputyConfig {
+/**
+ * The configuration, loaded on first need: its schema (zod, yaml) is a good part of a short
+ * command's start, and `--help` or a command answered by the local API need none of it.
+ */
+export async function configFor(
+  command: Command,
+  extra: ConfigOverrides = {},
+): Promise<DeputyConfig> {
   const global = globalOptions(command);
+  const { loadConfig } = await import('../config.js');
   return loadConfig({
     ...(global.workspace === undefined ? {} : { workspace: global.workspace }),
     ...(global.dataDir === undefined ? {} : { dataDir: global.dataDir }),
@@ -59,7 +68,7 @@ export async function withDelegations<T>(
   command: Command,
   fn: (delegations: Delegations, config: DeputyConfig) => Promise<T>,
 ): Promise<T> {
-  const config = configFor(command);
+  const config = await configFor(command);
   const { connectTemporal, createDelegations } = await clientModules();
   const temporal = await connectTemporal(config);
   try {
@@ -79,7 +88,7 @@ export async function withSessions<T>(
   command: Command,
   fn: (sessions: Sessions, delegations: Delegations, config: DeputyConfig) => Promise<T>,
 ): Promise<T> {
-  const config = configFor(command);
+  const config = await configFor(command);
   const { connectTemporal, createDelegations, createSessions } = await clientModules();
   const temporal = await connectTemporal(config);
   const { namespace, taskQueue } = config.temporal;

@@ -1,11 +1,10 @@
 /** Client commands: delegate, status, list, cards, approve, deny, stop. */
-import { userInfo } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DELEGATION_STATUSES, type DelegationStatus } from '../shared/delegation.js';
 import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
-import type { Delegations } from '../temporal/delegations/facade.js';
 import { isRecorded } from '../temporal/delegations/types.js';
 import { TemporalUnreachableError } from '../temporal/unreachable.js';
+import { localOperatorId } from '../local-operator.js';
 import { secretMaskerFor } from '../secrets/masker.js';
 import { loadRegistry } from './agents-commands.js';
 import { configFor, withDelegations } from './context.js';
@@ -13,6 +12,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { followDelegation } from './follow.js';
 import { cardLines, resultLines, stateLines, summaryTable } from './format.js';
 import { printJson, type Io } from './io.js';
+import { preferLocalApi } from './local-api.js';
 
 interface JsonOption {
   json?: boolean;
@@ -65,7 +65,7 @@ export function registerDelegationCommands(
             const started = await delegations.start({
               agent,
               // A configured secret typed into a task would land in history and the model.
-              task: secretMaskerFor(configFor(command)).text(task),
+              task: secretMaskerFor(await configFor(command)).text(task),
               session: options.session,
               caller: { id: null, roles: [] },
               options: {
@@ -168,17 +168,18 @@ export function registerDelegationCommands(
     .option('--session <session>', 'only this session')
     .option('--json', 'machine-readable output')
     .action(async (options: JsonOption & { session?: string }, command: Command) =>
-      run(command, (io) =>
-        withDelegations(command, async (delegations) => {
-          const cards = await delegations.cards(
-            options.session === undefined ? {} : { session: options.session },
-          );
-          if (options.json) printJson(io, cards);
-          else if (cards.length === 0) io.out('no pending cards');
-          else for (const card of cards) io.out(cardLines(card).join('\n'));
-          return EXIT.ok;
-        }),
-      ),
+      run(command, async (io) => {
+        const filter = options.session === undefined ? {} : { session: options.session };
+        const cards = await preferLocalApi(
+          command,
+          (api) => api.cards.pending(filter),
+          () => withDelegations(command, (delegations) => delegations.cards(filter)),
+        );
+        if (options.json) printJson(io, cards);
+        else if (cards.length === 0) io.out('no pending cards');
+        else for (const card of cards) io.out(cardLines(card).join('\n'));
+        return EXIT.ok;
+      }),
     );
 
   for (const decision of ['approve', 'deny'] as const) {
@@ -192,11 +193,7 @@ export function registerDelegationCommands(
       )
       .option('--json', 'machine-readable output')
       .action(async (cardId: string, options: JsonOption & { reason?: string }, command: Command) =>
-        run(command, (io) =>
-          withDelegations(command, (delegations) =>
-            decide(delegations, io, cardId, decision, options),
-          ),
-        ),
+        run(command, (io) => decide(command, io, cardId, decision, options)),
       );
   }
 
@@ -257,17 +254,25 @@ export function registerDelegationCommands(
 }
 
 async function decide(
-  delegations: Delegations,
+  command: Command,
   io: Io,
   cardId: string,
   decision: 'approve' | 'deny',
   options: JsonOption & { reason?: string },
 ): Promise<ExitCode> {
-  const outcome = await delegations.decide(cardId, {
-    decision,
-    ...(options.reason === undefined ? {} : { reason: options.reason }),
-    decidedBy: `cli:${safeUserName()}`,
-  });
+  const outcome = await preferLocalApi(
+    command,
+    // The API's 202 adds links for HTTP clients; the CLI prints what the direct path returns.
+    async (api) => withoutLinks(await api.cards.decide(cardId, decision, options.reason)),
+    () =>
+      withDelegations(command, (delegations) =>
+        delegations.decide(cardId, {
+          decision,
+          ...(options.reason === undefined ? {} : { reason: options.reason }),
+          decidedBy: localOperatorId(),
+        }),
+      ),
+  );
   if (options.json) printJson(io, outcome);
   else if (isRecorded(outcome)) {
     // Done from the human's side: Temporal holds the decision until a worker applies it.
@@ -280,12 +285,10 @@ async function decide(
   return EXIT.ok;
 }
 
-function safeUserName(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return 'unknown';
-  }
+function withoutLinks<T extends object>(outcome: T): T {
+  const copy = { ...outcome } as Record<string, unknown>;
+  delete copy.links;
+  return copy as T;
 }
 
 function parsePositiveInteger(value: string): number {

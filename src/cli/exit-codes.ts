@@ -3,7 +3,7 @@
  * from error to code (and to the one-line message on stderr) is defined once.
  */
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../shared/config-error.js';
 import { DeputyError } from '../errors.js';
 import { TemporalUnreachableError } from '../temporal/unreachable.js';
 

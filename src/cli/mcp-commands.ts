@@ -17,7 +17,7 @@ import { DeputyError } from '../errors.js';
 import { fixedConfig } from '../live-config.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { SecretMasker } from '../secrets/masker.js';
-import { cliUser } from './cli-user.js';
+import { localOperatorId } from '../local-operator.js';
 import { configFor, printConfigWarnings } from './context.js';
 import type { Run } from './delegation-commands.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -45,7 +45,7 @@ interface McpSession {
 
 /** Runs `body` with clients of its own, and closes them (and their processes) whatever happens. */
 async function withMcp<T>(command: Command, io: Io, body: (mcp: McpSession) => Promise<T>) {
-  const config = configFor(command);
+  const config = await configFor(command);
   // On stderr, so `--json` output stays one document.
   printConfigWarnings(config, io);
   // Loaded on demand: the other commands should not pay for the MCP SDK and the parser.
@@ -233,7 +233,7 @@ export function registerMcpCommands(
         return withMcp(command, io, async ({ config, registry, runtime, secrets }) => {
           const sources = { runtime, config, definitions: registry };
           const answer = secrets.value(
-            await trustMcpServer(sources, name, { hash: options.hash, by: `cli:${cliUser()}` }),
+            await trustMcpServer(sources, name, { hash: options.hash, by: localOperatorId() }),
           );
           if (options.json) printJson(io, answer);
           else for (const line of trustLines(answer)) io.out(line);

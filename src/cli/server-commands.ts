@@ -1,6 +1,6 @@
 /** Long-running commands: worker, api, and dev (Temporal dev server + worker + API in one). */
 import type { Command } from 'commander';
-import { toolQueueOf } from '../config.js';
+import { toolQueueOf } from '../shared/tool-queue.js';
 import type { LiveConfig } from '../live-config.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { ApiServer } from '../server.js';
@@ -172,7 +172,7 @@ export function registerServerCommands(
     .description('run a worker on the delegation task queue until SIGINT/SIGTERM')
     .action(async (_options: unknown, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
-        const config = configFor(command);
+        const config = await configFor(command);
         // `api` and `dev` print them from the API server, with its auth warnings.
         printConfigWarnings(config, io);
         const { temporalAddress } = await import('../temporal/connection.js');
@@ -201,7 +201,10 @@ export function registerServerCommands(
     .option('--port <port>', 'API port (env DEPUTY_PORT)', parsePort)
     .action(async (options: { port?: number }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
-        const config = configFor(command, options.port === undefined ? {} : { port: options.port });
+        const config = await configFor(
+          command,
+          options.port === undefined ? {} : { port: options.port },
+        );
         const settings = await (await import('./watch-settings.js')).watchSettings(config, io);
         try {
           const api = await startApi(settings, io);
@@ -237,7 +240,7 @@ export function registerServerCommands(
         command: Command,
       ) =>
         run(command, async (io): Promise<ExitCode> => {
-          const config = configFor(command, {
+          const config = await configFor(command, {
             ...(options.port === undefined ? {} : { port: options.port }),
             ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
             ...(options.workspace === undefined ? {} : { workspace: options.workspace }),
@@ -297,6 +300,7 @@ export function registerServerCommands(
             io.out(`console:      ${api.server.url}/`);
             io.out(`deputy API:   ${api.server.url}  (OpenAPI: ${api.server.url}/openapi.json)`);
             io.out(`Temporal:     ${address}${uiUrl ? `  UI: ${uiUrl}` : ''}`);
+            if (api.server.socket !== null) io.out(`CLI socket:   ${api.server.socket}`);
             io.out(`workspace:    ${config.workspace}`);
             io.out(`worker:       ${queuesLine(worker)}`);
             io.out(

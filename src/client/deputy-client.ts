@@ -100,6 +100,11 @@ export interface DeputyClient {
      * those the caller may decide (all for an admin).
      */
     list(session: string): Promise<ApprovalCard[]>;
+    /**
+     * The approvals inbox: every pending card across sessions (or one session's), oldest first;
+     * with auth, only those the caller may decide.
+     */
+    pending(filter?: { session?: string }): Promise<ApprovalCard[]>;
     /** The decided card, or the recorded decision when no worker applied it within seconds. */
     decide(
       cardId: string,
@@ -159,6 +164,8 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
     cards: {
       list: async (session) =>
         (await get<{ cards: ApprovalCard[] }>(`/sessions/${id(session)}/cards`)).cards,
+      pending: async (filter = {}) =>
+        (await get<{ cards: ApprovalCard[] }>(`/cards${query(filter)}`)).cards,
       decide: (cardId, decision, reason) =>
         post(`/cards/${id(cardId)}`, { decision, ...(reason === undefined ? {} : { reason }) }),
     },

@@ -9,7 +9,8 @@
 import type { Client } from '@temporalio/client';
 import { createApp } from '../api/app.js';
 import type { Auth } from '../api/auth.js';
-import { loadConfig, toolQueueOf, type DeputyConfig } from '../config.js';
+import { loadConfig, type DeputyConfig } from '../config.js';
+import { toolQueueOf } from '../shared/tool-queue.js';
 import { createRegistry } from '../definitions/registry.js';
 import { ANONYMOUS_CALLER } from '../shared/caller.js';
 import { connectTemporal } from '../temporal/connection.js';

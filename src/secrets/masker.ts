@@ -3,7 +3,8 @@
  * what they return (it lands in workflow history), the API masks what it answers and logs, the
  * worker masks its log lines. The workflow never receives the values: they would be recorded.
  */
-import { apiKeyVariable, type DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config.js';
+import { apiKeyVariable } from './api-key-variable.js';
 import { redactSecrets, redactSecretText } from '../shared/redact.js';
 import { environmentSecretValues } from './environment-secrets.js';
 

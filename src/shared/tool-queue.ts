@@ -35,3 +35,14 @@ export function memoToolQueue(memo: Record<string, unknown> | undefined): string
   const queue = memo?.[TOOL_QUEUE_MEMO];
   return typeof queue === 'string' && queue !== '' ? queue : null;
 }
+
+/**
+ * The tool queue of a configuration's workspace (`<taskQueue>-tools/<workspaceId>`), or null
+ * without a workspace id: then every activity runs on the shared task queue, as before issue 16.
+ */
+export function toolQueueOf(temporal: {
+  taskQueue: string;
+  workspaceId?: string | null;
+}): string | null {
+  return temporal.workspaceId ? toolQueueName(temporal.taskQueue, temporal.workspaceId) : null;
+}

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FileBlobStore } from '../../src/activities/blob-store.js';
 import { BLOB_STORE_URL_VARIABLE, createBlobStore } from '../../src/activities/blob-stores.js';
 import { PostgresBlobStore } from '../../src/activities/postgres-blob-store.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/shared/config-error.js';
 
 const SECRET = 'correct-horse-battery-staple';
 

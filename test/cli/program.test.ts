@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFailure, EXIT } from '../../src/cli/exit-codes.js';
 import type { Io } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/program.js';
-import { ConfigError } from '../../src/config.js';
+import { ConfigError } from '../../src/shared/config-error.js';
 import { DeputyError, invalidDefinition } from '../../src/errors.js';
 import { TemporalUnreachableError } from '../../src/temporal/connection.js';
 

@@ -128,6 +128,10 @@ describe.each([
         expect((await deputy.cards.list(sessionId)).map((card) => card.id)).toContain(
           event.card.id,
         );
+        // The inbox, filtered to this session, holds the same card.
+        const inbox = await deputy.cards.pending({ session: sessionId });
+        expect(inbox.map((card) => card.id)).toContain(event.card.id);
+        expect(inbox.every((card) => card.session === sessionId)).toBe(true);
         await deputy.cards.decide(event.card.id, 'approve');
       }
       if (event.type === 'reply') {
