@@ -200,6 +200,21 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
   });
 
+  it('runs the packed package, as a project that installs deputy does: no sources, no tsx', () => {
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(dockerfile).toMatch(/RUN .*npm pack/);
+    expect(runtime).toMatch(/COPY --from=package \S*deputy\.tgz/);
+    expect(runtime).toMatch(/RUN npm ci --omit=dev/);
+    // Nothing of the build context beyond the manifests: src/ would make bin/ run it through tsx.
+    const copies = [...runtime.matchAll(/^COPY (?!--from)(.*)$/gm)].map((match) => match[1]);
+    expect(copies).toEqual(['package.json package-lock.json ./']);
+    expect(runtime).toMatch(/^CMD \["node", "bin\/deputy\.mjs", "worker"\]$/m);
+    const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.dependencies)).not.toContain('tsx');
+  });
+
   it('keeps local state and secrets out of the build context', () => {
     const ignored = readFileSync(new URL('.dockerignore', root), 'utf8').split('\n');
     for (const entry of ['node_modules', '.git', '.deputy', '.env']) {

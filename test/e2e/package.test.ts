@@ -7,6 +7,7 @@
  * with the installed client (issue 26).
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,6 +156,13 @@ describe('the packed package', () => {
         /\.test\.(js|ts|d\.ts)/.test(path),
     );
     expect(unwanted).toEqual([]);
+  });
+
+  it('installs without tsx: the installed command runs compiled code', () => {
+    expect(existsSync(join(consumer, 'node_modules', 'deputy', 'dist', 'cli', 'main.js'))).toBe(
+      true,
+    );
+    expect(existsSync(join(consumer, 'node_modules', 'tsx'))).toBe(false);
   });
 });
 
