@@ -120,8 +120,11 @@ function componentSchemas(): Record<string, JsonSchema> {
     // them a component name instead, the document has nowhere to put them.
     throw new Error('OpenAPI: a schema is shared without a component name; register it');
   }
+  // By name, not by registration: which module registers a component first depends on import
+  // order, and moving a module must not change the document.
+  const byName = Object.entries(schemas).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
+    byName.map(([id, schema]) => {
       // `$id` would be a URI with a fragment (not allowed) and `$schema` repeats the dialect
       // OpenAPI 3.1 already declares: the component's name is its identity.
       const body: JsonSchema = { ...schema };
