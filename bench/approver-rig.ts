@@ -7,8 +7,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import type { EventStreamOptions } from '../src/api/event-stream.js';
-import { loadConfig } from '../src/config.js';
+import type { EventStreamOptions } from '../src/api/http/event-stream.js';
+import { loadConfig } from '../src/config/load.js';
 import { createRegistry } from '../src/definitions/registry.js';
 import { startApiServer, type ApiServer } from '../src/server.js';
 import {
@@ -16,7 +16,7 @@ import {
   type Delegations,
   type DelegationsOptions,
 } from '../src/temporal/delegations/facade.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
+import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { startWorkerRuntime } from '../src/worker.js';
 
 /** The agent's name; its task names the file it writes (`out/<task>.txt`). */

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../src/config.js';
+import { PROJECT_ROOT } from '../src/config/load.js';
 
 export interface WorkerEnv {
   address: string;

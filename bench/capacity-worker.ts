@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 import { startWorkerRuntime } from '../src/worker.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });

@@ -22,14 +22,14 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { PROJECT_ROOT } from '../src/config.js';
+import { PROJECT_ROOT } from '../src/config/load.js';
 import { DeputyError } from '../src/errors.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import type { DelegationResult } from '../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../src/temporal/delegations/facade.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
+import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { WORKFLOWS_PATH } from '../src/worker.js';
-import { WORKER_TUNING_DEFAULTS } from '../src/worker-tuning.js';
+import { WORKER_TUNING_DEFAULTS } from '../src/config/worker-tuning.js';
 import { renderChart } from './capacity-chart.js';
 import { historySize } from './history-bytes.js';
 import {
@@ -46,7 +46,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SAMPLE_EVERY = Number(
   process.env.BENCH_SAMPLE_EVERY ?? Math.min(250, Math.max(25, Math.round(PARKED / 20))),
 );
-/** The main worker's cache; unset: deputy's default (src/worker-tuning.ts). */
+/** The main worker's cache; unset: deputy's default (src/config/worker-tuning.ts). */
 const MAIN_CACHE = process.env.BENCH_CACHE;
 const RESTART_BATCH = 100;
 const SMALL_CACHE = Number(process.env.BENCH_SMALL_CACHE ?? 100);

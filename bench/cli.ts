@@ -15,10 +15,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PROJECT_ROOT } from '../src/config.js';
+import { PROJECT_ROOT } from '../src/config/load.js';
 import { localApiSocketPath } from '../src/paths/workspace-directories.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { ensureTemporalCli } from '../src/temporal/temporal-cli.js';
+import { startDevServer } from '../src/servers/dev/dev-server.js';
+import { ensureTemporalCli } from '../src/servers/dev/temporal-cli.js';
 import { WORKFLOW_BUNDLE } from '../src/worker.js';
 import { alternate, median, msAgainst, type BenchReport, type BenchRow } from './stats.js';
 

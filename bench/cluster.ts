@@ -1,5 +1,5 @@
 /**
- * Issue 16: deputy on the cluster profile (src/cluster/cluster.ts: PostgreSQL, history, matching,
+ * Issue 16: deputy on the cluster profile (src/servers/cluster/cluster.ts: PostgreSQL, history, matching,
  * frontend and worker as separate processes, 4 history shards), each figure against a baseline
  * measured in the same run:
  *
@@ -26,8 +26,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { CLUSTER_HISTORY_SHARDS } from '../src/cluster/server-config.js';
-import { PROJECT_ROOT } from '../src/config.js';
+import { CLUSTER_HISTORY_SHARDS } from '../src/servers/cluster/server-config.js';
+import { PROJECT_ROOT } from '../src/config/load.js';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
 import { createDelegations } from '../src/temporal/delegations/facade.js';
 import { WORKFLOWS_PATH } from '../src/worker.js';

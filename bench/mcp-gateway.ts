@@ -30,14 +30,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client, Connection } from '@temporalio/client';
 import { createAgentResolver } from '../src/agent-resolver.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 import { createRegistry } from '../src/definitions/registry.js';
 import { createMcpTools } from '../src/mcp/gateway-tools.js';
 import { createMcpRuntime } from '../src/mcp/mcp-runtime.js';
-import { liveConfigOf } from '../src/live-config.js';
+import { liveConfigOf } from '../src/config/live-config.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
+import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { startWorkerRuntime } from '../src/worker.js';
 import { countPids, startHttpFixture, stdioFixtureCommand } from '../test/fixtures/mcp/start.js';
 import {

@@ -20,10 +20,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { createDelegations } from '../src/temporal/delegations/facade.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
+import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { createSessions } from '../src/temporal/sessions/facade.js';
 import { startWorkerRuntime } from '../src/worker.js';
 import {

@@ -1,6 +1,6 @@
 /**
  * What the Temporal benches share: a workspace written from a map of files, a dev server (raised
- * or default dynamic config) or the cluster profile (src/cluster/cluster.ts: PostgreSQL and four
+ * or default dynamic config) or the cluster profile (src/servers/cluster/cluster.ts: PostgreSQL and four
  * server processes, tuned or default dynamic config file), and one worker whose bundle holds
  * deputy's delegation and the bare baselines (bench-workflows.ts), with deputy's real activities.
  * Both sides of every comparison run on this one server and worker, so neither gets a warmer
@@ -15,13 +15,13 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
 import { createAgentResolver } from '../src/agent-resolver.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 import { createRegistry } from '../src/definitions/registry.js';
 import { createBlobStore } from '../src/activities/blob-stores.js';
-import { startCluster } from '../src/cluster/cluster.js';
+import { startCluster } from '../src/servers/cluster/cluster.js';
 import { BLOB_STORE_URL_VARIABLE } from '../src/secrets/environment-secrets.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
-import { workerTuningOptions } from '../src/worker-tuning.js';
+import { startDevServer } from '../src/servers/dev/dev-server.js';
+import { workerTuningOptions } from '../src/config/worker-tuning.js';
 
 export interface RigOptions {
   /** Temp directory prefix. */

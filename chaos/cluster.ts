@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { loadConfig, PROJECT_ROOT } from '../src/config.js';
+import { loadConfig, PROJECT_ROOT } from '../src/config/load.js';
 import { startApiServer, type ApiServer } from '../src/server.js';
 import { createDelegations, type Delegations } from '../src/temporal/delegations/facade.js';
-import { freePort, startDevServer, type DevServer } from '../src/temporal/dev-server.js';
+import { freePort, startDevServer, type DevServer } from '../src/servers/dev/dev-server.js';
 import { WORKFLOWS_PATH } from '../src/worker.js';
 
 export const sleep = (ms: number): Promise<void> =>

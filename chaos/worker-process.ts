@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 import { startWorkerRuntime } from '../src/worker.js';
 
 // Warnings only (a worker that lost its peer logs plenty), and no SDK signal handlers: SIGTERM

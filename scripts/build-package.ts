@@ -8,7 +8,7 @@
 import { cpSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { PROJECT_ROOT } from '../src/config.js';
+import { PROJECT_ROOT } from '../src/config/load.js';
 import { bundleInProject, WORKFLOW_BUNDLE, WORKFLOWS_PATH } from '../src/worker.js';
 
 const SOURCE = join(PROJECT_ROOT, 'src');

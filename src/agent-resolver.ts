@@ -8,8 +8,8 @@ import { resolveCapabilities } from './capabilities/resolve.js';
 import { memoryDirectory } from './capabilities/resolve.js';
 import { discoverSkills, type SkillDiscoveryOptions } from './capabilities/skill-discovery.js';
 import { resolve } from 'node:path';
-import type { DeputyConfig } from './config.js';
-import { liveConfigOf, type LiveConfig } from './live-config.js';
+import type { DeputyConfig } from './config/schema.js';
+import { liveConfigOf, type LiveConfig } from './config/live-config.js';
 import type { LoadedDefinition } from './definitions/definition.js';
 import { readResidentMemory } from './tools/memory.js';
 import { realpathLenient } from './paths/realpath-lenient.js';
@@ -31,7 +31,7 @@ export interface DefinitionSource {
 }
 
 /**
- * @param settings the configuration; a live one (src/config-watch.ts) is read at each resolution,
+ * @param settings the configuration; a live one (src/config/watch.ts) is read at each resolution,
  *   so a delegation started after an edit of `.subagents/config.yaml` resolves against it.
  */
 /** How long a delegation's start waits for its servers' first handshake. */

@@ -1,5 +1,5 @@
 /**
- * The one error class the API and the CLI map to answers: an HTTP status (src/api/errors.ts)
+ * The one error class the API and the CLI map to answers: an HTTP status (src/api/http/errors.ts)
  * or an exit code (src/cli/exit-codes.ts). Anything that is not a DeputyError is a bug, and
  * is reported as an internal error that leaks nothing.
  */
@@ -36,7 +36,7 @@ export interface DeputyErrorOptions {
   issues?: Issue[];
   /**
    * The stable `code` the API answers with, when it is more precise than the kind's own
-   * (src/api/errors.ts): `invalid_config` for a definition or configuration (API-4),
+   * (src/api/http/errors.ts): `invalid_config` for a definition or configuration (API-4),
    * `agent_not_found`, `agent_already_exists`, `agent_name_reserved`, `mcp_server_not_found`.
    */
   code?: ErrorCode;

@@ -27,7 +27,7 @@ export function localOperator(): Caller {
 /**
  * What a CLI request over the local socket says of the Temporal target its own environment
  * names (header -> the variable it was read from), so an API serving another one refuses it
- * (src/api/local-caller.ts) and the CLI goes to Temporal itself.
+ * (src/api/http/local-caller.ts) and the CLI goes to Temporal itself.
  */
 export const LOCAL_TARGET_HEADERS = {
   'x-deputy-temporal-address': 'TEMPORAL_ADDRESS',

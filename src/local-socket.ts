@@ -2,7 +2,7 @@
  * The API on a Unix socket in the data directory, beside its TCP port: the CLI's way in
  * (src/cli/local-api.ts). A command like `deputy cards` then costs one small HTTP request instead of
  * loading the Temporal SDK and connecting (about 0.3 s of a short command). Requests on this
- * socket are the local operator's (src/api/local-caller.ts), so the socket is kept to the owner:
+ * socket are the local operator's (src/api/http/local-caller.ts), so the socket is kept to the owner:
  * its directory is 0700 and the socket 0600.
  *
  * Never fatal: without the socket the CLI talks to Temporal itself, as before. Each reason it is
@@ -13,8 +13,8 @@ import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
-import type { Logger } from './api/errors.js';
-import type { AppEnv } from './api/app-env.js';
+import type { Logger } from './api/http/errors.js';
+import type { AppEnv } from './api/http/app-env.js';
 import { localApiSocketPath } from './paths/workspace-directories.js';
 
 /** sockaddr_un holds 108 bytes on Linux, 104 on macOS, the terminating NUL included. */

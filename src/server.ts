@@ -1,18 +1,18 @@
 /**
  * Puts the API on a socket. With auth disabled the server refuses any host but loopback
  * (API-7): an unauthenticated API on a network interface would let anyone approve cards. Which
- * `Host` names it then answers to is the app's business (src/api/host-guard.ts); this module
+ * `Host` names it then answers to is the app's business (src/api/http/host-guard.ts); this module
  * only tells it the extra names: DEPUTY_ALLOWED_HOSTS and a specific bind address.
  */
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import type { DeputyConfig } from './config.js';
+import type { DeputyConfig } from './config/schema.js';
 import { createApp, type AppDeps } from './api/app.js';
-import { liveAuth } from './api/live-auth.js';
-import { consoleLogger } from './api/errors.js';
-import { isLoopbackHost, normalizeAllowedHost, parseAllowedHosts } from './api/host-guard.js';
+import { liveAuth } from './api/http/live-auth.js';
+import { consoleLogger } from './api/http/errors.js';
+import { isLoopbackHost, normalizeAllowedHost, parseAllowedHosts } from './api/http/host-guard.js';
 import { DeputyError } from './errors.js';
-import { fixedConfig } from './live-config.js';
+import { fixedConfig } from './config/live-config.js';
 import { listenOnLocalSocket } from './local-socket.js';
 import { definitionSecretSource } from './secrets/definition-secrets.js';
 import { liveSecretMasker } from './secrets/live-masker.js';

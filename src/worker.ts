@@ -15,17 +15,18 @@ import type { BlobStore } from './activities/blob-store.js';
 import { createBlobStore } from './activities/blob-stores.js';
 import type { AgentResolver } from './activities/resolve-agent.js';
 import { createAgentResolver } from './agent-resolver.js';
-import { PROJECT_ROOT, type DeputyConfig } from './config.js';
+import { PROJECT_ROOT } from './config/load.js';
+import { type DeputyConfig } from './config/schema.js';
 import { toolQueueOf } from './shared/tool-queue.js';
 import { createRegistry } from './definitions/registry.js';
-import { liveConfigOf, type LiveConfig } from './live-config.js';
+import { liveConfigOf, type LiveConfig } from './config/live-config.js';
 import { definitionSecretSource, type DefinitionsNow } from './secrets/definition-secrets.js';
 import type { McpGatewayDeps } from './mcp/gateway-tools.js';
 import { createMcpRuntime, type McpRuntime } from './mcp/mcp-runtime.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import type { SecretMasker } from './secrets/masker.js';
 import { assertSearchAttributes } from './temporal/search-attribute-check.js';
-import { workerTuningOptions } from './worker-tuning.js';
+import { workerTuningOptions } from './config/worker-tuning.js';
 
 /**
  * The workflows' TypeScript source (a clone runs it; webpack bundles it when the worker starts).
@@ -71,7 +72,7 @@ export function bundleInProject<T extends { context?: string }>(config: T): T {
 export interface DeputyWorkerOptions {
   config: DeputyConfig;
   /**
-   * The watched configuration (src/config-watch.ts): activities read it at each call. Default:
+   * The watched configuration (src/config/watch.ts): activities read it at each call. Default:
    * `config`, fixed.
    */
   settings?: LiveConfig;
@@ -145,7 +146,7 @@ export async function createDeputyWorkers(options: DeputyWorkerOptions): Promise
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',
     // The `worker:` section (cache, slots, sticky timeout, SIGTERM grace), read at start: the
-    // worker's sizes cannot change while it runs. Defaults and their reasons: src/worker-tuning.ts.
+    // worker's sizes cannot change while it runs. Defaults and their reasons: src/config/worker-tuning.ts.
     ...tuning,
   });
   if (toolQueue === null || toolQueue === taskQueue) {
@@ -206,7 +207,7 @@ export type WorkerRuntimeOptions = Pick<
  * A worker with everything it needs: a native connection, the definition registry (watched) and
  * the agent resolver built on it. What `deputy worker` and `deputy dev` run.
  *
- * @param settings the configuration; a watched one (src/config-watch.ts) makes resolution and
+ * @param settings the configuration; a watched one (src/config/watch.ts) makes resolution and
  *   activities follow edits of `.subagents/config.yaml`. The namespace and locations are taken
  *   from it once, at start.
  */

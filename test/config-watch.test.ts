@@ -10,8 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../src/shared/config-error.js';
-import { loadConfig, type DeputyConfig } from '../src/config.js';
-import { watchConfig, type ConfigWatcher } from '../src/config-watch.js';
+import { loadConfig } from '../src/config/load.js';
+import { type DeputyConfig } from '../src/config/schema.js';
+import { watchConfig, type ConfigWatcher } from '../src/config/watch.js';
 import { liveSecretMasker } from '../src/secrets/live-masker.js';
 import { REDACTED } from '../src/shared/redact.js';
 

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { buildConsole as buildConsoleIfStale } from '../web/build.js';
-import { startCluster } from '../src/cluster/cluster.js';
-import { startDevServer } from '../src/temporal/dev-server.js';
+import { startCluster } from '../src/servers/cluster/cluster.js';
+import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { CHROMIUM } from './browser/support/chromium.js';
 
 declare module 'vitest' {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/shared/config-error.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 
 function workspaceWith(files: Record<string, string>): string {
   const workspace = mkdtempSync(join(tmpdir(), 'deputy-mcp-json-'));

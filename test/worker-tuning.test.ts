@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/shared/config-error.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/load.js';
 import {
   WORKER_TUNING_DEFAULTS,
   WORKER_TUNING_KEYS,
   workerEnvName,
   workerEnvOverrides,
   workerTuningOptions,
-} from '../src/worker-tuning.js';
+} from '../src/config/worker-tuning.js';
 
 const ENV = { DEPUTY_USER_DIR: '/nonexistent-user-dir' };
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/shared/config-error.js';
-import { loadConfig, readConfigFile } from '../src/config.js';
+import { loadConfig, readConfigFile } from '../src/config/load.js';
 import { toolQueueOf } from '../src/shared/tool-queue.js';
 
 async function workspaceWith(config: string | null): Promise<string> {

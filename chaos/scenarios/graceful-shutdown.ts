@@ -1,6 +1,6 @@
 /**
  * Scenario 5: a worker gets SIGTERM while tools run. The worker is the real `deputy worker`
- * command with DEPUTY_WORKER_SHUTDOWN_GRACE_SECONDS set (src/worker-tuning.ts, passed to
+ * command with DEPUTY_WORKER_SHUTDOWN_GRACE_SECONDS set (src/config/worker-tuning.ts, passed to
  * Temporal as shutdownGraceTime); each tool is a bash command shorter than the grace that
  * writes a line when it begins and one when it ends. Once every tool has begun, the worker is
  * sent SIGTERM; a fresh worker then finishes the delegations.

@@ -1,5 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config/schema.js';
 import { ModelCallError, ModelConfigError } from '../models/model-adapter.js';
 import { createModelAdapter } from '../models/select-model.js';
 import type { SecretMasker } from '../secrets/masker.js';

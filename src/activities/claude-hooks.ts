@@ -9,7 +9,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { CancelledFailure, Context, log } from '@temporalio/activity';
-import type { DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config/schema.js';
 import type { HookCommandRef } from '../shared/capability-snapshot.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
 import { REASON_CHARS, spawnHook, STDOUT_CHARS, type HookRun } from './hooks.js';

@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
-import type { DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config/schema.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { WEBHOOK_GONE, WEBHOOK_REJECTED, type Notification } from '../shared/notifications.js';
 

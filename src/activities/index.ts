@@ -2,8 +2,8 @@
  * deputy's activities, built by a factory so the worker injects configuration and the agent
  * registry, and tests can build them the same way. The workflow proxies them by type only.
  */
-import type { DeputyConfig } from '../config.js';
-import { liveConfigOf, type LiveConfig } from '../live-config.js';
+import type { DeputyConfig } from '../config/schema.js';
+import { liveConfigOf, type LiveConfig } from '../config/live-config.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { McpGatewayDeps } from '../mcp/gateway-tools.js';
 import type { SecretMasker } from '../secrets/masker.js';
@@ -21,7 +21,7 @@ import { runPreToolHooksActivity, type PreToolHooksInput } from './claude-hooks.
 
 export interface ActivityDependencies {
   /**
-   * The configuration. A live one (src/config-watch.ts) is read at each call, so model calls use
+   * The configuration. A live one (src/config/watch.ts) is read at each call, so model calls use
    * the model catalog in force when they run; the locations (data directory, workspace) are the
    * process's own and never change.
    */

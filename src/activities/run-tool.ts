@@ -1,5 +1,5 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
-import type { DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config/schema.js';
 import { mcpTarget } from '../policy/mcp-scope.js';
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import { claudeHooksFor, claudeToolName } from '../shared/claude-hooks.js';

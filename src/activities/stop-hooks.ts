@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config/schema.js';
 import { runClaudeStopHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
 import type { StopHooksInput } from './types.js';

@@ -3,8 +3,8 @@
  * src/server.ts puts it on a socket. Routes reach Temporal only through the Delegations facade.
  */
 import { Hono } from 'hono';
-import type { DeputyConfig } from '../config.js';
-import { fixedConfig, type LiveConfig } from '../live-config.js';
+import type { DeputyConfig } from '../config/schema.js';
+import { fixedConfig, type LiveConfig } from '../config/live-config.js';
 import { localOperator } from '../local-operator.js';
 import { definitionSecretSource } from '../secrets/definition-secrets.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
@@ -12,14 +12,14 @@ import type { DefinitionRegistry } from '../definitions/registry.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { Sessions } from '../temporal/sessions/facade.js';
-import { registerAgentRoutes } from './agent-routes.js';
-import type { AppEnv } from './app-env.js';
-import type { Auth } from './auth.js';
-import { requestBodyLimit } from './body-limit.js';
-import { registerCardRoutes } from './card-routes.js';
-import { registerCatalogRoutes } from './catalog-routes.js';
-import { registerCheckRoutes } from './check-routes.js';
-import { clip } from './clip.js';
+import { registerAgentRoutes } from './agents/routes.js';
+import type { AppEnv } from './http/app-env.js';
+import type { Auth } from './http/auth.js';
+import { requestBodyLimit } from './http/body-limit.js';
+import { registerCardRoutes } from './cards/routes.js';
+import { registerCatalogRoutes } from './workspace/catalog-routes.js';
+import { registerCheckRoutes } from './agents/check-routes.js';
+import { clip } from '../shared/clip.js';
 import {
   consolePublicPaths,
   readConsoleFiles,
@@ -27,20 +27,20 @@ import {
   CONSOLE_DIST,
   type ConsoleOptions,
 } from './console-routes.js';
-import { registerDelegationRoutes } from './delegation-routes.js';
-import { DOCS_PUBLIC_PATHS, registerDocsRoutes } from './docs-routes.js';
-import { assertSameTemporalTarget, isLocalOperatorRequest } from './local-caller.js';
-import { consoleLogger, errorResponse, type Logger } from './errors.js';
-import type { EventStreamOptions } from './event-stream.js';
-import { registerGenerateRoutes } from './generate-routes.js';
-import { healthRoute } from './health.js';
-import { hostGuard } from './host-guard.js';
-import { jsonBodiesOnly } from './json-only.js';
-import { liveAuth } from './live-auth.js';
-import { registerMcpRoutes } from './mcp-routes.js';
-import { registerSessionRoutes } from './session-routes.js';
-import { registerWorkspaceRoutes } from './workspace-routes.js';
-import { openApiDocument } from './openapi.js';
+import { registerDelegationRoutes } from './delegations/routes.js';
+import { DOCS_PUBLIC_PATHS, registerDocsRoutes } from './openapi/docs-routes.js';
+import { assertSameTemporalTarget, isLocalOperatorRequest } from './http/local-caller.js';
+import { consoleLogger, errorResponse, type Logger } from './http/errors.js';
+import type { EventStreamOptions } from './http/event-stream.js';
+import { registerGenerateRoutes } from './generate/routes.js';
+import { healthRoute } from './http/health.js';
+import { hostGuard } from './http/host-guard.js';
+import { jsonBodiesOnly } from './http/json-only.js';
+import { liveAuth } from './http/live-auth.js';
+import { registerMcpRoutes } from './workspace/mcp-routes.js';
+import { registerSessionRoutes } from './sessions/routes.js';
+import { registerWorkspaceRoutes } from './workspace/routes.js';
+import { openApiDocument } from './openapi/document.js';
 
 export interface AppDeps {
   delegations: Delegations;
@@ -48,11 +48,11 @@ export interface AppDeps {
   sessions?: Sessions;
   config: DeputyConfig;
   /**
-   * The watched configuration (src/config-watch.ts): maskers, the default auth and `/health`
+   * The watched configuration (src/config/watch.ts): maskers, the default auth and `/health`
    * follow it. Default: `config`, fixed.
    */
   settings?: LiveConfig;
-  /** Default: bearer tokens from the current `settings`, rebuilt when they change (live-auth.ts). */
+  /** Default: bearer tokens from the current `settings`, rebuilt when they change (api/http/live-auth.ts). */
   auth?: Auth;
   logger?: Logger;
   events?: EventStreamOptions;
@@ -66,7 +66,7 @@ export interface AppDeps {
    * at once instead of a delegation that fails in its first activity. Default: `definitions`'.
    */
   agentNames?: () => string[];
-  /** Which `Host` names the API answers to (host-guard.ts). Default: loopback names only. */
+  /** Which `Host` names the API answers to (api/http/host-guard.ts). Default: loopback names only. */
   hosts?: HostCheckOptions;
   /**
    * The process's MCP clients, which `GET /workspace/mcp` reports on (the worker's in `deputy
@@ -122,7 +122,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   // Order matters: where the request comes from, then who sends it, then what it carries. Each
   // step refuses before the next one reads anything, and all of them before a route calls Temporal.
-  // Decided per request: an edit of the configuration may turn auth on or off (live-auth.ts).
+  // Decided per request: an edit of the configuration may turn auth on or off (api/http/live-auth.ts).
   const guard = hostGuard({
     allowedHosts: deps.hosts?.allowed ?? [],
     openPaths: HOST_CHECK_EXEMPT,

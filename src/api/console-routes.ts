@@ -16,16 +16,16 @@ import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { DeputyError } from '../errors.js';
-import type { AppEnv } from './app-env.js';
-import { clip } from './clip.js';
+import type { AppEnv } from './http/app-env.js';
+import { clip } from '../shared/clip.js';
 import {
   component,
   jsonResponse,
   pathParameter,
   textResponse,
   type PathItems,
-} from './openapi-parts.js';
-import { errorAnswer } from './response-schemas.js';
+} from './openapi/parts.js';
+import { errorAnswer } from './openapi/answers.js';
 
 /** web/dist beside src/ (in the repository and in the installed package alike). */
 export const CONSOLE_DIST = join(

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ConfiguredMcpServer, DeputyConfig } from '../config.js';
+import type { ConfiguredMcpServer, DeputyConfig } from '../config/schema.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
 import { effectivePolicy } from '../definitions/permission-mode.js';
 import type { Caller } from '../shared/caller.js';

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config/schema.js';
 import type { SkillRef } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { splitSkillFile } from '../definitions/skill-file.js';

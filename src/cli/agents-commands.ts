@@ -7,7 +7,7 @@ import type { Diagnostic } from '../shared/diagnostics.js';
 import { REDACTED } from '../shared/redact.js';
 import { configFor, printConfigWarnings } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import type { Run } from './delegation-commands.js';
+import type { Run } from './exit-codes.js';
 import { printJson } from './io.js';
 
 /** MCP env values and headers are secrets: never printed, as over HTTP (API-2). */

@@ -12,12 +12,14 @@ import { DeputyError } from '../errors.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import { isRecorded } from '../temporal/delegations/types.js';
 import type { Sessions } from '../temporal/sessions/facade.js';
+import { ANONYMOUS_CALLER } from '../shared/caller.js';
+import { sessionStart } from '../temporal/start-requests.js';
 import { secretMaskerFor, type SecretMasker } from '../secrets/masker.js';
 import { CHAT_HELP, parseChatLine, promptFor, type ChatCommand } from './chat-input.js';
 import { withSessions } from './context.js';
 import { describeFailure, EXIT, type ExitCode } from './exit-codes.js';
 import { cardLines, eventLines, oneLine } from './format.js';
-import type { Run } from './delegation-commands.js';
+import type { Run } from './exit-codes.js';
 import { localOperatorId } from '../local-operator.js';
 import { PendingCards, followSession, lastSeqOf, trackCards } from './session-stream.js';
 
@@ -49,12 +51,17 @@ export function registerChatCommand(
             let sessionId: string;
             let header: string;
             if (options.attach === undefined) {
-              const started = await sessions.start({
-                ...(agent === undefined ? {} : { agent }),
-                ...(options.id === undefined ? {} : { sessionId: options.id }),
-                caller: { id: null, roles: [] },
-                options: options.unattended ? { unattended: 'deny' } : {},
-              });
+              const started = await sessions.start(
+                sessionStart(
+                  {
+                    agent,
+                    sessionId: options.id,
+                    unattended: options.unattended,
+                    caller: ANONYMOUS_CALLER,
+                  },
+                  secretMaskerFor(config),
+                ),
+              );
               sessionId = started.sessionId;
               header = `session ${sessionId} with ${started.agent} started. Type a message; /help lists the commands.`;
             } else {

@@ -1,19 +1,19 @@
 /**
- * `deputy cluster start|stop|status|env`: the cluster profile (src/cluster/cluster.ts), a real
+ * `deputy cluster start|stop|status|env`: the cluster profile (src/servers/cluster/cluster.ts), a real
  * Temporal cluster on PostgreSQL under the data directory.
  */
 import type { Command } from 'commander';
-import type * as ClusterProfile from '../cluster/cluster.js';
-import type { Cluster } from '../cluster/cluster.js';
+import type * as ClusterProfile from '../servers/cluster/cluster.js';
+import type { Cluster } from '../servers/cluster/cluster.js';
 import { join } from 'node:path';
 import { configFor } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import type { Run } from './delegation-commands.js';
+import type { Run } from './exit-codes.js';
 import { printJson, type Io } from './io.js';
 
 /** The cluster profile's code, loaded by the cluster commands alone (not by `--help`). */
 function clusterProfile(): Promise<typeof ClusterProfile> {
-  return import('../cluster/cluster.js');
+  return import('../servers/cluster/cluster.js');
 }
 
 function parsePort(value: string): number {

@@ -3,10 +3,10 @@
  * workspace file) and, for the client commands, a Delegations facade on a live connection.
  */
 import type { Command } from 'commander';
-import type { ConfigOverrides, DeputyConfig } from '../config.js';
-import { toolQueueOf } from '../shared/tool-queue.js';
+import type { ConfigOverrides, DeputyConfig } from '../config/schema.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { Sessions } from '../temporal/sessions/facade.js';
+import type { Facades } from '../temporal/facades.js';
 import type { Io } from './io.js';
 
 export interface GlobalOptions {
@@ -30,7 +30,7 @@ export async function configFor(
   extra: ConfigOverrides = {},
 ): Promise<DeputyConfig> {
   const global = globalOptions(command);
-  const { loadConfig } = await import('../config.js');
+  const { loadConfig } = await import('../config/load.js');
   return loadConfig({
     ...(global.workspace === undefined ? {} : { workspace: global.workspace }),
     ...(global.dataDir === undefined ? {} : { dataDir: global.dataDir }),
@@ -51,54 +51,41 @@ export function printConfigWarnings(config: DeputyConfig, io: Io): void {
  * `@temporalio/client` is most of a short command's time, and `--help` or `agents list` need none.
  */
 async function clientModules() {
-  const [connection, delegations, sessions] = await Promise.all([
+  const [connection, facades] = await Promise.all([
     import('../temporal/connection.js'),
-    import('../temporal/delegations/facade.js'),
-    import('../temporal/sessions/facade.js'),
+    import('../temporal/facades.js'),
   ]);
-  return {
-    connectTemporal: connection.connectTemporal,
-    createDelegations: delegations.createDelegations,
-    createSessions: sessions.createSessions,
-  };
+  return { connectTemporal: connection.connectTemporal, facadesFor: facades.facadesFor };
 }
 
-/** Runs `fn` with a facade on a fresh connection, and closes the connection after. */
-export async function withDelegations<T>(
+/** Runs `fn` with the facades on a fresh connection, and closes the connection after. */
+async function withFacades<T>(
+  command: Command,
+  fn: (facades: Facades, config: DeputyConfig) => Promise<T>,
+): Promise<T> {
+  const config = await configFor(command);
+  const { connectTemporal, facadesFor } = await clientModules();
+  const temporal = await connectTemporal(config);
+  try {
+    return await fn(facadesFor(temporal.client, config.temporal), config);
+  } finally {
+    await temporal.close();
+  }
+}
+
+export function withDelegations<T>(
   command: Command,
   fn: (delegations: Delegations, config: DeputyConfig) => Promise<T>,
 ): Promise<T> {
-  const config = await configFor(command);
-  const { connectTemporal, createDelegations } = await clientModules();
-  const temporal = await connectTemporal(config);
-  try {
-    const { namespace, taskQueue } = config.temporal;
-    const toolQueue = toolQueueOf(config.temporal);
-    return await fn(
-      createDelegations(temporal.client, { namespace, taskQueue, toolQueue }),
-      config,
-    );
-  } finally {
-    await temporal.close();
-  }
+  return withFacades(command, ({ delegations }, config) => fn(delegations, config));
 }
 
-/** Runs `fn` with the Sessions facade (and the Delegations one it reads through) on a fresh connection. */
-export async function withSessions<T>(
+/** Runs `fn` with the Sessions facade (and the Delegations one it reads through). */
+export function withSessions<T>(
   command: Command,
   fn: (sessions: Sessions, delegations: Delegations, config: DeputyConfig) => Promise<T>,
 ): Promise<T> {
-  const config = await configFor(command);
-  const { connectTemporal, createDelegations, createSessions } = await clientModules();
-  const temporal = await connectTemporal(config);
-  const { namespace, taskQueue } = config.temporal;
-  // Delegations and sessions started from this workspace run their tools on its tool queue.
-  const toolQueue = toolQueueOf(config.temporal);
-  try {
-    const delegations = createDelegations(temporal.client, { namespace, taskQueue, toolQueue });
-    const sessions = createSessions(temporal.client, delegations, { taskQueue, toolQueue });
-    return await fn(sessions, delegations, config);
-  } finally {
-    await temporal.close();
-  }
+  return withFacades(command, ({ sessions, delegations }, config) =>
+    fn(sessions, delegations, config),
+  );
 }

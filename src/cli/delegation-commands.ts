@@ -6,9 +6,11 @@ import { isRecorded } from '../temporal/delegations/types.js';
 import { TemporalUnreachableError } from '../temporal/unreachable.js';
 import { localOperatorId } from '../local-operator.js';
 import { secretMaskerFor } from '../secrets/masker.js';
+import { ANONYMOUS_CALLER } from '../shared/caller.js';
+import { delegationStart } from '../temporal/start-requests.js';
 import { loadRegistry } from './agents-commands.js';
-import { configFor, withDelegations } from './context.js';
-import { EXIT, type ExitCode } from './exit-codes.js';
+import { withDelegations } from './context.js';
+import { EXIT, type ExitCode, type Run } from './exit-codes.js';
 import { followDelegation } from './follow.js';
 import { cardLines, resultLines, stateLines, summaryTable } from './format.js';
 import { printJson, type Io } from './io.js';
@@ -17,9 +19,6 @@ import { preferLocalApi } from './local-api.js';
 interface JsonOption {
   json?: boolean;
 }
-
-/** A command body returns its exit code; main.ts turns thrown errors into codes. */
-export type Run = (io: Io) => Promise<ExitCode>;
 
 export function registerDelegationCommands(
   program: Command,
@@ -57,24 +56,16 @@ export function registerDelegationCommands(
         command: Command,
       ) =>
         run(command, (io) =>
-          withDelegations(command, async (delegations) => {
-            // The agent's own `background: true` (DEF-1) returns at once too, as Task does.
-            const background =
-              options.background === true ||
-              (await loadRegistry(command)).get(agent)?.definition.background === true;
-            const started = await delegations.start({
-              agent,
-              // A configured secret typed into a task would land in history and the model.
-              task: secretMaskerFor(await configFor(command)).text(task),
-              session: options.session,
-              caller: { id: null, roles: [] },
-              options: {
-                ...(options.unattended ? { unattended: 'deny' as const } : {}),
-                ...(background ? { background: true } : {}),
-                ...(options.cardTimeout === undefined ? {} : { cardTimeout: options.cardTimeout }),
-                ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+          withDelegations(command, async (delegations, config) => {
+            const registry = await loadRegistry(command);
+            const { request, background } = delegationStart(
+              { ...options, agent, task, caller: ANONYMOUS_CALLER },
+              {
+                masker: secretMaskerFor(config),
+                agentRunsInBackground: (name) => registry.get(name)?.definition.background === true,
               },
-            });
+            );
+            const started = await delegations.start(request);
             if (background) {
               if (options.json) printJson(io, { ...started, status: 'running' });
               else {
@@ -236,7 +227,7 @@ export function registerDelegationCommands(
           withDelegations(command, async (delegations) => {
             const forked = await delegations.fork(id, {
               fromRound: options.fromRound,
-              caller: { id: null, roles: [] },
+              caller: ANONYMOUS_CALLER,
               ...(options.agent === undefined ? {} : { agent: options.agent }),
               ...(options.model === undefined ? {} : { model: options.model }),
             });

@@ -5,6 +5,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../shared/config-error.js';
 import { DeputyError } from '../errors.js';
+import type { Io } from './io.js';
 import { TemporalUnreachableError } from '../temporal/unreachable.js';
 
 export const EXIT = {
@@ -17,6 +18,9 @@ export const EXIT = {
   unreachable: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** A command body returns its exit code; program.ts turns thrown errors into codes. */
+export type Run = (io: Io) => Promise<ExitCode>;
 
 export const START_HINT = 'start one with `deputy dev` (or point TEMPORAL_ADDRESS at a cluster)';
 

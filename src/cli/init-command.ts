@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from './exit-codes.js';
-import type { Run } from './delegation-commands.js';
+import type { Run } from './exit-codes.js';
 import { printJson } from './io.js';
 
 const AGENT = `---

@@ -49,7 +49,7 @@ function localApi(command: Command): DeputyClient | null {
   const global = globalOptions(command);
   const path = localApiSocketPath(dataDirectory(workspaceDirectory(global), global));
   if (!existsSync(path)) return null;
-  // The Temporal target this command would use, where its environment names one (local-caller.ts).
+  // The Temporal target this command would use, where its environment names one (api/http/local-caller.ts).
   const target: Record<string, string> = {};
   for (const [header, variable] of Object.entries(LOCAL_TARGET_HEADERS)) {
     const value = process.env[variable];

@@ -9,17 +9,17 @@
  * it now (or withdraws the approval); they start nothing themselves.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { McpServerEntry, McpServerTools, McpTrustAnswer } from '../api/mcp-schemas.js';
-import type * as McpView from '../api/mcp-view.js';
-import type { DeputyConfig } from '../config.js';
+import type { McpServerEntry, McpServerTools, McpTrustAnswer } from '../mcp/mcp-view-schemas.js';
+import type * as McpView from '../mcp/mcp-view.js';
+import type { DeputyConfig } from '../config/schema.js';
 import type { DefinitionRegistry } from '../definitions/registry.js';
 import { DeputyError } from '../errors.js';
-import { fixedConfig } from '../live-config.js';
+import { fixedConfig } from '../config/live-config.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { localOperatorId } from '../local-operator.js';
 import { configFor, printConfigWarnings } from './context.js';
-import type { Run } from './delegation-commands.js';
+import type { Run } from './exit-codes.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { oneLine, table } from './format.js';
 import { printJson, type Io } from './io.js';
@@ -53,7 +53,7 @@ async function withMcp<T>(command: Command, io: Io, body: (mcp: McpSession) => P
     await Promise.all([
       import('../definitions/registry.js'),
       import('../mcp/mcp-runtime.js'),
-      import('../api/mcp-view.js'),
+      import('../mcp/mcp-view.js'),
       import('../secrets/live-masker.js'),
       import('../secrets/definition-secrets.js'),
     ]);
@@ -229,7 +229,7 @@ export function registerMcpCommands(
     .option('--json', 'machine-readable output (as POST /workspace/mcp/:server/trust)')
     .action(async (name: string, options: { json?: boolean; hash?: string }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
-        const { trustMcpServer } = await import('../api/mcp-trust.js');
+        const { trustMcpServer } = await import('../mcp/trust-actions.js');
         return withMcp(command, io, async ({ config, registry, runtime, secrets }) => {
           const sources = { runtime, config, definitions: registry };
           const answer = secrets.value(
@@ -252,7 +252,7 @@ export function registerMcpCommands(
     .option('--json', 'machine-readable output (as DELETE /workspace/mcp/:server/trust)')
     .action(async (name: string, options: { json?: boolean }, command: Command) =>
       run(command, async (io): Promise<ExitCode> => {
-        const { untrustMcpServer } = await import('../api/mcp-trust.js');
+        const { untrustMcpServer } = await import('../mcp/trust-actions.js');
         return withMcp(command, io, async ({ config, registry, runtime, secrets }) => {
           const sources = { runtime, config, definitions: registry };
           const answer = secrets.value(await untrustMcpServer(sources, name));

@@ -4,8 +4,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerAgentCommands } from './agents-commands.js';
-import { registerDelegationCommands, type Run } from './delegation-commands.js';
-import { describeFailure, EXIT } from './exit-codes.js';
+import { registerDelegationCommands } from './delegation-commands.js';
+import { describeFailure, EXIT, type Run } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
 import { registerClusterCommands } from './cluster-commands.js';
 import { registerInitCommand } from './init-command.js';

@@ -1,13 +1,12 @@
 /** Long-running commands: worker, api, and dev (Temporal dev server + worker + API in one). */
 import type { Command } from 'commander';
-import { toolQueueOf } from '../shared/tool-queue.js';
-import type { LiveConfig } from '../live-config.js';
+import type { LiveConfig } from '../config/live-config.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { ApiServer } from '../server.js';
-import type { SupervisedDevServer } from '../temporal/supervised-dev-server.js';
+import type { SupervisedDevServer } from '../servers/dev/supervised-dev-server.js';
 import { configFor, printConfigWarnings } from './context.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import type { Run } from './delegation-commands.js';
+import type { Run } from './exit-codes.js';
 import type { Io } from './io.js';
 import type { WorkerRuntime } from '../worker.js';
 
@@ -105,13 +104,11 @@ async function startApi(
 ): Promise<{ server: ApiServer; close(): Promise<void> }> {
   const config = settings.current();
   // The HTTP server and the Temporal client are loaded only by the commands that run them.
-  const [{ startApiServer }, { connectTemporal }, { createDelegations }, { createSessions }] =
-    await Promise.all([
-      import('../server.js'),
-      import('../temporal/connection.js'),
-      import('../temporal/delegations/facade.js'),
-      import('../temporal/sessions/facade.js'),
-    ]);
+  const [{ startApiServer }, { connectTemporal }, { facadesFor }] = await Promise.all([
+    import('../server.js'),
+    import('../temporal/connection.js'),
+    import('../temporal/facades.js'),
+  ]);
   const temporal = await connectTemporal(config);
   // The API checks agent names against the same definitions the worker resolves (DEF-4 live).
   const { createRegistry } = await import('../definitions/registry.js');
@@ -127,14 +124,11 @@ async function startApi(
     }
     const ownRuntime = own;
     await registry.watch(ownRuntime === undefined ? undefined : () => ownRuntime.connectAll());
-    const { namespace, taskQueue } = config.temporal;
-    // Delegations and sessions started here run their tools on this workspace's tool queue.
-    const toolQueue = toolQueueOf(config.temporal);
-    const delegations = createDelegations(temporal.client, { namespace, taskQueue, toolQueue });
+    const { delegations, sessions } = facadesFor(temporal.client, config.temporal);
     const server = await startApiServer(config, {
       settings,
       delegations,
-      sessions: createSessions(temporal.client, delegations, { taskQueue, toolQueue }),
+      sessions,
       definitions: registry,
       mcp: mcp ?? own,
       console: { temporalUi },
@@ -262,12 +256,12 @@ export function registerServerCommands(
             } else {
               // Always a server of its own, which it stops on the way out: one recorded by
               // another deputy is refused if that deputy still runs it, stopped if not
-              // (src/temporal/server-takeover.ts), never adopted.
+              // (src/servers/dev/server-takeover.ts), never adopted.
               io.err(
                 'starting the Temporal dev server (first run may install the temporal CLI)...',
               );
               const { startSupervisedDevServer } =
-                await import('../temporal/supervised-dev-server.js');
+                await import('../servers/dev/supervised-dev-server.js');
               const server: SupervisedDevServer = await startSupervisedDevServer({
                 dataDir: config.dataDir,
                 ...(options.temporalPort === undefined ? {} : { port: options.temporalPort }),

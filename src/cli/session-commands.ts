@@ -12,9 +12,11 @@ import {
 import type { SessionState } from '../shared/session.js';
 import type { SessionSummary } from '../temporal/sessions/facade.js';
 import { secretMaskerFor } from '../secrets/masker.js';
+import { ANONYMOUS_CALLER } from '../shared/caller.js';
+import { sessionStart } from '../temporal/start-requests.js';
 import { registerChatCommand } from './chat.js';
 import { withSessions } from './context.js';
-import type { Run } from './delegation-commands.js';
+import type { Run } from './exit-codes.js';
 import { EXIT } from './exit-codes.js';
 import { cardLines, eventLines, oneLine, table } from './format.js';
 import { printJson } from './io.js';
@@ -50,14 +52,18 @@ export function registerSessionCommands(
         run(command, (io) =>
           withSessions(command, async (sessions, _delegations, config) => {
             const message = words.join(' ');
-            const started = await sessions.start({
-              ...(agent === undefined ? {} : { agent }),
-              // A configured secret typed into a message would land in history and the model.
-              ...(message === '' ? {} : { message: secretMaskerFor(config).text(message) }),
-              ...(options.id === undefined ? {} : { sessionId: options.id }),
-              caller: { id: null, roles: [] },
-              options: options.unattended ? { unattended: 'deny' } : {},
-            });
+            const started = await sessions.start(
+              sessionStart(
+                {
+                  agent,
+                  message,
+                  sessionId: options.id,
+                  unattended: options.unattended,
+                  caller: ANONYMOUS_CALLER,
+                },
+                secretMaskerFor(config),
+              ),
+            );
             if (options.json) printJson(io, started);
             else {
               io.out(started.sessionId);

@@ -3,8 +3,8 @@
  * worker and the API in `deputy dev`, saying on stderr when an edit is not applied, when the file
  * is good again, and the warnings an edit brings.
  */
-import type { DeputyConfig } from '../config.js';
-import { watchConfig, type ConfigWatcher } from '../config-watch.js';
+import type { DeputyConfig } from '../config/schema.js';
+import { watchConfig, type ConfigWatcher } from '../config/watch.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { Io } from './io.js';
 

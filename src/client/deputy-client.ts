@@ -4,22 +4,19 @@
  * zod schemas (`z.input`), answers the shared contracts, errors one DeputyClientError carrying
  * the API's stable `code`.
  */
-import type { z } from 'zod';
 import type {
   AgentDetail,
-  AgentLevelQuerySchema,
+  AgentLevelRequest,
   AgentSummary,
-  CreateAgentBodySchema,
-  DuplicateAgentBodySchema,
-  UpdateAgentBodySchema,
-} from '../api/agent-schemas.js';
-import type {
-  ListDelegationsQuerySchema,
-  ListSessionsQuerySchema,
-  StartDelegationBodySchema,
-  StartSessionBodySchema,
-} from '../api/schemas.js';
-import type { StateView } from '../api/transcript-view.js';
+  CreateAgentRequest,
+  DelegationListRequest,
+  DuplicateAgentRequest,
+  SessionListRequest,
+  StartDelegationRequest,
+  StartSessionRequest,
+  StateView,
+  UpdateAgentRequest,
+} from '../api/contract.js';
 import type {
   ApprovalCard,
   CardDecisionKind,
@@ -37,15 +34,15 @@ import type { SessionSummary } from '../temporal/sessions/types.js';
 import { followEvents, type EventsOptions, type StreamEvent } from './event-iterator.js';
 import { httpTransport, type HttpOptions } from './http-transport.js';
 
-export type StartDelegation = z.input<typeof StartDelegationBodySchema>;
-export type StartSession = z.input<typeof StartSessionBodySchema>;
-export type DelegationFilter = z.input<typeof ListDelegationsQuerySchema>;
-export type SessionFilter = z.input<typeof ListSessionsQuerySchema>;
-export type CreateAgent = z.input<typeof CreateAgentBodySchema>;
-export type UpdateAgent = z.input<typeof UpdateAgentBodySchema>;
-export type DuplicateAgent = z.input<typeof DuplicateAgentBodySchema>;
+export type StartDelegation = StartDelegationRequest;
+export type StartSession = StartSessionRequest;
+export type DelegationFilter = DelegationListRequest;
+export type SessionFilter = SessionListRequest;
+export type CreateAgent = CreateAgentRequest;
+export type UpdateAgent = UpdateAgentRequest;
+export type DuplicateAgent = DuplicateAgentRequest;
 /** Which definition of that name: `scope` as qwen-code says it, or deputy's `level`. */
-export type AgentLevel = z.input<typeof AgentLevelQuerySchema>;
+export type AgentLevel = AgentLevelRequest;
 
 export interface StartedDelegation {
   delegationId: string;

@@ -31,6 +31,7 @@ export type {
   DelegationResult,
   DelegationState,
   DelegationStatus,
+  SessionTask,
 } from '../shared/delegation.js';
-export type { SessionState, SessionTask } from '../shared/session.js';
-export type { StateView, Withheld } from '../api/transcript-view.js';
+export type { SessionState } from '../shared/session.js';
+export type { StateView, Withheld } from '../api/contract.js';

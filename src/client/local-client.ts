@@ -8,14 +8,13 @@
  */
 import type { Client } from '@temporalio/client';
 import { createApp } from '../api/app.js';
-import type { Auth } from '../api/auth.js';
-import { loadConfig, type DeputyConfig } from '../config.js';
-import { toolQueueOf } from '../shared/tool-queue.js';
+import type { Auth } from '../api/http/auth.js';
+import { loadConfig } from '../config/load.js';
+import type { DeputyConfig } from '../config/schema.js';
 import { createRegistry } from '../definitions/registry.js';
 import { ANONYMOUS_CALLER } from '../shared/caller.js';
 import { connectTemporal } from '../temporal/connection.js';
-import { createDelegations } from '../temporal/delegations/facade.js';
-import { createSessions } from '../temporal/sessions/facade.js';
+import { facadesFor } from '../temporal/facades.js';
 import { createDeputyClient, type DeputyClient } from './deputy-client.js';
 
 export interface LocalClientOptions {
@@ -39,10 +38,7 @@ export async function createLocalDeputyClient(
   const config = options.config ?? loadConfig();
   const own = options.temporal === undefined ? await connectTemporal(config) : null;
   const temporal = options.temporal ?? own!.client;
-  const { namespace, taskQueue } = config.temporal;
-  const toolQueue = toolQueueOf(config.temporal);
-  const delegations = createDelegations(temporal, { namespace, taskQueue, toolQueue });
-  const sessions = createSessions(temporal, delegations, { taskQueue, toolQueue });
+  const { delegations, sessions } = facadesFor(temporal, config.temporal);
   const definitions = createRegistry({ config });
   await definitions.load();
   const app = createApp({ delegations, sessions, definitions, config, auth: TRUSTED });

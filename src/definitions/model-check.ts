@@ -4,7 +4,7 @@
  * handle that is not in the catalog shows in `deputy agents list` and the API before a
  * delegation fails on it.
  */
-import type { DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config/schema.js';
 import { builtinCatalogEntry, builtinModelHandle } from '../models/builtin-models.js';
 
 export type ModelSettings = Pick<DeputyConfig['models'], 'default' | 'catalog' | 'aliases'>;

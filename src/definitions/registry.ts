@@ -5,7 +5,7 @@
  */
 import { access, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DeputyConfig } from '../config.js';
+import type { DeputyConfig } from '../config/schema.js';
 import { DeputyError, agentNotFound, invalidDefinition } from '../errors.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';
 import { writeFileAtomic } from './atomic-write.js';

@@ -5,7 +5,7 @@
 import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
-import { parseDuration } from '../shared/duration.js';
+import { DurationSchema } from '../config/duration.js';
 import { APPROVAL_MODES } from '../shared/policy-contract.js';
 import { formatPath } from './issue-path.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
@@ -34,12 +34,6 @@ export const NameSchema = z
   .regex(NAME_PATTERN, 'must match ^[a-z0-9][a-z0-9-]*$ (lower-case letters, digits and hyphens)');
 
 const NonBlank = z.string().regex(/\S/, 'must not be empty');
-
-/** `90s`, `30m`, `2h`, `1h30m`: positive, at most 30 days (src/shared/duration.ts). */
-export const DurationSchema = z.string().superRefine((text, ctx) => {
-  const parsed = parseDuration(text);
-  if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.problem });
-});
 
 export const ToolSpecSchema = NonBlank.describe(
   'Provider, Provider:Tool, Tool, mcp:server or mcp:server:tool (CAP-1)',

@@ -19,7 +19,8 @@ export interface YamlReadResult {
   diagnostics: Diagnostic[];
 }
 
-const PARSE_OPTIONS = {
+/** How frontmatter is parsed; api/agents/source-lines.ts parses the same way to find lines. */
+export const PARSE_OPTIONS = {
   uniqueKeys: false,
   maxAliasCount: MAX_ALIAS_COUNT,
   logLevel: 'silent',

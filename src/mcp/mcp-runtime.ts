@@ -5,7 +5,7 @@
  * the background, and again after each reload, so the first call rarely waits for a handshake.
  */
 import type { McpStatusSource } from '../capabilities/mcp-live.js';
-import type { LiveConfig } from '../live-config.js';
+import type { LiveConfig } from '../config/live-config.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
 import type { McpGatewayDeps } from './gateway-tools.js';
 import { createMcpPool, type McpPool, type PooledServer } from './pool.js';
@@ -97,7 +97,7 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     void pool.retain(specs);
   };
 
-  // A watched configuration (src/config-watch.ts): an edit of config.yaml or `.mcp.json` that
+  // A watched configuration (src/config/watch.ts): an edit of config.yaml or `.mcp.json` that
   // removes, changes or breaks a server ends its connection at once, not at the next lookup.
   const unsubscribe = hasOnChange(settings) ? settings.onChange(() => connectAll()) : undefined;
 

@@ -15,7 +15,7 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { resolveSecretReferences } from '../secrets/references.js';
+import { resolveSecretReferences } from '../config/secret-references.js';
 import { specKey, type McpServerSpec } from './server-spec.js';
 import { StdioGroupClientTransport } from './stdio-group-transport.js';
 

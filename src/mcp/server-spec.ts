@@ -5,7 +5,7 @@
  * enters history), so the worker looks the rest up here, by the agent and the server's name.
  */
 import { createHash } from 'node:crypto';
-import type { ConfiguredMcpServer } from '../config.js';
+import type { ConfiguredMcpServer } from '../config/schema.js';
 import type { InlineMcpServer, LoadedDefinition } from '../definitions/definition.js';
 
 /** Everything needed to connect, secrets still as written (`${NAME}` references unresolved). */

@@ -7,7 +7,7 @@
  * One module for the three places that must agree: reading a file (`model.alias-builtin`), the
  * save/load check (an alias must resolve to something runnable) and the runtime adapter.
  */
-import type { DeputyConfig, ModelEntry } from '../config.js';
+import type { DeputyConfig, ModelEntry } from '../config/schema.js';
 
 export const ANTHROPIC_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
 const ANTHROPIC_PREFIX = 'anthropic/';

@@ -16,8 +16,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { DeputyConfig, ModelEntry } from '../config.js';
-import { apiKeyVariable } from '../secrets/api-key-variable.js';
+import type { DeputyConfig, ModelEntry } from '../config/schema.js';
+import { apiKeyVariable } from '../config/model-keys.js';
 import { isInsideReal } from '../paths/containment.js';
 import { isInside } from '../shared/path-containment.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';

@@ -3,7 +3,7 @@
  * tool and UI): `DEPUTY_TOOLS_DIR`, else the user's cache, `$XDG_CACHE_HOME/deputy/tools` or
  * `~/.cache/deputy/tools`. One folder per user, not per project or per install: a second project,
  * a reinstall of the package and a clone all reuse what the first one downloaded and built
- * (installers take a lock there, src/temporal/tool-install.ts). The trusted-files list
+ * (installers take a lock there, src/servers/tool-install.ts). The trusted-files list
  * (trusted-files.ts) protects the same folder, so both read it from here.
  */
 import { homedir } from 'node:os';

@@ -7,7 +7,7 @@
  * reference names.
  */
 import type { LoadedDefinition } from '../definitions/definition.js';
-import { scanConfigSecrets } from './config-secrets.js';
+import { scanConfigSecrets } from '../config/config-secrets.js';
 import type { SecretSources } from './masker.js';
 import type { SecretSourcesNow } from './live-masker.js';
 

@@ -11,7 +11,7 @@ import {
   type SecretSources,
 } from './masker.js';
 
-/** What the masker reads: `LiveConfig` (src/live-config.ts) is one. */
+/** What the masker reads: `LiveConfig` (src/config/live-config.ts) is one. */
 export interface SecretSourcesNow {
   current(): SecretSources;
 }

@@ -4,7 +4,7 @@
  */
 import type { SecretMasker } from './masker.js';
 
-/** The API's logger shape (src/api/errors.ts), restated so this module depends on nothing above it. */
+/** The API's logger shape (src/api/http/errors.ts), restated so this module depends on nothing above it. */
 export interface LineLogger {
   error(message: string, error?: unknown): void;
   warn(message: string): void;

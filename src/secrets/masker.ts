@@ -3,8 +3,8 @@
  * what they return (it lands in workflow history), the API masks what it answers and logs, the
  * worker masks its log lines. The workflow never receives the values: they would be recorded.
  */
-import type { DeputyConfig } from '../config.js';
-import { apiKeyVariable } from './api-key-variable.js';
+import type { DeputyConfig } from '../config/schema.js';
+import { apiKeyVariable } from '../config/model-keys.js';
 import { redactSecrets, redactSecretText } from '../shared/redact.js';
 import { environmentSecretValues } from './environment-secrets.js';
 

@@ -1,6 +1,5 @@
 import type { Caller } from './caller.js';
 import type { UnattendedVerdict } from './policy-contract.js';
-import type { ParentSession, SessionTask } from './session.js';
 import type { TranscriptEntry } from './model-contract.js';
 
 /** Task queue every deputy worker polls; any number of workers may share it. */
@@ -254,4 +253,32 @@ export interface DelegationState {
   /** Tokens so far (a session's include its finished children's); absent from visibility. */
   usage?: UsageTotals;
   result: DelegationResult | null;
+}
+
+/** The session a child reports to: set by the session on every child it starts. */
+export interface ParentSession {
+  sessionId: string;
+  workflowId: string;
+}
+
+/**
+ * A delegation a session started with `Task`: what `TaskOutput` and the state report, and what
+ * a session's `task-started` and `task-finished` events carry.
+ */
+export interface SessionTask {
+  /** The child's delegation id; `Task` returns it as `task_id`. */
+  taskId: string;
+  workflowId: string;
+  agent: string;
+  description: string;
+  background: boolean;
+  status: DelegationStatus;
+  roundsUsed: number;
+  pendingCards: number;
+  /** The child's latest answer text so far (clipped); its final text once finished. */
+  lastText: string;
+  result: DelegationResult | null;
+  /** A running background child's tokens as of its latest progress report; its result's after. */
+  usage?: UsageTotals;
+  startedAt: string;
 }

@@ -8,6 +8,7 @@ import type {
   DelegationResult,
   DelegationState,
   DelegationStatus,
+  SessionTask,
   UsageTotals,
 } from './delegation.js';
 import type { UnattendedVerdict } from './policy-contract.js';
@@ -46,25 +47,6 @@ export interface SessionMessage {
   messageId?: string;
 }
 
-/** A delegation the session started with `Task`: what `TaskOutput` and the state report. */
-export interface SessionTask {
-  /** The child's delegation id; `Task` returns it as `task_id`. */
-  taskId: string;
-  workflowId: string;
-  agent: string;
-  description: string;
-  background: boolean;
-  status: DelegationStatus;
-  roundsUsed: number;
-  pendingCards: number;
-  /** The child's latest answer text so far (clipped); its final text once finished. */
-  lastText: string;
-  result: DelegationResult | null;
-  /** A running background child's tokens as of its latest progress report; its result's after. */
-  usage?: UsageTotals;
-  startedAt: string;
-}
-
 /**
  * What a child delegation tells its session (a signal to `session/<id>`): its progress, its
  * cards and its end. The session records each as an event on its own stream.
@@ -82,12 +64,6 @@ export type ChildReport =
   | { kind: 'card-opened'; taskId: string; card: ApprovalCard }
   | { kind: 'card-decided'; taskId: string; card: ApprovalCard }
   | { kind: 'finished'; taskId: string; result: DelegationResult };
-
-/** The session a child reports to: set by the session on every child it starts. */
-export interface ParentSession {
-  sessionId: string;
-  workflowId: string;
-}
 
 /** What the session's `state` query answers: a delegation's state, plus its tasks and inbox. */
 export interface SessionState extends DelegationState {

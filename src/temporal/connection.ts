@@ -3,8 +3,8 @@
  * `deputy dev` recorded in its data directory, as long as that `deputy dev` still runs it.
  */
 import { Client, Connection } from '@temporalio/client';
-import type { DeputyConfig } from '../config.js';
-import { inspectRecordedServer, serverInfoPath } from './server-record.js';
+import type { DeputyConfig } from '../config/schema.js';
+import { inspectRecordedServer, serverInfoPath } from '../servers/dev/server-record.js';
 
 import { TemporalUnreachableError } from './unreachable.js';
 

@@ -18,7 +18,8 @@ import type {
 import { addUsage, cardIdFor, emptyUsage, type UsageTotals } from '../shared/delegation.js';
 import type { ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
 import { argumentsPreview, redactSecrets } from '../shared/redact.js';
-import type { SessionMessage, SessionTask } from '../shared/session.js';
+import type { SessionMessage } from '../shared/session.js';
+import type { SessionTask } from '../shared/delegation.js';
 import { CardBook, type CardRejection } from './card-book.js';
 import {
   CARRIED_DECIDED_CARDS,

@@ -25,7 +25,7 @@ import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
 import { parentReporter, REPORT_TEXT_CHARS } from './parent-report.js';
 import { runRounds } from './rounds.js';
-import { registerRunHandlers } from './run-handlers.js';
+import { denyPendingOnStop, registerRunHandlers } from './run-handlers.js';
 import { notify } from './notify.js';
 import { publish } from './visibility.js';
 
@@ -132,12 +132,7 @@ export async function delegation(
     if (isCancellation(error)) {
       // TaskStop (RUN-5). Settling must itself not be cancelled, or cards stay pending forever.
       return await CancellationScope.nonCancellable(async () => {
-        for (const card of run.pendingCards()) {
-          decideCard(
-            { cardId: card.id, decision: 'deny', reason: 'stopped', decidedBy: 'TaskStop' },
-            {},
-          );
-        }
+        denyPendingOnStop(run, decideCard);
         return finish(
           run.endedEarly('stopped', 'Stopped by TaskStop; pending approval cards were denied.'),
         );

@@ -52,3 +52,14 @@ export function registerRunHandlers(
   );
   return decide;
 }
+
+/**
+ * TaskStop (RUN-5): every card still pending is denied with reason `stopped`, decided by
+ * `TaskStop`, through the same settling function a person's decision takes, so each denial is
+ * recorded and published like any other. Call it inside a non-cancellable scope.
+ */
+export function denyPendingOnStop(run: DelegationRun, settle: SettleCard): void {
+  for (const card of run.pendingCards()) {
+    settle({ cardId: card.id, decision: 'deny', reason: 'stopped', decidedBy: 'TaskStop' }, {});
+  }
+}

@@ -1,5 +1,6 @@
 /** What a session carries into its next run when it continues-as-new (RUN-9). */
-import type { SessionMessage, SessionTask } from '../shared/session.js';
+import type { SessionMessage } from '../shared/session.js';
+import type { SessionTask } from '../shared/delegation.js';
 import type { CarriedState } from './carried-state.js';
 
 export interface SessionCarried {

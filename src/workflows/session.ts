@@ -19,7 +19,8 @@ import type { ResolvedAgent } from '../activities/types.js';
 import type { DelegationInput, DelegationResult } from '../shared/delegation.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { childReportSignal, sessionMessageSignal } from '../shared/messages.js';
-import type { SessionInput, SessionMessage, SessionState, SessionTask } from '../shared/session.js';
+import type { SessionInput, SessionMessage, SessionState } from '../shared/session.js';
+import type { SessionTask } from '../shared/delegation.js';
 import type { ToolQueueInput } from '../shared/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from './activity-options.js';
 import { DelegationRun } from './delegation-run.js';
@@ -27,7 +28,7 @@ import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
 import { cardDeadlinesFor } from './card-deadlines.js';
 import { runRounds } from './rounds.js';
-import { registerRunHandlers } from './run-handlers.js';
+import { denyPendingOnStop, registerRunHandlers } from './run-handlers.js';
 import type { SessionCarried } from './session-carried.js';
 import { TaskBook } from './task-book.js';
 import { cancelTask, taskTools } from './task-tools.js';
@@ -182,12 +183,7 @@ export async function session(
       // Stopping the session (RUN-5 for every child too), itself not cancellable.
       return await CancellationScope.nonCancellable(async () => {
         const children = await stopChildren();
-        for (const card of run.pendingCards()) {
-          decideCard(
-            { cardId: card.id, decision: 'deny', reason: 'stopped', decidedBy: 'TaskStop' },
-            {},
-          );
-        }
+        denyPendingOnStop(run, decideCard);
         const unanswered =
           inbox.length === 0 ? null : `${inbox.length} message(s) were not answered.`;
         const notice = [

@@ -28,7 +28,8 @@ import {
   type FinishedStatus,
 } from '../shared/delegation.js';
 import { initialSearchAttributes } from '../shared/search-attributes.js';
-import type { SessionInput, SessionTask } from '../shared/session.js';
+import type { SessionInput } from '../shared/session.js';
+import type { SessionTask } from '../shared/delegation.js';
 import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../shared/tool-queue.js';
 import { toolFailureText } from '../shared/tool-contract.js';
 import { delegation } from './delegation.js';

@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL blob store against a real PostgreSQL, started here from the machine's binaries
- * with the cluster's own module (src/cluster/postgres.ts): the contract every store keeps, a
+ * with the cluster's own module (src/servers/cluster/postgres.ts): the contract every store keeps, a
  * restart between put and get, and an outage that must read as retryable, not as a lost blob.
  */
 import { existsSync } from 'node:fs';
@@ -22,8 +22,8 @@ import {
   startPostgres,
   stopPostgres,
   type PostgresInstance,
-} from '../../src/cluster/postgres.js';
-import { freePort } from '../../src/temporal/dev-server.js';
+} from '../../src/servers/cluster/postgres.js';
+import { freePort } from '../../src/servers/dev/dev-server.js';
 import { blobStoreContract } from './blob-store-contract.js';
 
 const BIN = process.env.DEPUTY_PG_BIN ?? '/usr/lib/postgresql/15/bin';

@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { DeputyConfig } from '../../src/config.js';
+import type { DeputyConfig } from '../../src/config/schema.js';
 import {
   runClaudeStopHooks,
   runPostToolHooks,

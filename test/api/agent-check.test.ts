@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AgentCheckSchema } from '../../src/api/check-schemas.js';
+import { AgentCheckSchema } from '../../src/api/agents/check-schemas.js';
 import { bearer } from './make-app.js';
 import { send, useAuthoringApps } from './authoring-app.js';
 

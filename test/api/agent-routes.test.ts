@@ -10,8 +10,8 @@ import {
   AgentDetailSchema,
   AgentListSchema,
   AgentMutationSchema,
-} from '../../src/api/agent-schemas.js';
-import { ModelCatalogSchema, ToolCatalogSchema } from '../../src/api/catalog-schemas.js';
+} from '../../src/api/agents/schemas.js';
+import { ModelCatalogSchema, ToolCatalogSchema } from '../../src/api/workspace/catalog-schemas.js';
 import { bearer } from './make-app.js';
 import { send, useAuthoringApps } from './authoring-app.js';
 

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
-import type { Logger } from '../../src/api/errors.js';
-import { loadConfig, type DeputyConfig } from '../../src/config.js';
+import { createAuth } from '../../src/api/http/auth.js';
+import type { Logger } from '../../src/api/http/errors.js';
+import { loadConfig } from '../../src/config/load.js';
+import { type DeputyConfig } from '../../src/config/schema.js';
 import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
-import { fixedConfig } from '../../src/live-config.js';
+import { fixedConfig } from '../../src/config/live-config.js';
 import { AUTH_CONFIG, TOKEN_ENV } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';
 

@@ -26,8 +26,8 @@ import {
   AgentListSchema,
   AgentMutationSchema,
   RevisionSchema,
-} from '../../src/api/agent-schemas.js';
-import { GeneratedAgentSchema, GenerationEventSchema } from '../../src/api/generate-schemas.js';
+} from '../../src/api/agents/schemas.js';
+import { GeneratedAgentSchema, GenerationEventSchema } from '../../src/api/generate/schemas.js';
 import { REDACTED } from '../../src/shared/redact.js';
 import { filesContaining, snapshotTrees } from '../support/disk-snapshot.js';
 import {

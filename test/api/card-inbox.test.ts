@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
-import type { Logger } from '../../src/api/errors.js';
+import { createAuth } from '../../src/api/http/auth.js';
+import type { Logger } from '../../src/api/http/errors.js';
 import {
   CardClosedEventSchema,
   CardOutcomeEventSchema,
   CardListSchema,
   CardOpenedEventSchema,
-} from '../../src/api/response-schemas.js';
+} from '../../src/api/cards/schemas.js';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 import { DeputyError } from '../../src/errors.js';
 import type { Delegations } from '../../src/temporal/delegations/facade.js';

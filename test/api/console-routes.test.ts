@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
+import { createAuth } from '../../src/api/http/auth.js';
 import { AUTH_CONFIG, bearer, config, TOKEN_ENV } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';
 

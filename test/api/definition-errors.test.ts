@@ -7,10 +7,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
-import type { Logger } from '../../src/api/errors.js';
+import { createAuth } from '../../src/api/http/auth.js';
+import type { Logger } from '../../src/api/http/errors.js';
 import type { DefinitionRegistry } from '../../src/definitions/registry.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { agentFile, useTempRegistries } from '../definitions/support.js';
 import { stubDelegations } from './stub-delegations.js';
 

@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
-import type { Logger } from '../../src/api/errors.js';
+import { createAuth } from '../../src/api/http/auth.js';
+import type { Logger } from '../../src/api/http/errors.js';
 import {
   GenerationEventSchema,
   MAX_PROMPT_BYTES,
   type GenerationEvent,
-} from '../../src/api/generate-schemas.js';
-import { loadConfig } from '../../src/config.js';
+} from '../../src/api/generate/schemas.js';
+import { loadConfig } from '../../src/config/load.js';
 import { startApiServer } from '../../src/server.js';
 import { eventually } from '../support/eventually.js';
 import { useCleanups } from '../support/cleanups.js';

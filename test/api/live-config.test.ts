@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import type { Logger } from '../../src/api/errors.js';
-import { liveAuth } from '../../src/api/live-auth.js';
-import { loadConfig, type DeputyConfig } from '../../src/config.js';
-import { watchConfig, type ConfigWatcher } from '../../src/config-watch.js';
-import type { LiveConfig } from '../../src/live-config.js';
+import type { Logger } from '../../src/api/http/errors.js';
+import { liveAuth } from '../../src/api/http/live-auth.js';
+import { loadConfig } from '../../src/config/load.js';
+import { type DeputyConfig } from '../../src/config/schema.js';
+import { watchConfig, type ConfigWatcher } from '../../src/config/watch.js';
+import type { LiveConfig } from '../../src/config/live-config.js';
 import { REDACTED } from '../../src/shared/redact.js';
 import { stubDelegations } from './stub-delegations.js';
 

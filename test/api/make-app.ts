@@ -6,9 +6,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type AppDeps } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
-import type { Logger } from '../../src/api/errors.js';
-import { loadConfig, type DeputyConfig } from '../../src/config.js';
+import { createAuth } from '../../src/api/http/auth.js';
+import type { Logger } from '../../src/api/http/errors.js';
+import { loadConfig } from '../../src/config/load.js';
+import { type DeputyConfig } from '../../src/config/schema.js';
 import type { Delegations } from '../../src/temporal/delegations/facade.js';
 import { stubDelegations } from './stub-delegations.js';
 

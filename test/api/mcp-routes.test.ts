@@ -11,19 +11,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
-import type { McpServerList, McpServerTools } from '../../src/api/mcp-schemas.js';
-import { COMPONENT_PREFIX, componentSchemas } from '../../src/api/openapi-parts.js';
-import { loadConfig, type DeputyConfig } from '../../src/config.js';
+import { createAuth } from '../../src/api/http/auth.js';
+import type { McpServerList, McpServerTools } from '../../src/mcp/mcp-view-schemas.js';
+import { COMPONENT_PREFIX, componentSchemas } from '../../src/api/openapi/parts.js';
+import { loadConfig } from '../../src/config/load.js';
+import { type DeputyConfig } from '../../src/config/schema.js';
 import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
-import { fixedConfig } from '../../src/live-config.js';
+import { fixedConfig } from '../../src/config/live-config.js';
 import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js';
 import { stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import { isRunning } from '../support/processes.js';
 import { AUTH_CONFIG, bearer, TOKEN_ENV } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';
-import { freePort } from '../../src/temporal/dev-server.js';
+import { freePort } from '../../src/servers/dev/dev-server.js';
 
 const SECRETS = {
   MCP_ROUTES_ENV_SECRET: 'env-secret-value-9d41c2',

@@ -10,15 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { createAuth } from '../../src/api/auth.js';
+import { createAuth } from '../../src/api/http/auth.js';
 import {
   McpServerListSchema,
   McpTrustAnswerSchema,
   type McpServerList,
-} from '../../src/api/mcp-schemas.js';
-import { loadConfig } from '../../src/config.js';
+} from '../../src/mcp/mcp-view-schemas.js';
+import { loadConfig } from '../../src/config/load.js';
 import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
-import { fixedConfig } from '../../src/live-config.js';
+import { fixedConfig } from '../../src/config/live-config.js';
 import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';

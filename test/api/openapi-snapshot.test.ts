@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { openApiDocument } from '../../src/api/openapi.js';
+import { openApiDocument } from '../../src/api/openapi/document.js';
 
 const COMMITTED = new URL('../fixtures/openapi.json', import.meta.url);
 

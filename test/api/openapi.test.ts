@@ -6,24 +6,26 @@ import {
   CreateAgentBodySchema,
   DuplicateAgentBodySchema,
   UpdateAgentBodySchema,
-} from '../../src/api/agent-schemas.js';
-import { CardsQuerySchema } from '../../src/api/card-inbox.js';
-import { CheckAgentBodySchema } from '../../src/api/check-schemas.js';
-import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate-schemas.js';
-import { McpTrustBodySchema } from '../../src/api/mcp-schemas.js';
-import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi-parts.js';
+} from '../../src/api/agents/schemas.js';
+import { CardsQuerySchema } from '../../src/api/cards/inbox.js';
+import { CheckAgentBodySchema } from '../../src/api/agents/check-schemas.js';
+import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate/schemas.js';
+import { McpTrustBodySchema } from '../../src/mcp/mcp-view-schemas.js';
+import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi/parts.js';
+import { DecideCardBodySchema } from '../../src/api/cards/schemas.js';
 import {
-  DecideCardBodySchema,
-  EventsQuerySchema,
   ListDelegationsQuerySchema,
-  ListSessionsQuerySchema,
-  SendMessageBodySchema,
   ForkDelegationBodySchema,
   StartDelegationBodySchema,
   StartDelegationQuerySchema,
+} from '../../src/api/delegations/schemas.js';
+import { EventsQuerySchema } from '../../src/api/http/fields.js';
+import {
+  ListSessionsQuerySchema,
+  SendMessageBodySchema,
   StartSessionBodySchema,
-} from '../../src/api/schemas.js';
-import { DirectoriesQuerySchema } from '../../src/api/workspace-schemas.js';
+} from '../../src/api/sessions/schemas.js';
+import { DirectoriesQuerySchema } from '../../src/api/workspace/schemas.js';
 import { DeputyError } from '../../src/errors.js';
 import type { DelegationResult, DelegationState, DeniedCall } from '../../src/shared/delegation.js';
 import type {
@@ -117,7 +119,7 @@ describe('OpenAPI document (API-8)', () => {
           .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`),
       ),
     ].sort();
-    // A route without path items: add its module's to ROUTE_PATHS in src/api/openapi.ts.
+    // A route without path items: add its module's to ROUTE_PATHS in src/api/openapi/document.ts.
     expect(documented, 'documented routes vs registered routes').toEqual(registered);
     expect(documented).toEqual(expect.arrayContaining(['GET /docs', 'GET /docs/assets/{file}']));
   });

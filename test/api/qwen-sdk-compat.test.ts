@@ -18,11 +18,11 @@ import {
   type DaemonWorkspaceGenerationEvent,
 } from '@qwen-code/sdk/daemon';
 import { describe, expect, it } from 'vitest';
-import { createAuth } from '../../src/api/auth.js';
-import type { Logger } from '../../src/api/errors.js';
-import type { DeputyConfig } from '../../src/config.js';
+import { createAuth } from '../../src/api/http/auth.js';
+import type { Logger } from '../../src/api/http/errors.js';
+import type { DeputyConfig } from '../../src/config/schema.js';
 import { createRegistry } from '../../src/definitions/registry.js';
-import { fixedConfig } from '../../src/live-config.js';
+import { fixedConfig } from '../../src/config/live-config.js';
 import { startApiServer } from '../../src/server.js';
 import { useCleanups } from '../support/cleanups.js';
 import { eventually } from '../support/eventually.js';

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { isLoopbackHost, startApiServer, type ApiServer } from '../../src/server.js';
 import { startedD1, stubDelegations } from './stub-delegations.js';
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import { eventually } from '../support/eventually.js';
 import {
   CHROMIUM,

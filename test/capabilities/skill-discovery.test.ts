@@ -6,7 +6,7 @@ import {
   discoverSkills,
   type SkillDiscoveryConfig,
 } from '../../src/capabilities/skill-discovery.js';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 
 let root: string;
 let config: SkillDiscoveryConfig;

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { processInfo } from '../../src/temporal/process-info.js';
+import { processInfo } from '../../src/servers/process-info.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { spawnCliWorker } from '../integration/support/cli-worker.js';
 import { writeFiles } from '../integration/support/harness.js';

@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../src/cluster/cluster.js';
-import type { TemporalService } from '../../src/cluster/server-config.js';
+import { startCluster, type Cluster } from '../../src/servers/cluster/cluster.js';
+import type { TemporalService } from '../../src/servers/cluster/server-config.js';
 import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
 import { createHarness, eventually, type Harness } from '../integration/support/harness.js';
 

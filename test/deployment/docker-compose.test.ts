@@ -7,9 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { TEMPORAL_SERVER_VERSION, TEMPORAL_UI_VERSION } from '../../src/cluster/cluster-tools.js';
-import { CLUSTER_HISTORY_SHARDS, TUNED_DYNAMIC_CONFIG } from '../../src/cluster/server-config.js';
-import { loadConfig } from '../../src/config.js';
+import {
+  TEMPORAL_SERVER_VERSION,
+  TEMPORAL_UI_VERSION,
+} from '../../src/servers/cluster/cluster-tools.js';
+import {
+  CLUSTER_HISTORY_SHARDS,
+  TUNED_DYNAMIC_CONFIG,
+} from '../../src/servers/cluster/server-config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes.js';
 
 interface ComposeService {

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createHarness, type Harness } from '../integration/support/harness.js';
 

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { McpServerListSchema, McpServerToolsSchema } from '../../src/api/mcp-schemas.js';
+import { McpServerListSchema, McpServerToolsSchema } from '../../src/mcp/mcp-view-schemas.js';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { isRunning } from '../support/processes.js';
 import { runDeputy, type Outcome } from './run-deputy.js';
-import { freePort } from '../../src/temporal/dev-server.js';
+import { freePort } from '../../src/servers/dev/dev-server.js';
 
 const SECRET = 'mcp-cli-env-secret-3e9a71';
 const HEADER_SECRET = 'mcp-cli-header-secret-0d2b84';

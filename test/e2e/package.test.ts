@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createHarness, type Harness } from '../integration/support/harness.js';
 import { writerAgent } from '../integration/support/session-agents.js';
@@ -141,7 +141,7 @@ describe('the packed package', () => {
       'dist/workflows/bundle.js',
       'dist/tools/grep-match-worker.js',
       'dist/tools/grammars/tree-sitter-bash.wasm',
-      'dist/api/swagger-ui/swagger-ui-bundle.js.gz',
+      'dist/api/openapi/swagger-ui/swagger-ui-bundle.js.gz',
       'web/dist/index.html',
       'agents/demo.md',
       'README.md',

@@ -1,7 +1,7 @@
 /** Runs the real `bin/deputy.mjs` as a child process, as a user would from a shell. */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import { eventually } from '../support/eventually.js';
 
 export const DEPUTY_BIN = join(PROJECT_ROOT, 'bin', 'deputy.mjs');

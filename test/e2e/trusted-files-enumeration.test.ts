@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import { trustedLocations } from '../../src/paths/trusted-files.js';
 import { isInside } from '../../src/shared/path-containment.js';
 import { DEPUTY_BIN, printedApiUrl, spawnCaptured } from './run-deputy.js';

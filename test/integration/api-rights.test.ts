@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuth } from '../../src/api/auth.js';
+import { createAuth } from '../../src/api/http/auth.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';

@@ -11,7 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { createAuth } from '../../src/api/auth.js';
+import { createAuth } from '../../src/api/http/auth.js';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
 import { createHarness, eventually } from './support/harness.js';

@@ -10,7 +10,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
-import { freePort, startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
+import { freePort, startDevServer, type DevServer } from '../../src/servers/dev/dev-server.js';
 import { createHarness, eventually } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 import { useCleanups } from '../support/cleanups.js';

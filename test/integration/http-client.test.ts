@@ -9,7 +9,7 @@ import { createLocalDeputyClient, type LocalDeputyClient } from '../../src/clien
 import { DeputyClientError } from '../../src/client/client-error.js';
 import type { StreamEvent } from '../../src/client/event-iterator.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
-import { freePort } from '../../src/temporal/dev-server.js';
+import { freePort } from '../../src/servers/dev/dev-server.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import {
   FOREGROUND_THEN_BACKGROUND,

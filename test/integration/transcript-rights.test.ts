@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuth } from '../../src/api/auth.js';
+import { createAuth } from '../../src/api/http/auth.js';
 import { createDeputyClient, DeputyClientError } from '../../src/client/index.js';
 import type {
   ApprovalCard,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { toolQueueOf } from '../../src/shared/tool-queue.js';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';

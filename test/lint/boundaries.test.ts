@@ -51,7 +51,7 @@ const refused: Array<[string, string]> = [
   ['src/api/probe.ts', "import { delegation } from '../workflows/delegation.js';"],
   ['src/cluster/probe.ts', "import { createActivities } from '../activities/index.js';"],
   ['src/cluster/probe.ts', "import { registerClusterCommands } from '../cli/cluster-commands.js';"],
-  ['web/src/probe.ts', "import { loadConfig } from '../../src/config.js';"],
+  ['web/src/probe.ts', "import { loadConfig } from '../../src/config/load.js';"],
   ['web/src/api/probe.ts', "import { redact } from '../../../src/shared/redact.js';"],
   ['web/src/probe.ts', "import fs from 'node:fs';"],
 ];

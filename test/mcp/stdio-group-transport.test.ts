@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import { StdioGroupClientTransport } from '../../src/mcp/stdio-group-transport.js';
 import { stdioFixtureCommand, stubbornStdioCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';

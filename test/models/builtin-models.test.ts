@@ -3,7 +3,7 @@
  * runtime adapter agree on what `sonnet`, `opus`, `haiku` and `claude-*` ids run on.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeputyConfig } from '../../src/config.js';
+import type { DeputyConfig } from '../../src/config/schema.js';
 import { modelProblem } from '../../src/definitions/model-check.js';
 import { parseDefinition } from '../../src/definitions/parse.js';
 import {

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelConfigError } from '../../src/models/model-adapter.js';
 import type { ModelConfig } from '../../src/models/select-model.js';
-import { apiKeyVariable } from '../../src/secrets/api-key-variable.js';
+import { apiKeyVariable } from '../../src/config/model-keys.js';
 import {
   createModelAdapter,
   describeModel,

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolsDirectoryOf } from '../../src/paths/tools-directory.js';
 import { trustedLocations, type TrustedConfig } from '../../src/paths/trusted-files.js';
-import { toolsDirectory } from '../../src/temporal/tools-directory.js';
 
 const home = '/home/someone';
 const config: TrustedConfig = {
@@ -48,7 +47,6 @@ describe('tools directory', () => {
       expect(trustedToolsDirectory(env)).toBe(toolsDirectoryOf(env, home));
     }
     const env = { XDG_CACHE_HOME: '/var/cache/someone' };
-    expect(toolsDirectory(env)).toBe(trustedToolsDirectory(env));
     const location = trustedLocations(config, { homeDir: home, env }).find(
       (candidate) => candidate.path === '/var/cache/someone/deputy/tools',
     );

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { scanConfigSecrets } from '../../src/secrets/config-secrets.js';
+import { loadConfig } from '../../src/config/load.js';
+import { scanConfigSecrets } from '../../src/config/config-secrets.js';
 
 /** A real workspace in the temp directory with this config.yaml. */
 function workspaceWith(yaml: string): string {

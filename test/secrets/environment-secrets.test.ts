@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { ConfigSecrets } from '../../src/secrets/config-secrets.js';
+import { ConfigSecrets } from '../../src/config/config-secrets.js';
 import {
   BLOB_STORE_URL_VARIABLE,
   environmentSecretValues,

@@ -5,7 +5,7 @@ import {
   resolveSecretReferences,
   secretValue,
   withoutReferences,
-} from '../../src/secrets/references.js';
+} from '../../src/config/secret-references.js';
 
 describe('${NAME} references', () => {
   it('finds the variables a value references, once each', () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../src/temporal/dev-server.js';
+import { freePort } from '../../src/servers/dev/dev-server.js';
 
 async function listen(port: number): Promise<Server> {
   const server = createServer();

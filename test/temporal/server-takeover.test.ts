@@ -9,15 +9,15 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/load.js';
 import { DeputyError } from '../../src/errors.js';
 import { temporalAddress } from '../../src/temporal/connection.js';
 import {
   databasePath,
   serverInfoPath,
   writeServerRecord,
-} from '../../src/temporal/server-record.js';
-import { claimDatabase } from '../../src/temporal/server-takeover.js';
+} from '../../src/servers/dev/server-record.js';
+import { claimDatabase } from '../../src/servers/dev/server-takeover.js';
 import { isRunning } from '../support/processes.js';
 
 let dataDir: string;

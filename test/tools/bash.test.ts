@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import type { CapabilitySnapshot } from '../../src/shared/capability-snapshot.js';
 import { BASH_LIMITS, createBashTool } from '../../src/tools/bash.js';
 import type { ToolContext } from '../../src/tools/tool.js';

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import { WORKFLOWS_PATH } from '../../src/worker.js';
 
 const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };

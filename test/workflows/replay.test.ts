@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../src/config.js';
+import { PROJECT_ROOT } from '../../src/config/load.js';
 import { WORKFLOWS_PATH } from '../../src/worker.js';
 
 const directory = join(PROJECT_ROOT, 'test/fixtures/histories');

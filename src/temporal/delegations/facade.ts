@@ -128,7 +128,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
               delegationId,
               ...(request.fork === undefined ? {} : { forkedFrom: request.fork.delegationId }),
             }),
-            // startedBy: who may stop it and decide its cards besides an admin (src/api/rights.ts).
+            // startedBy: who may stop it and decide its cards besides an admin (src/api/http/rights.ts).
             memo: {
               task: firstLine(request.task),
               ...(request.caller.id === null ? {} : { startedBy: request.caller.id }),

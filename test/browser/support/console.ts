@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { PROJECT_ROOT } from '../../../src/config.js';
+import { PROJECT_ROOT } from '../../../src/config/load.js';
 import { eventually } from '../../support/eventually.js';
 
 const DEPUTY_BIN = join(PROJECT_ROOT, 'bin', 'deputy.mjs');

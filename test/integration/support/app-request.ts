@@ -1,6 +1,6 @@
 /** One in-process request to the API app, timed: what the "answers within a bound" tests read. */
 import { createApp } from '../../../src/api/app.js';
-import { createAuth } from '../../../src/api/auth.js';
+import { createAuth } from '../../../src/api/http/auth.js';
 import type { Harness } from './harness.js';
 
 type App = ReturnType<typeof createApp>;

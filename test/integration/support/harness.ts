@@ -19,16 +19,17 @@ import {
 } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createAgentResolver } from '../../../src/agent-resolver.js';
-import { loadConfig, PROJECT_ROOT, type DeputyConfig } from '../../../src/config.js';
+import { loadConfig, PROJECT_ROOT } from '../../../src/config/load.js';
+import { type DeputyConfig } from '../../../src/config/schema.js';
 import { createRegistry, type DefinitionRegistry } from '../../../src/definitions/registry.js';
 import type { Caller } from '../../../src/shared/caller.js';
 import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
 import type { DelegationOptions } from '../../../src/shared/delegation.js';
-import { fixedConfig } from '../../../src/live-config.js';
+import { fixedConfig } from '../../../src/config/live-config.js';
 import { createMcpRuntime, type McpRuntime } from '../../../src/mcp/mcp-runtime.js';
 import { createDelegations, type Delegations } from '../../../src/temporal/delegations/facade.js';
 import { createSessions, type Sessions } from '../../../src/temporal/sessions/facade.js';
-import { ensureTemporalCli } from '../../../src/temporal/temporal-cli.js';
+import { ensureTemporalCli } from '../../../src/servers/dev/temporal-cli.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
 import type { delegation } from '../../../src/workflows/index.js';
 

@@ -1,28 +1,24 @@
 /**
- * Typed calls for the agent routes (API-1 to API-4, src/api/agent-routes.ts) and for starting a
+ * Typed calls for the agent routes (API-1 to API-4, src/api/agents/routes.ts) and for starting a
  * delegation of one agent. One small function per route, so any page can use them. Shapes come
  * from the server's own schemas (type-only), never retyped here.
  */
-import type { z } from 'zod';
 import type {
   AgentDetail,
-  AgentListSchema,
-  AgentMutationSchema,
+  AgentList,
+  AgentMutation,
   AgentSummary,
+  DelegationStarted,
   DuplicateAgentBody,
-  RevisionSchema,
-} from '../../../src/api/agent-schemas.js';
-import type { StartDelegationBody } from '../../../src/api/schemas.js';
-import type { DelegationStartedSchema } from '../../../src/api/response-schemas.js';
+  Revision,
+  StartDelegationBody,
+} from '../../../src/api/contract.js';
 import { api, seg } from './client';
 
 export type { AgentDetail, AgentSummary, DuplicateAgentBody };
 export type AgentLevel = AgentSummary['level'];
 export type WritableLevel = NonNullable<DuplicateAgentBody['level']>;
-export type AgentList = z.infer<typeof AgentListSchema>;
-export type AgentMutation = z.infer<typeof AgentMutationSchema>;
-export type Revision = z.infer<typeof RevisionSchema>;
-export type DelegationStarted = z.infer<typeof DelegationStartedSchema>;
+export type { AgentList, AgentMutation, DelegationStarted, Revision };
 
 /** The levels in the order the console shows them (DEF-3). */
 export const AGENT_LEVELS: readonly AgentLevel[] = ['builtin', 'user', 'project', 'ecosystem'];

@@ -4,13 +4,13 @@
  * told apart here (applied, recorded for a worker, already decided) so a page never has to
  * read status codes: only an unexpected failure is thrown.
  */
-import type { CardOutcome, CardStreamEvent } from '../../../src/api/card-stream.js';
+import type { CardOutcome, CardStreamEvent } from '../../../src/api/contract.js';
 import { api, ApiError, seg } from './client';
 import type { ApprovalCard } from './types';
 
 export type { CardOutcome };
 
-/** The events of `GET /cards/events` (src/api/card-stream.ts): each event's data by its name. */
+/** The events of `GET /cards/events` (src/api/cards/stream.ts): each event's data by its name. */
 export type CardStreamData = { [E in CardStreamEvent as E['event']]: E['data'] };
 
 export type DecisionKind = 'approve' | 'deny';

@@ -3,20 +3,20 @@
  * pickers' catalogs, and text generation, whose answer is a POST-ed Server-Sent Events stream
  * (read with sse.ts's readEvents). Reading an agent is agents.ts's getAgent.
  */
-import type { CreateAgentBody, UpdateAgentBody } from '../../../src/api/agent-schemas.js';
-import type { AgentCheck } from '../../../src/api/check-schemas.js';
-import type { GenerationEvent, GenerationKind } from '../../../src/api/generate-schemas.js';
-import type { McpServerList, McpServerTools } from '../../../src/api/mcp-schemas.js';
-import type { DirectoryList, SkillList } from '../../../src/api/workspace-schemas.js';
+import type { CreateAgentBody, UpdateAgentBody } from '../../../src/api/contract.js';
+import type { AgentCheck } from '../../../src/api/contract.js';
+import type { GenerationEvent, GenerationKind } from '../../../src/api/contract.js';
+import type { McpServerList, McpServerTools } from '../../../src/api/contract.js';
+import type { DirectoryList, SkillList } from '../../../src/api/contract.js';
 import type { AgentMutation, WritableLevel } from './agents';
 import { api, authHeaders, refusalOf, seg } from './client';
 import { readEvents } from './sse';
 import type { ModelCatalog, ToolCatalog } from './types';
 
-export type { AgentCheck, CheckDiagnostic } from '../../../src/api/check-schemas.js';
-export type { McpServerList, McpServerTools } from '../../../src/api/mcp-schemas.js';
-export type { DirectoryList, SkillList } from '../../../src/api/workspace-schemas.js';
-export type { GenerationEvent } from '../../../src/api/generate-schemas.js';
+export type { AgentCheck, CheckDiagnostic } from '../../../src/api/contract.js';
+export type { McpServerList, McpServerTools } from '../../../src/api/contract.js';
+export type { DirectoryList, SkillList } from '../../../src/api/contract.js';
+export type { GenerationEvent } from '../../../src/api/contract.js';
 export type { CreateAgentBody, UpdateAgentBody };
 
 export type { WritableLevel };

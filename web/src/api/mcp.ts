@@ -3,10 +3,10 @@
  * its withdrawal). An approval names the hash the page showed, so what is approved is exactly
  * what the person saw: a file changed meanwhile answers 409 and nothing is approved.
  */
-import type { McpServerList, McpTrustAnswer } from '../../../src/api/mcp-schemas.js';
+import type { McpServerList, McpTrustAnswer } from '../../../src/api/contract.js';
 import { api, seg } from './client';
 
-export type { McpServerList, McpTrustAnswer } from '../../../src/api/mcp-schemas.js';
+export type { McpServerList, McpTrustAnswer } from '../../../src/api/contract.js';
 export type McpServerEntry = McpServerList['servers'][number];
 
 export const listMcpServers = (signal?: AbortSignal) =>

@@ -8,9 +8,9 @@ export type {
   DelegationState,
   DelegationStatus,
 } from '../../../src/shared/delegation.js';
-export type { AgentDetail, AgentSummary } from '../../../src/api/agent-schemas.js';
-export type { ToolCatalog, ModelCatalog } from '../../../src/api/catalog-schemas.js';
-import type { StateView } from '../../../src/api/transcript-view.js';
+export type { AgentDetail, AgentSummary } from '../../../src/api/contract.js';
+export type { ToolCatalog, ModelCatalog } from '../../../src/api/contract.js';
+import type { StateView } from '../../../src/api/contract.js';
 import type { DelegationState } from '../../../src/shared/delegation.js';
 
 /** `GET /delegations/:id`: the state, or with auth its summary (`withheld`) for a non-owner. */

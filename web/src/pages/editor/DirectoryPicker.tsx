@@ -13,7 +13,7 @@ export interface PickedSource {
   glob: string;
 }
 
-/** The server's rule (src/api/workspace-directories.ts knowledgeGlobOf), for a path not listed. */
+/** The server's rule (src/api/workspace/directories.ts knowledgeGlobOf), for a path not listed. */
 export function globOfFolder(path: string): string | null {
   if (path === '') return '**/*';
   if (path.includes('\\')) return null;

@@ -1,0 +1,30 @@
+/**
+ * Decisions this API process applied, told to its open inbox streams at once (stream.ts).
+ * The streams otherwise learn of a decision by polling the pending cards, whose listing follows
+ * the delegation through visibility and lags under load (a loaded CI machine took 1.9 s); a card
+ * decided through this API leaves every inbox of this process as soon as the decision applied.
+ * Decisions made elsewhere (the CLI, another API process) still arrive by the poll.
+ */
+import type { ApprovalCard } from '../../shared/delegation.js';
+
+export type DecidedCardListener = (card: ApprovalCard) => void;
+
+export interface CardDecisions {
+  /** A decision was applied: `card` as the delegation reported it, decided. */
+  applied(card: ApprovalCard): void;
+  /** Returns the unsubscribe. */
+  subscribe(listener: DecidedCardListener): () => void;
+}
+
+export function createCardDecisions(): CardDecisions {
+  const listeners = new Set<DecidedCardListener>();
+  return {
+    applied(card) {
+      for (const listener of listeners) listener(card);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * Delegations' requests and answers, as zod schemas next to their types (API-8): the same schemas
+ * validate requests and feed the OpenAPI document. They follow the facade's contract
+ * (src/shared/delegation.ts, src/temporal/delegations/types.ts) plus what each route wraps around
+ * it (links, status, message); test/api/openapi.test.ts parses real answers with them.
+ * A registered schema is used as it is at every place that refers to it: `.describe()` on it
+ * would make a copy without the component's name, and the document would inline the copy
+ * instead of referring to the component (src/api/openapi/parts.ts).
+ */
+import { z } from 'zod';
+import { DurationSchema } from '../../config/duration.js';
+import { ApprovalCardSchema } from '../cards/schemas.js';
+import {
+  AgentNameSchema,
+  Count,
+  DelegationStatusSchema,
+  IdSchema,
+  MAX_TASK_BYTES,
+  Timestamp,
+  utf8Text,
+} from '../http/fields.js';
+import { component } from '../openapi/parts.js';
+
+const TaskSchema = utf8Text('task', MAX_TASK_BYTES)
+  .trim()
+  .min(1, 'the task is empty')
+  .describe(`not blank; at most ${MAX_TASK_BYTES} bytes (UTF-8)`);
+
+export const StartDelegationBodySchema = z
+  .object({
+    agent: AgentNameSchema,
+    task: TaskSchema,
+    /** Parent session the cards are forwarded to; `default` when omitted. */
+    session: IdSchema.optional(),
+    /** Chosen by the caller for idempotent starts; generated when omitted. */
+    delegationId: IdSchema.optional(),
+    /** Return at once even with `?wait=true`. */
+    background: z.boolean().optional(),
+    /** No human will answer: every `ask` becomes `deny` (POL-3). */
+    unattended: z.boolean().optional(),
+    /** How long its cards wait (`30m`), over the definition's and the workspace's. */
+    maxTokens: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("token budget (input + output), over the definition's `maxTokens`"),
+    cardTimeout: DurationSchema.optional().describe(
+      "how long this delegation's approval cards wait (`90s`, `30m`, `2h`) before they are settled",
+    ),
+  })
+  .strict();
+export const ForkDelegationBodySchema = z
+  .object({
+    /** The last round of the original the fork keeps. */
+    fromRound: z.number().int().positive(),
+    agent: AgentNameSchema.optional(),
+    model: z.string().min(1).max(200).optional(),
+    session: IdSchema.optional(),
+    delegationId: IdSchema.optional(),
+  })
+  .strict();
+export type ForkDelegationBody = z.infer<typeof ForkDelegationBodySchema>;
+
+export type StartDelegationBody = z.infer<typeof StartDelegationBodySchema>;
+
+export const StartDelegationQuerySchema = z.object({
+  wait: z.enum(['true', 'false']).optional(),
+});
+
+export const ListDelegationsQuerySchema = z
+  .object({
+    session: IdSchema.optional(),
+    agent: AgentNameSchema.optional(),
+    status: DelegationStatusSchema.optional(),
+  })
+  .strict();
+
+export const DelegationStatus = component('DelegationStatus', DelegationStatusSchema);
+
+/** A tool call that did not run because policy or a human said no. */
+export const DeniedCallSchema = component(
+  'DeniedCall',
+  z.object({
+    tool: z.string(),
+    by: z
+      .enum(['policy', 'human', 'deadline'])
+      .describe(
+        '`policy`: decide() or an unknown tool; `human`: a card was denied; `deadline`: its card expired',
+      ),
+    reason: z.string(),
+  }),
+);
+
+export const DeniedCallsSchema = z.array(DeniedCallSchema);
+
+export const UsageSchema = component(
+  'Usage',
+  z.object({
+    inputTokens: Count.describe('every input token, cached ones included'),
+    outputTokens: Count,
+    cachedInputTokens: Count.describe('of the input, read from the provider prompt cache'),
+    modelCalls: Count,
+    modelCallsWithoutUsage: Count.describe(
+      'calls whose provider reported no usage: not in the token counts',
+    ),
+  }),
+);
+
+export const DelegationResultSchema = component(
+  'DelegationResult',
+  z.object({
+    status: z.enum(['completed', 'failed', 'stopped']),
+    text: z
+      .string()
+      .describe('Final answer, or the partial result when stopped or cut by `maxTurns`'),
+    notice: z
+      .string()
+      .nullable()
+      .describe('Visible notice when the run ended early (`maxTurns`, stop, model failure)'),
+    roundsUsed: Count,
+    deniedCalls: DeniedCallsSchema.describe(
+      'Calls denied during the run: a completed run with denials did not do all it was asked',
+    ),
+    usage: UsageSchema.optional().describe('tokens of its model calls'),
+  }),
+);
+
+export const DelegationStateSchema = component(
+  'DelegationState',
+  z.object({
+    delegationId: z.string(),
+    workflowId: z.string(),
+    agent: z.string(),
+    session: z.string(),
+    status: DelegationStatus,
+    roundsUsed: Count,
+    maxTurns: Count.describe(
+      '0 when no worker could be asked (the state is rebuilt from visibility)',
+    ),
+    model: z.string().nullable(),
+    definitionHash: z
+      .string()
+      .nullable()
+      .describe('sha256 of the definition file this run resolved'),
+    pendingCards: z.array(ApprovalCardSchema),
+    decidedCards: z.array(ApprovalCardSchema),
+    transcriptSummary: z.array(z.string()).describe('one short line per transcript entry'),
+    deniedCalls: DeniedCallsSchema.describe(
+      'Calls denied so far, in order (the most recent 100 after a continue-as-new)',
+    ),
+    usage: UsageSchema.optional().describe(
+      "tokens so far (a session's include its finished children's); absent when rebuilt from visibility",
+    ),
+    result: DelegationResultSchema.nullable(),
+    toolQueue: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'the workspace tool queue its model calls, tools and hooks run on (a worker configured with that `temporal.workspaceId` runs them); null when they run on the shared task queue',
+      ),
+    withheld: z
+      .object({
+        message: z.string().describe('who may read it in full'),
+        fields: z
+          .array(z.string())
+          .describe(
+            'the fields emptied (`transcriptSummary`, `deniedCalls`, `result.text`, ...) or, for `pendingCards` and `decidedCards`, kept to the cards of `read`-class tools',
+          ),
+      })
+      .optional()
+      .describe(
+        "With auth, for a caller who is neither an `admin` nor the user who started it: the answer is a summary without the transcript's content",
+      ),
+  }),
+);
+
+export const DelegationSummarySchema = component(
+  'DelegationSummary',
+  z.object({
+    delegationId: z.string(),
+    workflowId: z.string(),
+    agent: z.string().nullable(),
+    session: z.string().nullable(),
+    status: DelegationStatus,
+    pendingCards: Count.describe('how many approval cards wait on a human'),
+    tokens: Count.nullable().describe(
+      'input + output tokens as of its last status change; null before its first model call',
+    ),
+    task: z.string().nullable().describe('first line of the task'),
+    startedAt: Timestamp,
+    closedAt: Timestamp.nullable(),
+  }),
+);
+
+export const DelegationListSchema = component(
+  'DelegationList',
+  z.object({ delegations: z.array(DelegationSummarySchema) }),
+);
+
+/** What every answer to `POST /delegations` says about the delegation it started. */
+const started = {
+  delegationId: z.string(),
+  workflowId: z.string(),
+  session: z.string(),
+  agent: z.string(),
+  links: component(
+    'DelegationLinks',
+    z.object({ self: z.string(), events: z.string(), cards: z.string() }),
+  ),
+};
+
+export const DelegationStartedSchema = component(
+  'DelegationStarted',
+  z.object({
+    ...started,
+    status: DelegationStatus,
+    result: DelegationResultSchema.nullable(),
+  }),
+);
+
+export const DelegationStartedUnsettledSchema = component(
+  'DelegationStartedUnsettled',
+  z.object({
+    ...started,
+    status: DelegationStatus,
+    result: DelegationResultSchema.nullable(),
+    state: DelegationStateSchema,
+    message: z
+      .string()
+      .optional()
+      .describe('when it is not parked: why it does not move (no worker polls its task queue)'),
+  }),
+);
+
+export const StopOutcomeSchema = component(
+  'StopOutcome',
+  z.union([
+    z.object({ stopped: z.literal(true) }),
+    z.object({ alreadyFinished: z.literal(true), status: DelegationStatus }),
+  ]),
+);

@@ -1,0 +1,29 @@
+/**
+ * The facades every front door (the HTTP API, the CLI, `deputy chat`, the local client) works
+ * through, wired once to a configuration's Temporal settings. The start requests they send are
+ * built in start-requests.ts.
+ */
+import type { Client } from '@temporalio/client';
+import type { DeputyConfig } from '../config/schema.js';
+import { toolQueueOf } from '../shared/tool-queue.js';
+import { createDelegations } from './delegations/facade.js';
+import type { Delegations } from './delegations/types.js';
+import { createSessions } from './sessions/facade.js';
+import type { Sessions } from './sessions/types.js';
+
+export interface Facades {
+  delegations: Delegations;
+  sessions: Sessions;
+}
+
+/**
+ * The Delegations and Sessions facades for a configuration: its namespace and task queue, and
+ * its workspace's tool queue, where the delegations and sessions started here run their tools.
+ */
+export function facadesFor(client: Client, temporal: DeputyConfig['temporal']): Facades {
+  const { namespace, taskQueue } = temporal;
+  const toolQueue = toolQueueOf(temporal);
+  const delegations = createDelegations(client, { namespace, taskQueue, toolQueue });
+  const sessions = createSessions(client, delegations, { taskQueue, toolQueue });
+  return { delegations, sessions };
+}
