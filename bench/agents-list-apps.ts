@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { createApp } from '../src/api/app.js';
 import { loadConfig } from '../src/config/load.js';
 import { type DeputyConfig } from '../src/config/schema.js';
-import { createRegistry, type DefinitionRegistry } from '../src/definitions/registry.js';
+import { createRegistry, type DefinitionRegistry } from '../src/definitions/registry/registry.js';
 import { DeputyError } from '../src/errors.js';
 import type { Delegations } from '../src/temporal/delegations/facade.js';
 

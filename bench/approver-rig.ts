@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { EventStreamOptions } from '../src/api/http/event-stream.js';
 import { loadConfig } from '../src/config/load.js';
-import { createRegistry } from '../src/definitions/registry.js';
+import { createRegistry } from '../src/definitions/registry/registry.js';
 import { startApiServer, type ApiServer } from '../src/server.js';
 import {
   createDelegations,

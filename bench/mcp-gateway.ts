@@ -31,7 +31,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client, Connection } from '@temporalio/client';
 import { createAgentResolver } from '../src/agent-resolver.js';
 import { loadConfig } from '../src/config/load.js';
-import { createRegistry } from '../src/definitions/registry.js';
+import { createRegistry } from '../src/definitions/registry/registry.js';
 import { createMcpTools } from '../src/mcp/gateway-tools.js';
 import { createMcpRuntime } from '../src/mcp/mcp-runtime.js';
 import { liveConfigOf } from '../src/config/live-config.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
-import { createRegistry, type DefinitionRegistry } from '../src/definitions/registry.js';
+import { createRegistry, type DefinitionRegistry } from '../src/definitions/registry/registry.js';
 import { median, type BenchReport, type BenchRow } from './stats.js';
 
 const DEFINITIONS = 1000;

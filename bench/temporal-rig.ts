@@ -16,7 +16,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
 import { createAgentResolver } from '../src/agent-resolver.js';
 import { loadConfig } from '../src/config/load.js';
-import { createRegistry } from '../src/definitions/registry.js';
+import { createRegistry } from '../src/definitions/registry/registry.js';
 import { createBlobStore } from '../src/activities/blob-stores.js';
 import { startCluster } from '../src/servers/cluster/cluster.js';
 import { BLOB_STORE_URL_VARIABLE } from '../src/secrets/environment-secrets.js';

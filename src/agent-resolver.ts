@@ -19,10 +19,10 @@ import {
   type AgentResolver,
   type ResolveOptions,
 } from './activities/resolve-agent.js';
-import type { DelegateTarget } from './shared/delegation-tools.js';
+import type { DelegateTarget } from './shared/tools/delegation-tools.js';
 import { modelProblem } from './definitions/model-check.js';
 
-/** The registry surface resolution needs (src/definitions/registry.ts provides it). */
+/** The registry surface resolution needs (src/definitions/registry/registry.ts provides it). */
 export interface DefinitionSource {
   get(name: string): LoadedDefinition | undefined;
   /** `get` checked against the disk first (the registry has it); used when present. */

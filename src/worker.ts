@@ -18,7 +18,7 @@ import { createAgentResolver } from './agent-resolver.js';
 import { PROJECT_ROOT } from './config/load.js';
 import { type DeputyConfig } from './config/schema.js';
 import { toolQueueOf } from './shared/tool-queue.js';
-import { createRegistry } from './definitions/registry.js';
+import { createRegistry } from './definitions/registry/registry.js';
 import { liveConfigOf, type LiveConfig } from './config/live-config.js';
 import { definitionSecretSource, type DefinitionsNow } from './secrets/definition-secrets.js';
 import type { McpGatewayDeps } from './mcp/gateway-tools.js';

@@ -5,7 +5,7 @@ import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import { claudeHooksFor, claudeToolName } from '../shared/claude-hooks.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
 import type { SecretMasker } from '../secrets/masker.js';
-import { toolFailureText } from '../shared/tool-contract.js';
+import { toolFailureText } from '../shared/tools/tool-contract.js';
 import { limitText } from '../tools/output-limit.js';
 import { deputyRoots } from '../paths/deputy-roots.js';
 import { createMcpTools, type McpGatewayDeps } from '../mcp/gateway-tools.js';

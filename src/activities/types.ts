@@ -2,7 +2,7 @@
  * Inputs and outputs of deputy's activities. The workflow imports this file for types only,
  * so it may name Node-side types but must not be imported as a value from the sandbox.
  */
-import type { CommandAnalysis } from '../shared/command-analysis.js';
+import type { CommandAnalysis } from '../shared/tools/command-analysis.js';
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
 import type { Caller } from '../shared/caller.js';
 import type { DelegationResult } from '../shared/delegation.js';

@@ -8,7 +8,7 @@ import { fixedConfig, type LiveConfig } from '../config/live-config.js';
 import { localOperator } from '../local-operator.js';
 import { definitionSecretSource } from '../secrets/definition-secrets.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
-import type { DefinitionRegistry } from '../definitions/registry.js';
+import type { DefinitionRegistry } from '../definitions/registry/registry.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { Sessions } from '../temporal/sessions/facade.js';

@@ -5,7 +5,7 @@
  * delegation away with `disallowedTools: [Task]`. A delegate reads none of this: its specs go
  * through tool-spec.ts, which refuses them with a diagnostic (it never delegates).
  */
-import type { DelegateTarget } from '../shared/delegation-tools.js';
+import type { DelegateTarget } from '../shared/tools/delegation-tools.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { splitPatternSpec } from './tool-spec.js';
 

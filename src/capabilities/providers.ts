@@ -1,13 +1,16 @@
 import { ADMIN_ROLE, type Caller } from '../shared/caller.js';
-import type { ToolClass, ToolSchema } from '../shared/tool-contract.js';
-import { BASH_TOOL_SCHEMA, FILE_SYSTEM_TOOL_SCHEMAS } from '../shared/workspace-tool-schemas.js';
-import type { ToolProviderInfo } from '../shared/tool-contract.js';
+import type { ToolClass, ToolSchema } from '../shared/tools/tool-contract.js';
+import {
+  BASH_TOOL_SCHEMA,
+  FILE_SYSTEM_TOOL_SCHEMAS,
+} from '../shared/tools/workspace-tool-schemas.js';
+import type { ToolProviderInfo } from '../shared/tools/tool-contract.js';
 import {
   KB_SEARCH_TOOL_SCHEMA,
   MCP_GATEWAY_TOOL_SCHEMAS,
   MEMORY_TOOL_SCHEMAS,
   USE_SKILL_TOOL_SCHEMA,
-} from '../shared/capability-tool-schemas.js';
+} from '../shared/tools/capability-tool-schemas.js';
 
 /**
  * The tool catalog as providers (CAP-1). Provider and tool names here are the canonical

@@ -1,10 +1,10 @@
 import type { Caller } from '../shared/caller.js';
 import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
-import type { ToolSchema } from '../shared/tool-contract.js';
-import type { ToolProviderInfo } from '../shared/tool-contract.js';
+import type { ToolSchema } from '../shared/tools/tool-contract.js';
+import type { ToolProviderInfo } from '../shared/tools/tool-contract.js';
 import { capabilityDimensionOf, isPermitted, type CapabilityDimension } from './providers.js';
-import { mcpDirectToolSchema } from '../shared/capability-tool-schemas.js';
+import { mcpDirectToolSchema } from '../shared/tools/capability-tool-schemas.js';
 import { matchToolSpec, splitPatternSpec, type SpecMatch } from './tool-spec.js';
 import { parseCommandPattern, pathPatternProblem } from '../policy/tool-patterns.js';
 import type { DelegationSpecs } from './delegation-targets.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ConfiguredMcpServer, DeputyConfig } from '../config/schema.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
-import { effectivePolicy } from '../definitions/permission-mode.js';
+import { effectivePolicy } from '../definitions/read/permission-mode.js';
 import type { Caller } from '../shared/caller.js';
 import type {
   CardDeadlines,
@@ -15,11 +15,11 @@ import type {
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { parseDuration } from '../shared/duration.js';
 import type { WebhookRoutes } from '../shared/notifications.js';
-import type { ToolProviderInfo } from '../shared/tool-contract.js';
+import type { ToolProviderInfo } from '../shared/tools/tool-contract.js';
 import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
 import { assembleSystemPrompt, MAIN_AGENT_FRAMING, SUBAGENT_FRAMING } from './prompt.js';
 import { delegationSpecs } from './delegation-targets.js';
-import { delegationToolSchemas, type DelegateTarget } from '../shared/delegation-tools.js';
+import { delegationToolSchemas, type DelegateTarget } from '../shared/tools/delegation-tools.js';
 import type { ResidentMemory } from '../shared/resident-memory.js';
 import { TOOL_PROVIDERS } from './providers.js';
 import { resolveTools } from './resolve-tools.js';

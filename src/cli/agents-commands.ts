@@ -36,7 +36,7 @@ function diagnosticLines(loaded: LoadedDefinition): string[] {
 
 export async function loadRegistry(command: Command) {
   // Loaded on demand: client commands should not pay for the definition parser.
-  const { createRegistry } = await import('../definitions/registry.js');
+  const { createRegistry } = await import('../definitions/registry/registry.js');
   const registry = createRegistry({ config: await configFor(command) });
   await registry.load();
   return registry;

@@ -12,7 +12,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { McpServerEntry, McpServerTools, McpTrustAnswer } from '../mcp/mcp-view-schemas.js';
 import type * as McpView from '../mcp/mcp-view.js';
 import type { DeputyConfig } from '../config/schema.js';
-import type { DefinitionRegistry } from '../definitions/registry.js';
+import type { DefinitionRegistry } from '../definitions/registry/registry.js';
 import { DeputyError } from '../errors.js';
 import { fixedConfig } from '../config/live-config.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
@@ -51,7 +51,7 @@ async function withMcp<T>(command: Command, io: Io, body: (mcp: McpSession) => P
   // Loaded on demand: the other commands should not pay for the MCP SDK and the parser.
   const [{ createRegistry }, { createMcpRuntime }, view, masks, { definitionSecretSource }] =
     await Promise.all([
-      import('../definitions/registry.js'),
+      import('../definitions/registry/registry.js'),
       import('../mcp/mcp-runtime.js'),
       import('../mcp/mcp-view.js'),
       import('../secrets/live-masker.js'),

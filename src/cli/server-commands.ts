@@ -111,7 +111,7 @@ async function startApi(
   ]);
   const temporal = await connectTemporal(config);
   // The API checks agent names against the same definitions the worker resolves (DEF-4 live).
-  const { createRegistry } = await import('../definitions/registry.js');
+  const { createRegistry } = await import('../definitions/registry/registry.js');
   // Saves check model handles against the catalog as it is now (the configuration is watched).
   const registry = createRegistry({ config, models: () => settings.current().models });
   let own: McpRuntime | undefined;

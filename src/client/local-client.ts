@@ -11,7 +11,7 @@ import { createApp } from '../api/app.js';
 import type { Auth } from '../api/http/auth.js';
 import { loadConfig } from '../config/load.js';
 import type { DeputyConfig } from '../config/schema.js';
-import { createRegistry } from '../definitions/registry.js';
+import { createRegistry } from '../definitions/registry/registry.js';
 import { ANONYMOUS_CALLER } from '../shared/caller.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { facadesFor } from '../temporal/facades.js';

@@ -5,7 +5,7 @@
  */
 import type { MemoryMode } from '../shared/capability-snapshot.js';
 import type { InlineMcpServer } from './definition.js';
-import { report, type ReadContext } from './read-context.js';
+import { report, type ReadContext } from './read/context.js';
 
 /**
  * Fields other agent runtimes define that deputy does not act on, with the reason shown to the

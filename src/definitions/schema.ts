@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
 import { DurationSchema } from '../config/duration.js';
 import { APPROVAL_MODES } from '../shared/policy-contract.js';
-import { formatPath } from './issue-path.js';
+import { formatPath } from './read/issue-path.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
 
 /** CAP-2: more skills than this is a save error and a load diagnostic. */
@@ -17,7 +17,7 @@ export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop'] as const;
 export const MEMORY_MODES = ['none', 'private', 'shared'] as const;
 /**
  * Claude Code's permission modes. Read, kept and served like any field, and mapped onto the
- * policy (src/definitions/permission-mode.ts) unless the file sets `approvalMode` too, which wins.
+ * policy (src/definitions/read/permission-mode.ts) unless the file sets `approvalMode` too, which wins.
  */
 export const PERMISSION_MODES = [
   'default',

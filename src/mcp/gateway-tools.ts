@@ -10,7 +10,7 @@
  */
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CapabilitySnapshot, McpServerRef } from '../shared/capability-snapshot.js';
-import type { ToolSchema } from '../shared/tool-contract.js';
+import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import { ToolError, type ToolContext, type ToolImplementation } from '../tools/tool.js';
 import { resultText } from './call-result.js';
 import { McpNotConnectedError, NO_TIMEOUT_MS, type PooledServer } from './pool.js';

@@ -13,7 +13,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../definitions/atomic-write.js';
+import { writeFileAtomic } from '../definitions/registry/atomic-write.js';
 import { DeputyError } from '../errors.js';
 
 export const MCP_TRUST_FILE = 'mcp-trust.json';

@@ -10,7 +10,7 @@ import type {
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/model-contract.js';
-import type { ToolSchema } from '../shared/tool-contract.js';
+import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import { ModelCallError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
 import { callProvider } from './provider-errors.js';

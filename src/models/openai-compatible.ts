@@ -10,7 +10,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/model-contract.js';
-import type { ToolSchema } from '../shared/tool-contract.js';
+import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import { ModelCallError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
 import { callProvider } from './provider-errors.js';

@@ -1,7 +1,7 @@
 import { isInside, relativeInside } from '../shared/path-containment.js';
 import { isHiddenPath } from '../shared/policy-contract.js';
 import type { PolicyInput, ProtectedKind, Verdict } from '../shared/policy-contract.js';
-import type { ToolClass } from '../shared/tool-contract.js';
+import type { ToolClass } from '../shared/tools/tool-contract.js';
 
 /*
  * Runs inside the Temporal workflow sandbox (the loop decides before it schedules a tool

@@ -6,7 +6,7 @@
  */
 import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { Verdict } from '../shared/policy-contract.js';
-import type { ToolSchema } from '../shared/tool-contract.js';
+import type { ToolSchema } from '../shared/tools/tool-contract.js';
 
 export interface McpTarget {
   server: string;

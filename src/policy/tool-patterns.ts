@@ -6,7 +6,7 @@
  * denied at once, with a message naming the allowed patterns; one it covers still goes through
  * decide() (approval modes, cards).
  */
-import type { CommandAnalysis } from '../shared/command-analysis.js';
+import type { CommandAnalysis } from '../shared/tools/command-analysis.js';
 
 /** A parsed `Bash(...)` pattern: the exact argv, or the argv's first words. */
 export interface CommandPattern {

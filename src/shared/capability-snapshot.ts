@@ -1,7 +1,7 @@
-import type { DelegateTarget } from './delegation-tools.js';
+import type { DelegateTarget } from './tools/delegation-tools.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { ApprovalMode, PolicyFlags } from './policy-contract.js';
-import type { ToolSchema } from './tool-contract.js';
+import type { ToolSchema } from './tools/tool-contract.js';
 import type { WebhookRoutes } from './notifications.js';
 
 /** Where a definition came from (DEF-3). `ecosystem` = Claude Code / qwen-code files read as they are. */

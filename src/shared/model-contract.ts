@@ -1,4 +1,4 @@
-import type { ToolSchema } from './tool-contract.js';
+import type { ToolSchema } from './tools/tool-contract.js';
 
 /** A tool call the model asked for. `arguments` is the parsed JSON object. */
 export interface ToolCallRequest {

@@ -28,7 +28,7 @@ export interface ProtectedRoot {
 }
 
 /**
- * What Claude Code's `permissionMode` adds to an approval mode (src/definitions/permission-mode.ts).
+ * What Claude Code's `permissionMode` adds to an approval mode (src/definitions/read/permission-mode.ts).
  * All optional: a snapshot resolved before they existed has none and decides as it did.
  */
 export interface PolicyFlags {

@@ -1,4 +1,4 @@
-import { BASH_TOOL_SCHEMA } from '../shared/workspace-tool-schemas.js';
+import { BASH_TOOL_SCHEMA } from '../shared/tools/workspace-tool-schemas.js';
 import { ToolError } from './tool.js';
 import type { ToolContext, ToolImplementation } from './tool.js';
 import { spawnWatchedGroup } from '../processes/watched-group.js';

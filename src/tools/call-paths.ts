@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ToolCallRequest } from '../shared/model-contract.js';
-import type { ToolSchema } from '../shared/tool-contract.js';
+import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import type { DeputyRoots } from '../paths/deputy-roots.js';
 import { linkCount, trustedAliasFinder } from '../paths/path-identity.js';
 import { realpathLenient } from '../paths/realpath-lenient.js';

@@ -7,7 +7,7 @@ import {
   GREP_TOOL_SCHEMA,
   READ_TOOL_SCHEMA,
   WRITE_TOOL_SCHEMA,
-} from '../shared/workspace-tool-schemas.js';
+} from '../shared/tools/workspace-tool-schemas.js';
 import { FILE_SYSTEM_LIMITS, type FileSystemLimits } from './file-system-limits.js';
 import { limitText } from './output-limit.js';
 import { ToolError } from './tool.js';

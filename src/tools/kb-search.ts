@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
-import { KB_SEARCH_TOOL_SCHEMA } from '../shared/capability-tool-schemas.js';
+import { KB_SEARCH_TOOL_SCHEMA } from '../shared/tools/capability-tool-schemas.js';
 import type { KnowledgeSourceRef } from '../shared/capability-snapshot.js';
 import {
   HitCollector,

@@ -5,7 +5,7 @@ import {
   MEMORY_READ_TOOL_SCHEMA,
   MEMORY_SEARCH_TOOL_SCHEMA,
   MEMORY_WRITE_TOOL_SCHEMA,
-} from '../shared/capability-tool-schemas.js';
+} from '../shared/tools/capability-tool-schemas.js';
 import type { MemoryRef } from '../shared/capability-snapshot.js';
 import type { ResidentMemory } from '../shared/resident-memory.js';
 import {

@@ -1,7 +1,7 @@
 /**
  * The simple commands a `bash` call would run, for `Bash(...)` tool patterns (issue 11).
  * Node side: it runs in the `callModel` activity and its result enters the workflow as plain
- * data (src/shared/command-analysis.ts), like the calls' canonical paths.
+ * data (src/shared/tools/command-analysis.ts), like the calls' canonical paths.
  *
  * The parser is tree-sitter's bash grammar (`tree-sitter-bash`, run through `web-tree-sitter`:
  * WebAssembly, no native build). Its .wasm is vendored in ./grammars (the README there says which
@@ -13,7 +13,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Language, Parser, type Node } from 'web-tree-sitter';
-import type { CommandAnalysis } from '../shared/command-analysis.js';
+import type { CommandAnalysis } from '../shared/tools/command-analysis.js';
 
 /** Longer commands are refused unparsed (they are not what a pattern is for). */
 export const MAX_ANALYZED_COMMAND = 16_384;

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { splitSkillFile } from '../definitions/skill-file.js';
-import { USE_SKILL_TOOL_SCHEMA } from '../shared/capability-tool-schemas.js';
+import { USE_SKILL_TOOL_SCHEMA } from '../shared/tools/capability-tool-schemas.js';
 import type { SkillRef } from '../shared/capability-snapshot.js';
 import { ToolError, type ToolImplementation } from './tool.js';
 

@@ -1,5 +1,5 @@
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
-import type { ToolSchema } from '../shared/tool-contract.js';
+import type { ToolSchema } from '../shared/tools/tool-contract.js';
 
 /** What a running tool may use. Everything path-like is already rooted; nothing else is reachable. */
 export interface ToolContext {

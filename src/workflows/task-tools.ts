@@ -19,7 +19,7 @@ import {
   TASK_OUTPUT_TOOL,
   TASK_STOP_TOOL,
   TASK_TOOL,
-} from '../shared/delegation-tools.js';
+} from '../shared/tools/delegation-tools.js';
 import {
   delegationWorkflowId,
   firstLine,
@@ -31,7 +31,7 @@ import { initialSearchAttributes } from '../shared/search-attributes.js';
 import type { SessionInput } from '../shared/session.js';
 import type { SessionTask } from '../shared/delegation.js';
 import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../shared/tool-queue.js';
-import { toolFailureText } from '../shared/tool-contract.js';
+import { toolFailureText } from '../shared/tools/tool-contract.js';
 import { delegation } from './delegation.js';
 import type { DelegationRun } from './delegation-run.js';
 import { causeOf } from './failure-notice.js';

@@ -9,12 +9,12 @@ import { mcpScopeVerdict, mcpTarget } from '../policy/mcp-scope.js';
 import { commandPatternRefusal, pathPatternRefusal } from '../policy/tool-patterns.js';
 import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { ApprovalCard } from '../shared/delegation.js';
-import { isDelegationTool } from '../shared/delegation-tools.js';
+import { isDelegationTool } from '../shared/tools/delegation-tools.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
 import type { UnattendedVerdict, Verdict } from '../shared/policy-contract.js';
 import { redactSecrets } from '../shared/redact.js';
-import type { ToolSchema } from '../shared/tool-contract.js';
-import { isAtMostOnce, toolFailureText } from '../shared/tool-contract.js';
+import type { ToolSchema } from '../shared/tools/tool-contract.js';
+import { isAtMostOnce, toolFailureText } from '../shared/tools/tool-contract.js';
 import {
   activitiesWith,
   LOCAL_READ_TOOL,

@@ -13,7 +13,10 @@ import { createAuth } from '../../src/api/http/auth.js';
 import type { Logger } from '../../src/api/http/errors.js';
 import { loadConfig } from '../../src/config/load.js';
 import { type DeputyConfig } from '../../src/config/schema.js';
-import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
+import {
+  createRegistry,
+  type DefinitionRegistry,
+} from '../../src/definitions/registry/registry.js';
 import { fixedConfig } from '../../src/config/live-config.js';
 import { AUTH_CONFIG, TOKEN_ENV } from './make-app.js';
 import { stubDelegations } from './stub-delegations.js';

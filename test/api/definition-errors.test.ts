@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/http/auth.js';
 import type { Logger } from '../../src/api/http/errors.js';
-import type { DefinitionRegistry } from '../../src/definitions/registry.js';
+import type { DefinitionRegistry } from '../../src/definitions/registry/registry.js';
 import { loadConfig } from '../../src/config/load.js';
 import { agentFile, useTempRegistries } from '../definitions/support.js';
 import { stubDelegations } from './stub-delegations.js';

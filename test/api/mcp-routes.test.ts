@@ -16,7 +16,10 @@ import type { McpServerList, McpServerTools } from '../../src/mcp/mcp-view-schem
 import { COMPONENT_PREFIX, componentSchemas } from '../../src/api/openapi/parts.js';
 import { loadConfig } from '../../src/config/load.js';
 import { type DeputyConfig } from '../../src/config/schema.js';
-import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
+import {
+  createRegistry,
+  type DefinitionRegistry,
+} from '../../src/definitions/registry/registry.js';
 import { fixedConfig } from '../../src/config/live-config.js';
 import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js';
 import { stdioFixtureCommand } from '../fixtures/mcp/start.js';

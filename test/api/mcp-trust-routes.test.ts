@@ -17,7 +17,10 @@ import {
   type McpServerList,
 } from '../../src/mcp/mcp-view-schemas.js';
 import { loadConfig } from '../../src/config/load.js';
-import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
+import {
+  createRegistry,
+  type DefinitionRegistry,
+} from '../../src/definitions/registry/registry.js';
 import { fixedConfig } from '../../src/config/live-config.js';
 import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';

@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { createAuth } from '../../src/api/http/auth.js';
 import type { Logger } from '../../src/api/http/errors.js';
 import type { DeputyConfig } from '../../src/config/schema.js';
-import { createRegistry } from '../../src/definitions/registry.js';
+import { createRegistry } from '../../src/definitions/registry/registry.js';
 import { fixedConfig } from '../../src/config/live-config.js';
 import { startApiServer } from '../../src/server.js';
 import { useCleanups } from '../support/cleanups.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
 import { ConfigFileSchema } from '../../src/config/schema.js';
-import { parseDefinition } from '../../src/definitions/parse.js';
+import { parseDefinition } from '../../src/definitions/read/parse.js';
 import { frontmatterShape } from '../../src/definitions/schema.js';
 import { input } from './helpers.js';
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAIN_AGENT_FRAMING, SUBAGENT_FRAMING } from '../../src/capabilities/prompt.js';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
-import type { DelegateTarget } from '../../src/shared/delegation-tools.js';
+import type { DelegateTarget } from '../../src/shared/tools/delegation-tools.js';
 import { USER, input } from './helpers.js';
 
 const AGENTS: DelegateTarget[] = [

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { SUBAGENT_FRAMING } from '../../src/capabilities/prompt.js';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
-import { parseDefinition } from '../../src/definitions/parse.js';
+import { parseDefinition } from '../../src/definitions/read/parse.js';
 import type { LoadedDefinition } from '../../src/definitions/definition.js';
 import { PERMISSION_MODES } from '../../src/definitions/schema.js';
 import { input } from './helpers.js';

@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { SUBAGENT_FRAMING } from '../../src/capabilities/prompt.js';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
-import { parseDefinition } from '../../src/definitions/parse.js';
+import { parseDefinition } from '../../src/definitions/read/parse.js';
 import type { LoadedDefinition } from '../../src/definitions/definition.js';
 import { mapClaudeToolName } from '../../src/definitions/ecosystem.js';
-import { splitSpecList } from '../../src/definitions/read-capabilities.js';
+import { splitSpecList } from '../../src/definitions/read/capabilities.js';
 import { input } from './helpers.js';
 
 function snapshotOf(frontmatter: string) {

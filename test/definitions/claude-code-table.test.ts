@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { UNSUPPORTED_FIELDS } from '../../src/definitions/ecosystem.js';
-import { parseDefinition } from '../../src/definitions/parse.js';
+import { parseDefinition } from '../../src/definitions/read/parse.js';
 import { FRONTMATTER_FIELDS } from '../../src/definitions/schema.js';
 import { builtinModelHandle } from '../../src/models/builtin-models.js';
 

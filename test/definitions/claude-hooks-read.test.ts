@@ -1,6 +1,6 @@
 /** Reading hooks in Claude Code's `{matcher, hooks: [{type, command, timeout}]}` form (issue 11). */
 import { describe, expect, it } from 'vitest';
-import { parseDefinition, type ParseOptions } from '../../src/definitions/parse.js';
+import { parseDefinition, type ParseOptions } from '../../src/definitions/read/parse.js';
 import { claudeMatcherMatches, claudeToolName } from '../../src/shared/claude-hooks.js';
 import { verdictAfterHooks } from '../../src/workflows/claude-hooks.js';
 

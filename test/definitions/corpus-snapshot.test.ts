@@ -13,7 +13,7 @@ import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
-import type { DefinitionRegistry } from '../../src/definitions/registry.js';
+import type { DefinitionRegistry } from '../../src/definitions/registry/registry.js';
 import type { Diagnostic } from '../../src/shared/diagnostics.js';
 import { ANONYMOUS } from '../capabilities/helpers.js';
 import { loadedRegistry, tempLayout, type TempLayout } from './support.js';

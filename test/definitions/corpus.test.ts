@@ -8,7 +8,7 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DefinitionRegistry } from '../../src/definitions/registry.js';
+import type { DefinitionRegistry } from '../../src/definitions/registry/registry.js';
 import { loadedRegistry, tempLayout } from './support.js';
 import type { TempLayout } from './support.js';
 

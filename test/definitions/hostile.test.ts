@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseDefinition } from '../../src/definitions/parse.js';
-import { INVALID_TOOLS_SPEC } from '../../src/definitions/read-fields.js';
-import type { ParseOptions } from '../../src/definitions/parse.js';
+import { parseDefinition } from '../../src/definitions/read/parse.js';
+import { INVALID_TOOLS_SPEC } from '../../src/definitions/read/fields.js';
+import type { ParseOptions } from '../../src/definitions/read/parse.js';
 import type { DeputyError } from '../../src/errors.js';
 import { agentFile, useTempRegistries } from './support.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseDefinition } from '../../src/definitions/parse.js';
-import type { ParseOptions } from '../../src/definitions/parse.js';
-import { INVALID_TOOLS_SPEC } from '../../src/definitions/read-fields.js';
+import { parseDefinition } from '../../src/definitions/read/parse.js';
+import type { ParseOptions } from '../../src/definitions/read/parse.js';
+import { INVALID_TOOLS_SPEC } from '../../src/definitions/read/fields.js';
 import { defaultDefinition } from './support.js';
 
 const project: ParseOptions = { fileName: 'helper.md', level: 'project' };

@@ -4,8 +4,11 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { DEFINITION_DEFAULTS } from '../../src/definitions/definition.js';
 import type { AgentDefinition } from '../../src/definitions/definition.js';
-import { createRegistry } from '../../src/definitions/registry.js';
-import type { DefinitionRegistry, RegistryOptions } from '../../src/definitions/registry.js';
+import { createRegistry } from '../../src/definitions/registry/registry.js';
+import type {
+  DefinitionRegistry,
+  RegistryOptions,
+} from '../../src/definitions/registry/registry.js';
 
 export interface TempLayout {
   root: string;

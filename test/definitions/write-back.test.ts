@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseDefinition } from '../../src/definitions/parse.js';
-import { applyChanges, serializeNewDefinition } from '../../src/definitions/write-back.js';
+import { parseDefinition } from '../../src/definitions/read/parse.js';
+import { applyChanges, serializeNewDefinition } from '../../src/definitions/registry/write-back.js';
 
 const original = `---
 # Reviewer agent: keep this comment

@@ -17,7 +17,10 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { watchConfig, type ConfigWatcher } from '../../src/config/watch.js';
-import { createRegistry, type DefinitionRegistry } from '../../src/definitions/registry.js';
+import {
+  createRegistry,
+  type DefinitionRegistry,
+} from '../../src/definitions/registry/registry.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import type {
   ApprovalCard,

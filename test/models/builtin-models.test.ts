@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeputyConfig } from '../../src/config/schema.js';
 import { modelProblem } from '../../src/definitions/model-check.js';
-import { parseDefinition } from '../../src/definitions/parse.js';
+import { parseDefinition } from '../../src/definitions/read/parse.js';
 import {
   BUILTIN_ANTHROPIC_MODELS,
   builtinCatalogEntry,

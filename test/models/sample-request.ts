@@ -1,7 +1,7 @@
 /** One conversation that exercises every transcript shape: text, parallel tool calls, tool results
  * (one failed), a user message right after tool results, and a tool-only assistant turn. */
 import type { ModelRequest } from '../../src/shared/model-contract.js';
-import type { ToolSchema } from '../../src/shared/tool-contract.js';
+import type { ToolSchema } from '../../src/shared/tools/tool-contract.js';
 
 export const readTool: ToolSchema = {
   name: 'read',

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deputyRoots, isHiddenFromAgents } from '../../src/paths/deputy-roots.js';
 import { decide } from '../../src/policy/decide.js';
 import type { ApprovalMode, PolicyInput } from '../../src/shared/policy-contract.js';
-import { FILE_SYSTEM_TOOL_SCHEMAS } from '../../src/shared/workspace-tool-schemas.js';
+import { FILE_SYSTEM_TOOL_SCHEMAS } from '../../src/shared/tools/workspace-tool-schemas.js';
 import { canonicalCallPaths } from '../../src/tools/call-paths.js';
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'deputy-roots-')));

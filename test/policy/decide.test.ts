@@ -3,7 +3,7 @@ import { decide } from '../../src/policy/decide.js';
 import { isInside } from '../../src/shared/path-containment.js';
 import type { PolicyCall } from '../../src/policy/decide.js';
 import type { ApprovalMode, PolicyInput, ProtectedRoot } from '../../src/shared/policy-contract.js';
-import type { ToolClass } from '../../src/shared/tool-contract.js';
+import type { ToolClass } from '../../src/shared/tools/tool-contract.js';
 
 const WS = '/work/ws';
 const INSIDE = '/work/ws/src/a.ts';

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { deputyRoots } from '../../src/paths/deputy-roots.js';
 import { decide } from '../../src/policy/decide.js';
 import type { PolicyInput, Verdict } from '../../src/shared/policy-contract.js';
-import { FILE_SYSTEM_TOOL_SCHEMAS } from '../../src/shared/workspace-tool-schemas.js';
+import { FILE_SYSTEM_TOOL_SCHEMAS } from '../../src/shared/tools/workspace-tool-schemas.js';
 import { pathsOfCalls } from '../../src/tools/call-paths.js';
 import { PLUGIN_DIR, ROWS, TREE, type HostileRow } from './hostile-paths.table.js';
 

@@ -4,7 +4,7 @@ import {
   MCP_CALL_TOOL_SCHEMA,
   MCP_SEARCH_TOOL_SCHEMA,
   mcpDirectToolSchema,
-} from '../../src/shared/capability-tool-schemas.js';
+} from '../../src/shared/tools/capability-tool-schemas.js';
 import type { McpServerRef } from '../../src/shared/capability-snapshot.js';
 
 const servers: McpServerRef[] = [

@@ -7,8 +7,8 @@ import { decide } from '../../src/policy/decide.js';
 import {
   BASH_TOOL_SCHEMA,
   FILE_SYSTEM_TOOL_SCHEMAS,
-} from '../../src/shared/workspace-tool-schemas.js';
-import type { ToolSchema } from '../../src/shared/tool-contract.js';
+} from '../../src/shared/tools/workspace-tool-schemas.js';
+import type { ToolSchema } from '../../src/shared/tools/tool-contract.js';
 
 let base: string;
 let workspace: string;

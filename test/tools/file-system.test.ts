@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CapabilitySnapshot } from '../../src/shared/capability-snapshot.js';
-import { FILE_SYSTEM_TOOL_SCHEMAS } from '../../src/shared/workspace-tool-schemas.js';
+import { FILE_SYSTEM_TOOL_SCHEMAS } from '../../src/shared/tools/workspace-tool-schemas.js';
 import { createFileSystemTools, FILE_SYSTEM_LIMITS } from '../../src/tools/file-system.js';
 import { limitText } from '../../src/tools/output-limit.js';
 import type { ToolContext } from '../../src/tools/tool.js';

@@ -7,7 +7,7 @@
  * the path (an agent named `check` is updated with PATCH, like one named `generate`).
  */
 import type { Hono } from 'hono';
-import type { DefinitionRegistry } from '../../definitions/registry.js';
+import type { DefinitionRegistry } from '../../definitions/registry/registry.js';
 import type { LiveConfig } from '../../config/live-config.js';
 import type { SecretMasker } from '../../secrets/masker.js';
 import { checkAgent } from './check.js';

@@ -3,8 +3,8 @@
  * live validation, as zod schemas next to their types.
  */
 import { z } from 'zod';
-import { MAX_DEFINITION_BYTES } from '../../definitions/parse.js';
-import { MAX_VALUE_DEPTH } from '../../definitions/yaml-read.js';
+import { MAX_DEFINITION_BYTES } from '../../definitions/read/parse.js';
+import { MAX_VALUE_DEPTH } from '../../definitions/read/yaml-read.js';
 import { AgentDetailSchema, WritableLevelSchema } from './schemas.js';
 import { utf8Text } from '../http/fields.js';
 

@@ -9,7 +9,7 @@ import { discoverSkills, type SkillDiscovery } from '../../capabilities/skill-di
 import { resolveCapabilities } from '../../capabilities/resolve.js';
 import type { DeputyConfig } from '../../config/schema.js';
 import type { LoadedDefinition } from '../../definitions/definition.js';
-import type { DefinitionRegistry } from '../../definitions/registry.js';
+import type { DefinitionRegistry } from '../../definitions/registry/registry.js';
 import { resolveModelHandle } from '../../models/select-model.js';
 import type { Caller } from '../../shared/caller.js';
 import type { Diagnostic } from '../../shared/diagnostics.js';
@@ -17,7 +17,7 @@ import {
   DELEGATION_PROVIDER,
   DELEGATION_TOOL_NAMES,
   type DelegateTarget,
-} from '../../shared/delegation-tools.js';
+} from '../../shared/tools/delegation-tools.js';
 
 export interface ResolutionContext {
   config: DeputyConfig;

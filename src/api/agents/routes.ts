@@ -7,7 +7,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { discoverSkills, type SkillDiscovery } from '../../capabilities/skill-discovery.js';
-import type { DefinitionRegistry } from '../../definitions/registry.js';
+import type { DefinitionRegistry } from '../../definitions/registry/registry.js';
 import type { LoadedDefinition } from '../../definitions/definition.js';
 import type { WritableLevel } from '../../definitions/levels.js';
 import { isValidName } from '../../definitions/names.js';

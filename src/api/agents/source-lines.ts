@@ -6,9 +6,9 @@
  */
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document } from 'yaml';
-import { splitFrontmatter } from '../../definitions/frontmatter.js';
-// As src/definitions/yaml-read.ts parses frontmatter, so the nodes are the ones it read.
-import { PARSE_OPTIONS } from '../../definitions/yaml-read.js';
+import { splitFrontmatter } from '../../definitions/read/frontmatter.js';
+// As src/definitions/read/yaml-read.ts parses frontmatter, so the nodes are the ones it read.
+import { PARSE_OPTIONS } from '../../definitions/read/yaml-read.js';
 import type { Diagnostic } from '../../shared/diagnostics.js';
 
 export type LineOf = (diagnostic: Pick<Diagnostic, 'path' | 'code'>) => number | undefined;
@@ -59,7 +59,7 @@ function offsetOf(doc: Document, path: string): number | undefined {
     if (isMap(node)) {
       const items = node.items;
       let pair = undefined as (typeof items)[number] | undefined;
-      // The last of duplicate keys is the one read (yaml-read.ts).
+      // The last of duplicate keys is the one read (definitions/read/yaml-read.ts).
       for (let index = items.length - 1; index >= 0 && pair === undefined; index -= 1) {
         if (keyText(items[index]!.key) === String(segment)) pair = items[index];
       }

@@ -5,9 +5,9 @@
  * `__redacted__`. The routes pass both through the configured-secret masker as well.
  */
 import type { InlineMcpServer, LoadedDefinition } from '../../definitions/definition.js';
-import { effectivePolicy } from '../../definitions/permission-mode.js';
+import { effectivePolicy } from '../../definitions/read/permission-mode.js';
 import { HOOK_EVENTS } from '../../definitions/schema.js';
-import type { RevisionInfo } from '../../definitions/revisions.js';
+import type { RevisionInfo } from '../../definitions/registry/revisions.js';
 import type { Diagnostic } from '../../shared/diagnostics.js';
 import { REDACTED } from '../../shared/redact.js';
 import type { AgentDetail, AgentSummary } from './schemas.js';

@@ -17,7 +17,7 @@
 import { TOOL_PROVIDERS } from '../../capabilities/providers.js';
 import { ADMIN_ROLE, type Caller } from '../../shared/caller.js';
 import { delegationIdOfCard, type ApprovalCard } from '../../shared/delegation.js';
-import type { ToolClass } from '../../shared/tool-contract.js';
+import type { ToolClass } from '../../shared/tools/tool-contract.js';
 import { DeputyError, isDeputyError } from '../../errors.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 

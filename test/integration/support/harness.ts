@@ -21,7 +21,10 @@ import { inject } from 'vitest';
 import { createAgentResolver } from '../../../src/agent-resolver.js';
 import { loadConfig, PROJECT_ROOT } from '../../../src/config/load.js';
 import { type DeputyConfig } from '../../../src/config/schema.js';
-import { createRegistry, type DefinitionRegistry } from '../../../src/definitions/registry.js';
+import {
+  createRegistry,
+  type DefinitionRegistry,
+} from '../../../src/definitions/registry/registry.js';
 import type { Caller } from '../../../src/shared/caller.js';
 import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
 import type { DelegationOptions } from '../../../src/shared/delegation.js';

@@ -7,7 +7,7 @@
 import { Document, isMap, parseDocument } from 'yaml';
 import { spelledFields, type Fields } from './form-model';
 
-/** As the server writes files (src/definitions/write-back.ts): no folding, compact flows. */
+/** As the server writes files (src/definitions/registry/write-back.ts): no folding, compact flows. */
 const TO_STRING = { lineWidth: 0, flowCollectionPadding: false } as const;
 
 export function sourceOf(fields: Fields): string {

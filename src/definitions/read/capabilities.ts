@@ -3,25 +3,18 @@
  * mcpServers, knowledge, memory and hooks. List readers keep the valid entries and report the
  * others, so one bad entry never costs the whole list.
  */
-import type { KnowledgeSourceRef, MemoryMode } from '../shared/capability-snapshot.js';
-import type { HookCommand, InlineMcpServer } from './definition.js';
+import type { KnowledgeSourceRef, MemoryMode } from '../../shared/capability-snapshot.js';
+import type { HookCommand, InlineMcpServer } from '../definition.js';
 import {
   CLAUDE_MEMORY_SCOPES,
   claudeMemoryScope,
   isClaudeHookEntry,
   mapClaudeMcpServer,
   mapClaudeToolName,
-} from './ecosystem.js';
-import {
-  invalid,
-  isMapping,
-  mustBe,
-  parseOrReport,
-  report,
-  type ReadContext,
-} from './read-context.js';
-import { readEnum } from './read-scalars.js';
-import { isValidClaudeMatcher } from '../shared/claude-hooks.js';
+} from '../ecosystem.js';
+import { invalid, isMapping, mustBe, parseOrReport, report, type ReadContext } from './context.js';
+import { readEnum } from './scalars.js';
+import { isValidClaudeMatcher } from '../../shared/claude-hooks.js';
 import {
   HOOK_EVENTS,
   HookCommandSchema,
@@ -29,7 +22,7 @@ import {
   KnowledgeSourceSchema,
   MAX_SKILLS,
   MEMORY_MODES,
-} from './schema.js';
+} from '../schema.js';
 import { toPlain } from './yaml-read.js';
 
 /**

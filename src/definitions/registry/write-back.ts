@@ -5,9 +5,9 @@
  */
 import { Document, isCollection, isMap, isScalar, parseDocument } from 'yaml';
 import type { Node, YAMLMap } from 'yaml';
-import { RUN_CONFIG_TURNS_KEY } from './ecosystem.js';
-import { splitFrontmatter } from './frontmatter.js';
-import { FRONTMATTER_FIELDS } from './schema.js';
+import { RUN_CONFIG_TURNS_KEY } from '../ecosystem.js';
+import { splitFrontmatter } from '../read/frontmatter.js';
+import { FRONTMATTER_FIELDS } from '../schema.js';
 
 /** The file's frontmatter cannot be edited safely (not YAML, not a mapping, not closed). */
 export class FrontmatterEditError extends Error {

@@ -3,8 +3,8 @@
  * diagnostics, so a wrong value reads the same whichever field it is in.
  */
 import type { z } from 'zod';
-import type { DefinitionLevel } from '../shared/capability-snapshot.js';
-import type { Diagnostic, DiagnosticSeverity } from '../shared/diagnostics.js';
+import type { DefinitionLevel } from '../../shared/capability-snapshot.js';
+import type { Diagnostic, DiagnosticSeverity } from '../../shared/diagnostics.js';
 import { formatPath } from './issue-path.js';
 
 export interface ReadContext {

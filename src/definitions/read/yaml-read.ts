@@ -4,7 +4,7 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
-import type { Diagnostic } from '../shared/diagnostics.js';
+import type { Diagnostic } from '../../shared/diagnostics.js';
 
 /** Aliases expanded per top-level value; beyond this the value is refused (billion-laughs defence). */
 export const MAX_ALIAS_COUNT = 100;

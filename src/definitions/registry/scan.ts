@@ -2,11 +2,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import fg from 'fast-glob';
-import type { Diagnostic } from '../shared/diagnostics.js';
-import type { LoadedDefinition } from './definition.js';
-import type { LevelSource } from './levels.js';
-import { isDefinitionFileName } from './levels.js';
-import { fallbackName, parseDefinition } from './parse.js';
+import type { Diagnostic } from '../../shared/diagnostics.js';
+import type { LoadedDefinition } from '../definition.js';
+import type { LevelSource } from '../levels.js';
+import { isDefinitionFileName } from '../levels.js';
+import { fallbackName, parseDefinition } from '../read/parse.js';
 import { sha256 } from './revisions.js';
 
 /** Files read at once; keeps a 1,000-file level well under the process's descriptor limit. */

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { watch } from 'chokidar';
 import type { Stats } from 'node:fs';
-import { isInside } from '../shared/path-containment.js';
+import { isInside } from '../../shared/path-containment.js';
 
 export interface WatchTarget {
   directory: string;

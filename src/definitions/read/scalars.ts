@@ -2,9 +2,9 @@
  * Readers of single-valued fields (text, enum, boolean, integer, model). Each returns the value
  * or undefined after a diagnostic, so the caller keeps the field's default.
  */
-import { parseDuration } from '../shared/duration.js';
-import { isModelHandle } from './ecosystem.js';
-import { invalid, mustBe, report, type ReadContext } from './read-context.js';
+import { parseDuration } from '../../shared/duration.js';
+import { isModelHandle } from '../ecosystem.js';
+import { invalid, mustBe, report, type ReadContext } from './context.js';
 
 const DEFAULT_USED = 'the default is used';
 

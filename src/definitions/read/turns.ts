@@ -2,10 +2,10 @@
  * The turn limit, which three fields can set: maxTurns, maxToolRounds and qwen-code's legacy
  * runConfig.max_turns. Each is read on its own; resolveTurns picks one and reports disagreement.
  */
-import type { AgentDefinition } from './definition.js';
-import { RUN_CONFIG_TURNS_KEY } from './ecosystem.js';
-import { isMapping, mustBe, report, type ReadContext } from './read-context.js';
-import { readPositiveInteger } from './read-scalars.js';
+import type { AgentDefinition } from '../definition.js';
+import { RUN_CONFIG_TURNS_KEY } from '../ecosystem.js';
+import { isMapping, mustBe, report, type ReadContext } from './context.js';
+import { readPositiveInteger } from './scalars.js';
 
 /** A turn limit as one field declared it; `path` names the field. */
 export interface TurnsCandidate {

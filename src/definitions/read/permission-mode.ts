@@ -4,8 +4,8 @@
  * definition reader (its diagnostic says what the mode maps to) and by capability resolution
  * (which records the effect in the snapshot).
  */
-import type { ApprovalMode, PolicyFlags } from '../shared/policy-contract.js';
-import type { PermissionMode } from './schema.js';
+import type { ApprovalMode, PolicyFlags } from '../../shared/policy-contract.js';
+import type { PermissionMode } from '../schema.js';
 
 export interface PermissionModeEffect {
   approvalMode: ApprovalMode;

@@ -2,13 +2,13 @@
  * Tolerant parse (DEF-2): reading a file never throws and never costs the whole definition.
  * Each problem becomes a diagnostic and the field keeps its DEF-1 default.
  */
-import type { DefinitionLevel } from '../shared/capability-snapshot.js';
-import type { Diagnostic, DiagnosticSeverity } from '../shared/diagnostics.js';
-import { DEFINITION_DEFAULTS } from './definition.js';
-import type { AgentDefinition } from './definition.js';
+import type { DefinitionLevel } from '../../shared/capability-snapshot.js';
+import type { Diagnostic, DiagnosticSeverity } from '../../shared/diagnostics.js';
+import { DEFINITION_DEFAULTS } from '../definition.js';
+import type { AgentDefinition } from '../definition.js';
 import { splitFrontmatter } from './frontmatter.js';
-import { fileStem, isValidName, looksLikePath, slugifyName } from './names.js';
-import { INVALID_TOOLS_SPEC, readFields } from './read-fields.js';
+import { fileStem, isValidName, looksLikePath, slugifyName } from '../names.js';
+import { INVALID_TOOLS_SPEC, readFields } from './fields.js';
 import { readFrontmatterYaml } from './yaml-read.js';
 
 /** Files above this size are not parsed (1 MiB): a definition is a prompt, not a data set. */

@@ -2,8 +2,8 @@
  * Turns every loaded file into the lookup index: the highest level wins a name (DEF-3), and
  * both sides of a shadow or a same-level duplicate carry a diagnostic saying so.
  */
-import type { LoadedDefinition } from './definition.js';
-import { levelRank } from './levels.js';
+import type { LoadedDefinition } from '../definition.js';
+import { levelRank } from '../levels.js';
 
 export interface RegistryIndex {
   /** Every loaded file, shadowed ones included, in list order. */

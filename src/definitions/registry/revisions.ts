@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
-import { WRITABLE_LEVELS } from './levels.js';
-import type { WritableLevel } from './levels.js';
-import { isValidName } from './names.js';
+import { WRITABLE_LEVELS } from '../levels.js';
+import type { WritableLevel } from '../levels.js';
+import { isValidName } from '../names.js';
 
 export interface RevisionInfo {
   /** `<timestamp>-<hash8>`, unique per definition; pass it to `restore`. */

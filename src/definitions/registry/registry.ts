@@ -5,23 +5,23 @@
  */
 import { access, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DeputyConfig } from '../config/schema.js';
-import { DeputyError, agentNotFound, invalidDefinition } from '../errors.js';
-import type { DefinitionLevel } from '../shared/capability-snapshot.js';
+import type { DeputyConfig } from '../../config/schema.js';
+import { DeputyError, agentNotFound, invalidDefinition } from '../../errors.js';
+import type { DefinitionLevel } from '../../shared/capability-snapshot.js';
 import { writeFileAtomic } from './atomic-write.js';
-import type { LoadedDefinition } from './definition.js';
-import { splitFrontmatter } from './frontmatter.js';
-import { WRITABLE_LEVELS, levelSources, writableDirectory } from './levels.js';
-import type { WritableLevel } from './levels.js';
-import { builtinModelHandle } from '../models/builtin-models.js';
-import { modelProblem, type ModelSettings } from './model-check.js';
+import type { LoadedDefinition } from '../definition.js';
+import { splitFrontmatter } from '../read/frontmatter.js';
+import { WRITABLE_LEVELS, levelSources, writableDirectory } from '../levels.js';
+import type { WritableLevel } from '../levels.js';
+import { builtinModelHandle } from '../../models/builtin-models.js';
+import { modelProblem, type ModelSettings } from '../model-check.js';
 import { buildIndex, compareForList } from './precedence.js';
 import type { RegistryIndex } from './precedence.js';
 import { createRevisionStore, sha256 } from './revisions.js';
 import type { RevisionInfo } from './revisions.js';
 import { scanLevel } from './scan.js';
-import { FRONTMATTER_FIELDS, validateChanges, validateForSave } from './schema.js';
-import type { ValidationIssue } from './schema.js';
+import { FRONTMATTER_FIELDS, validateChanges, validateForSave } from '../schema.js';
+import type { ValidationIssue } from '../schema.js';
 import { watchDefinitionDirectories } from './watch.js';
 import type { DirectoryWatcher } from './watch.js';
 import {
@@ -31,7 +31,7 @@ import {
   replaceBody,
   serializeNewDefinition,
 } from './write-back.js';
-import { readFrontmatterYaml } from './yaml-read.js';
+import { readFrontmatterYaml } from '../read/yaml-read.js';
 
 export interface RegistryOptions {
   config: Pick<DeputyConfig, 'workspace' | 'dataDir' | 'userDir' | 'projectRoot'> & {

@@ -3,10 +3,10 @@
  * and says why in a diagnostic; list readers keep the valid entries and report the others.
  * This module dispatches each key to its reader and keeps the keys no reader knows.
  */
-import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
-import { APPROVAL_MODES } from '../shared/policy-contract.js';
-import type { AgentDefinition } from './definition.js';
-import { UNSUPPORTED_FIELDS, ecosystemNotes } from './ecosystem.js';
+import { CARD_TIMEOUT_OUTCOMES } from '../../shared/capability-snapshot.js';
+import { APPROVAL_MODES } from '../../shared/policy-contract.js';
+import type { AgentDefinition } from '../definition.js';
+import { UNSUPPORTED_FIELDS, ecosystemNotes } from '../ecosystem.js';
 import {
   readHooks,
   readKnowledge,
@@ -14,8 +14,8 @@ import {
   readMemory,
   readSkills,
   readToolList,
-} from './read-capabilities.js';
-import { report, type ReadContext, type Values } from './read-context.js';
+} from './capabilities.js';
+import { report, type ReadContext, type Values } from './context.js';
 import {
   readBoolean,
   readDuration,
@@ -24,18 +24,18 @@ import {
   readModel,
   readPositiveInteger,
   readText,
-} from './read-scalars.js';
+} from './scalars.js';
 import {
   RUN_CONFIG_TURNS_PATH,
   readRunConfig,
   resolveTurns,
   type TurnsCandidate,
-} from './read-turns.js';
+} from './turns.js';
 import { PERMISSION_MODE_EFFECTS } from './permission-mode.js';
-import { FRONTMATTER_FIELDS, PERMISSION_MODES, toolsLackRead } from './schema.js';
+import { FRONTMATTER_FIELDS, PERMISSION_MODES, toolsLackRead } from '../schema.js';
 
-export { INVALID_TOOLS_SPEC } from './read-capabilities.js';
-export type { ReadContext } from './read-context.js';
+export { INVALID_TOOLS_SPEC } from './capabilities.js';
+export type { ReadContext } from './context.js';
 
 const KNOWN_KEYS = new Set<string>([...FRONTMATTER_FIELDS, 'maxToolRounds', 'runConfig']);
 const KNOWN_BY_LOWER = new Map(
