@@ -3,13 +3,28 @@
  * The import directions of DESIGN.md, one rule per boundary, so a wrong arrow fails
  * `npm run lint`, not a review. Each entry names the folders it governs and the imports they
  * may not make; test/lint/boundaries.test.ts holds every rule against a file that breaks it.
+ *
+ * Two kinds of entry: `forbidden` lists imports a folder may not make, whatever the file's depth
+ * (write `(\.\./)+` where a nested file climbs further); `onlyAreas` lists the only places a
+ * folder may import from outside itself, measured from each file's depth, so a nested folder
+ * (`src/definitions/read/`) reaches its siblings freely and leaves only towards those places.
+ * ESLint keeps one option list per rule and file, so every file gets all its folder's patterns
+ * merged into one entry (boundaryConfigs).
  */
 
 /** @typedef {{ regex: string, message: string, allowTypeImports?: boolean }} Forbidden */
+/** @typedef {{ folders: string[], forbidden?: Forbidden[], onlyAreas?: { areas: string[], message: string } }} Boundary */
 
 const SANDBOX_PACKAGES = '@temporalio/(workflow|common)$';
 
-/** @type {Array<{ folders: string[], forbidden: Forbidden[] }>} */
+/**
+ * The front doors reach Temporal through these modules only: the facades, their ids and types,
+ * the connection, the start requests and the unreachable error.
+ */
+const TEMPORAL_DOORS =
+  '(connection|facades|start-requests|unreachable)\\.js$|delegations/(facade|ids|types)\\.js$|sessions/(facade|types)\\.js$';
+
+/** @type {Boundary[]} */
 export const BOUNDARIES = [
   {
     // The workflow sandbox: deterministic code only. Node modules, the Node-side Temporal
@@ -34,11 +49,15 @@ export const BOUNDARIES = [
     folders: ['src/shared'],
     forbidden: [
       {
-        regex: `^(?!\\./|${SANDBOX_PACKAGES})`,
+        regex: `^(?!\\.|${SANDBOX_PACKAGES})`,
         message:
-          'src/shared holds sandbox-safe contracts: it imports nothing else of the project and no Node module.',
+          'src/shared holds sandbox-safe contracts: no Node module, no package but Temporal’s sandbox ones.',
       },
     ],
+    onlyAreas: {
+      areas: [],
+      message: 'src/shared holds sandbox-safe contracts: it imports nothing else of the project.',
+    },
   },
   {
     folders: ['src/policy'],
@@ -84,33 +103,119 @@ export const BOUNDARIES = [
     folders: ['src/cli', 'src/api'],
     forbidden: [
       {
-        regex: '^\\.\\./activities/',
+        regex: '^(\\.\\./)+activities/',
         message: 'cli/ and api/ never import activities/: compose in src/worker.ts.',
       },
       {
-        regex: '^\\.\\./workflows/',
+        regex: '^(\\.\\./)+workflows/',
         message: 'cli/ and api/ reach workflows through src/temporal/ and src/shared/.',
+      },
+      {
+        regex: `^(\\.\\./)+temporal/(?!${TEMPORAL_DOORS})`,
+        message:
+          'cli/ and api/ reach src/temporal/ through its facades, ids, types, connection and start requests only.',
       },
     ],
   },
   {
-    // The cluster profile is infrastructure: it starts Temporal and PostgreSQL and knows nothing
-    // of what runs on them, so the front doors and tests can start it without the runtime.
-    folders: ['src/cluster'],
+    // Two front doors side by side: what both need lives below them (src/mcp, src/temporal...).
+    folders: ['src/cli'],
     forbidden: [
       {
-        regex: '^\\.\\./(activities|workflows|api|cli|capabilities|tools|definitions)/',
-        message: 'cluster/ starts Temporal and PostgreSQL only: it never imports the runtime.',
+        regex: '^\\.\\./api/',
+        message: 'cli/ never imports api/: move what both need below them.',
       },
     ],
+  },
+  {
+    // What starts and watches a Temporal server (the dev server, the cluster profile) is
+    // infrastructure: it knows nothing of what runs on it, so tests and benches start it alone.
+    folders: ['src/servers'],
+    onlyAreas: {
+      areas: ['shared', 'paths', 'processes', 'config', 'errors.js'],
+      message:
+        'servers/ starts Temporal and PostgreSQL: it imports shared/, paths/, processes/, config/ and errors.js only.',
+    },
+  },
+  {
+    // The activities are composed by the worker: they know the runtime below them, never a door.
+    folders: ['src/activities'],
+    onlyAreas: {
+      areas: [
+        'shared',
+        'config',
+        'secrets',
+        'mcp',
+        'models',
+        'tools',
+        'paths',
+        'policy',
+        'errors.js',
+      ],
+      message:
+        'activities/ imports what runs below it (tools, mcp, models, policy, secrets, config, paths, shared), never a door, the worker or Temporal.',
+    },
+  },
+  {
+    folders: ['src/models'],
+    onlyAreas: {
+      areas: ['shared', 'config', 'paths', 'errors.js'],
+      message: 'models/ imports shared/, config/, paths/ and errors.js only.',
+    },
+  },
+  {
+    folders: ['src/definitions'],
+    onlyAreas: {
+      areas: ['shared', 'config', 'models', 'paths', 'errors.js'],
+      message: 'definitions/ imports shared/, config/, models/, paths/ and errors.js only.',
+    },
+  },
+  {
+    folders: ['src/mcp'],
+    onlyAreas: {
+      areas: [
+        'shared',
+        'config',
+        'definitions',
+        'capabilities',
+        'tools',
+        'processes',
+        'paths',
+        'secrets',
+        'errors.js',
+      ],
+      message:
+        'mcp/ imports what it runs on (tools, capabilities, definitions, processes, secrets, config, paths, shared), never a door or Temporal.',
+    },
+  },
+  {
+    // The maskers read the configuration and the definitions' inline secrets, nothing above.
+    folders: ['src/secrets'],
+    onlyAreas: {
+      areas: ['shared', 'config', 'definitions', 'paths', 'errors.js'],
+      message: 'secrets/ imports shared/, config/, definitions/, paths/ and errors.js only.',
+    },
+  },
+  {
+    folders: ['src/config'],
+    onlyAreas: {
+      areas: ['shared', 'paths', 'json-problem.js'],
+      message:
+        'config/ imports shared/, paths/ and json-problem.js only: everything else reads it.',
+    },
   },
   {
     // The web console runs in a browser: the server's sources reach it as types only (the API's
-    // shapes), never as code, and no Node module does.
+    // shapes, from its one contract module), never as code, and no Node module does.
     folders: ['web/src'],
     forbidden: [
       {
-        regex: '^(\\.\\./)+src/',
+        regex: '^(\\.\\./)+src/api/(?!contract\\.js$)',
+        message: "web/src takes the API's shapes from src/api/contract.ts only.",
+      },
+      {
+        // Not src/api/: a type import matching an `allowTypeImports` pattern skips every pattern.
+        regex: '^(\\.\\./)+src/(?!api/)',
         allowTypeImports: true,
         message: 'web/src imports the server sources as `import type` only (the API is its door).',
       },
@@ -120,20 +225,68 @@ export const BOUNDARIES = [
       },
     ],
   },
+  {
+    // The client is the other side of HTTP: the API's shapes from its contract; the app itself
+    // only for the local client, which serves it in-process.
+    folders: ['src/client'],
+    forbidden: [
+      {
+        regex: '^\\.\\./api/(?!contract\\.js$|app\\.js$|http/auth\\.js$)',
+        message:
+          "src/client takes the API's shapes from src/api/contract.ts (and the app, for the local client).",
+      },
+    ],
+  },
 ];
 
+/** Nesting depths measured under a folder: its own files (1) and three folders down. */
+const DEPTHS = [1, 2, 3, 4];
+
+/** Leaves the folder from a file `depth` levels down, towards anything but `areas`. */
+function outsideAreas(depth, areas) {
+  const up = '\\.\\./'.repeat(depth);
+  const names = areas.map((area) => area.replace(/\./g, '\\.'));
+  const folders = names.filter((name) => !name.endsWith('\\.js'));
+  const files = names.filter((name) => name.endsWith('\\.js'));
+  const kept = [
+    ...(folders.length === 0 ? [] : [`(${folders.join('|')})/`]),
+    ...(files.length === 0 ? [] : [`(${files.join('|')})$`]),
+  ].join('|');
+  // Nothing kept: any step out of the folder is refused (an empty lookahead would refuse none).
+  return kept === '' ? `^${up}(?!\\.\\./)` : `^${up}(?!\\.\\./)(?!${kept})`;
+}
+
 /**
- * The boundaries as flat-config entries (one `no-restricted-imports` per folder).
+ * The boundaries as flat-config entries: one `no-restricted-imports` per file pattern, every
+ * boundary that governs those files merged into it.
  * @returns {import('eslint').Linter.Config[]}
  */
 export function boundaryConfigs() {
-  return BOUNDARIES.map(({ folders, forbidden }) => ({
-    files: folders.flatMap((folder) => [`${folder}/**/*.ts`, `${folder}/**/*.tsx`]),
+  /** @type {Map<string, Forbidden[]>} */
+  const byGlob = new Map();
+  const add = (glob, patterns) => byGlob.set(glob, [...(byGlob.get(glob) ?? []), ...patterns]);
+  for (const { folders, forbidden = [], onlyAreas } of BOUNDARIES) {
+    for (const folder of folders) {
+      for (const depth of DEPTHS) {
+        const glob = `${folder}/${'*/'.repeat(depth - 1)}*`;
+        const patterns = [...forbidden];
+        if (onlyAreas !== undefined) {
+          patterns.push({
+            regex: outsideAreas(depth, onlyAreas.areas),
+            message: onlyAreas.message,
+          });
+        }
+        add(glob, patterns);
+      }
+    }
+  }
+  return [...byGlob].map(([glob, patterns]) => ({
+    files: [`${glob}.ts`, `${glob}.tsx`],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         /** @type {const} */ ('error'),
         {
-          patterns: forbidden.map(({ regex, message, allowTypeImports }) => ({
+          patterns: patterns.map(({ regex, message, allowTypeImports }) => ({
             regex,
             message,
             ...(allowTypeImports === undefined ? {} : { allowTypeImports }),
