@@ -242,7 +242,11 @@ export const BOUNDARIES = [
 /** Nesting depths measured under a folder: its own files (1) and three folders down. */
 const DEPTHS = [1, 2, 3, 4];
 
-/** Leaves the folder from a file `depth` levels down, towards anything but `areas`. */
+/**
+ * Leaves the folder from a file `depth` levels down, towards anything but `areas`.
+ * @param {number} depth
+ * @param {string[]} areas
+ */
 function outsideAreas(depth, areas) {
   const up = '\\.\\./'.repeat(depth);
   const names = areas.map((area) => area.replace(/\./g, '\\.'));
@@ -264,7 +268,10 @@ function outsideAreas(depth, areas) {
 export function boundaryConfigs() {
   /** @type {Map<string, Forbidden[]>} */
   const byGlob = new Map();
-  const add = (glob, patterns) => byGlob.set(glob, [...(byGlob.get(glob) ?? []), ...patterns]);
+  /** @type {(glob: string, patterns: Forbidden[]) => void} */
+  const add = (glob, patterns) => {
+    byGlob.set(glob, [...(byGlob.get(glob) ?? []), ...patterns]);
+  };
   for (const { folders, forbidden = [], onlyAreas } of BOUNDARIES) {
     for (const folder of folders) {
       for (const depth of DEPTHS) {

@@ -12,28 +12,23 @@ import {
   ContinueAsNew,
   continueAsNew,
   isCancellation,
-  setHandler,
-  workflowInfo,
 } from '@temporalio/workflow';
 import type { ResolvedAgent } from '../activities/types.js';
-import type { DelegationInput, DelegationResult } from '../shared/delegation.js';
+import type { DelegationResult } from '../shared/delegation.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
-import { childReportSignal, sessionMessageSignal } from '../shared/messages.js';
-import type { SessionInput, SessionMessage, SessionState } from '../shared/session.js';
-import type { SessionTask } from '../shared/delegation.js';
+import type { SessionInput } from '../shared/session.js';
 import type { ToolQueueInput } from '../shared/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from './activity-options.js';
-import { DelegationRun } from './delegation-run.js';
+import { cardDeadlinesFor, type SettleCard } from './card-deadlines.js';
+import type { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
-import { cardDeadlinesFor } from './card-deadlines.js';
-import { runRounds } from './rounds.js';
-import { denyPendingOnStop, registerRunHandlers } from './run-handlers.js';
+import { runRounds, type RoundsEnd } from './rounds.js';
+import { denyPendingOnStop } from './run-handlers.js';
 import type { SessionCarried } from './session-carried.js';
-import { TaskBook } from './task-book.js';
+import { openSession, registerSessionHandlers, type OpenSession } from './session-state.js';
 import { cancelTask, taskTools } from './task-tools.js';
 import { publish } from './visibility.js';
-import { addUsage, emptyUsage } from '../shared/delegation.js';
 
 /** How long a stopping session waits for its children to confirm they stopped. */
 const CHILDREN_STOP_WAIT = '2 minutes';
@@ -48,159 +43,134 @@ export async function session(
 ): Promise<DelegationResult> {
   const toolQueue = workspaceQueue(input);
   const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve main agent', toolQueue);
-  // The session is a delegation-shaped run of its own: its cards, state and events are read
-  // and decided the same way (the session id is its delegation id).
-  const asDelegation: DelegationInput = {
-    delegationId: input.sessionId,
-    agent: input.agent,
-    task: '',
-    session: input.sessionId,
-    caller: input.caller,
-    options: input.options,
-  };
-  const run = new DelegationRun(asDelegation, workflowInfo().workflowId, carried?.run, []);
-  const tasks = new TaskBook(carried?.tasks);
-  const inbox: SessionMessage[] =
-    carried?.inbox ??
-    (input.message === undefined ? [] : [{ text: input.message, from: input.caller.id }]);
-  let messageStartedAtRound = carried?.messageStartedAtRound ?? null;
-
-  const finishTask = (task: SessionTask, result: DelegationResult): void => {
-    if (task.result !== null) return;
-    tasks.settle(task, result);
-    run.recordTask('task-finished', task);
-  };
-
+  const open = openSession(input, carried);
+  const { run, tasks } = open;
   // Handlers first, before any await, so no message, report or query is ever missed.
-  const decideCard = registerRunHandlers(run, (): SessionState => {
-    const own = run.state();
-    const children = tasks.list();
-    return {
-      ...own,
-      // The session's own model calls and its children's: a finished one's result, a running
-      // background one's latest progress (a foreground child reports none until it ends).
-      usage: children.reduce((sum, task) => {
-        const child = task.result?.usage ?? task.usage;
-        return child ? addUsage(sum, child) : sum;
-      }, own.usage ?? emptyUsage()),
-      kind: 'session',
-      tasks: children,
-      queuedMessages: inbox.length,
-    };
-  });
-  setHandler(sessionMessageSignal, (message) => {
-    inbox.push(message);
-  });
-  setHandler(childReportSignal, (report) => {
-    const task = tasks.get(report.taskId);
-    // A child reports in order (parent-report.ts), its end last: nothing follows a result.
-    if (task === undefined || task.result !== null) return;
-    if (report.kind === 'finished') {
-      finishTask(task, report.result);
-      return;
-    }
-    tasks.apply(report);
-    if (report.kind !== 'progress') run.recordChildCard(report.kind, report.card);
-  });
-
-  const handOverIfLong = async (inMessageSince: number | null): Promise<void> => {
-    if (!historyNearLimit()) return;
-    await condition(allHandlersFinished);
-    // The first message is in the transcript or the inbox by now: the next run must not add it.
-    const next: SessionInput & ToolQueueInput = { ...input };
-    delete next.message;
-    await continueAsNew<typeof session>(next, {
-      run: run.carryOver(),
-      tasks: tasks.carryOver(),
-      inbox,
-      messageStartedAtRound: inMessageSince,
-    });
-  };
-
-  /** Cancels every running child and waits for each to say it stopped. */
-  const stopChildren = async (): Promise<string | null> => {
-    for (const task of tasks.running()) await cancelTask(task, finishTask);
-    await condition(() => tasks.running().length === 0, CHILDREN_STOP_WAIT);
-    const unconfirmed = tasks.running().map((task) => task.taskId);
-    return unconfirmed.length === 0
-      ? null
-      : `Children asked to stop that had not confirmed it: ${unconfirmed.join(', ')}.`;
-  };
-
-  const finish = (result: DelegationResult): DelegationResult => {
-    run.finish(result);
-    publish(run);
-    return result;
-  };
-
+  const settleCard = registerSessionHandlers(open);
   try {
     const resolved: ResolvedAgent =
       run.resolved ??
       (await resolveAgent({ agent: input.agent, caller: input.caller, asSession: true }));
     run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, {}));
-    const workflowCall = taskTools({ input, run, resolved, tasks, finishTask });
-
+    const workflowCall = taskTools({ input, run, resolved, tasks, finishTask: open.finishTask });
     for (;;) {
-      if (messageStartedAtRound === null) {
-        if (inbox.length === 0) {
-          run.rest();
-          publish(run);
-          await condition(() => inbox.length > 0 || historyNearLimit());
-          if (inbox.length === 0) {
-            await handOverIfLong(null);
-            continue;
-          }
-        }
-        run.recordMessage(inbox.shift()!);
-        publish(run);
-        messageStartedAtRound = run.roundsUsed;
-      }
-      const since = messageStartedAtRound;
+      if (open.messageStartedAtRound === null && !(await takeNextMessage(open))) continue;
+      const since = open.messageStartedAtRound!;
       const end = await runRounds({
         run,
         resolved,
         unattended: input.options.unattended,
         toolQueue,
-        settleCard: decideCard,
+        settleCard,
         outOfTurns: () => run.outOfTurns(since),
         maxTokens: resolved.snapshot.limits.maxTokens,
-        betweenRounds: () => handOverIfLong(since),
+        betweenRounds: () => handOverIfLong(open, since),
         workflowCall,
       });
-      if (end.kind === 'answered') run.recordReply(end.turn.text);
-      else {
-        const cut =
-          end.kind === 'out-of-turns'
-            ? run.cutAtMaxTurns(end.turn)
-            : run.cutAtTokenBudget(end.maxTokens);
-        run.recordReply([cut.text, cut.notice].filter(Boolean).join('\n\n'));
-      }
-      messageStartedAtRound = null;
+      recordAnswer(run, end);
+      open.messageStartedAtRound = null;
     }
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
-    if (isCancellation(error)) {
-      // Stopping the session (RUN-5 for every child too), itself not cancellable.
-      return await CancellationScope.nonCancellable(async () => {
-        const children = await stopChildren();
-        denyPendingOnStop(run, decideCard);
-        const unanswered =
-          inbox.length === 0 ? null : `${inbox.length} message(s) were not answered.`;
-        const notice = [
-          'Session stopped; its children were stopped and pending approval cards denied.',
-          children,
-          unanswered,
-        ]
-          .filter(Boolean)
-          .join(' ');
-        return finish(run.endedEarly('stopped', notice));
-      });
-    }
-    const notice = failureNotice(error);
-    await CancellationScope.nonCancellable(async () => {
-      const children = await stopChildren();
-      finish(run.endedEarly('failed', [notice, children].filter(Boolean).join(' ')));
-    });
-    throw ApplicationFailure.nonRetryable(notice, FAILURE_TYPES.delegationFailed);
+    return await endSession(open, error, settleCard);
   }
+}
+
+/**
+ * Between messages: waits for one (handing over to a new run when history grows long while it
+ * waits), records it and notes the round it starts at. False when it handed over nothing to do
+ * yet and should look again.
+ */
+async function takeNextMessage(open: OpenSession): Promise<boolean> {
+  const { run, inbox } = open;
+  if (inbox.length === 0) {
+    run.rest();
+    publish(run);
+    await condition(() => inbox.length > 0 || historyNearLimit());
+    if (inbox.length === 0) {
+      await handOverIfLong(open, null);
+      return false;
+    }
+  }
+  run.recordMessage(inbox.shift()!);
+  publish(run);
+  open.messageStartedAtRound = run.roundsUsed;
+  return true;
+}
+
+/** The reply to the message: the model's answer, or what was cut and why. */
+function recordAnswer(run: DelegationRun, end: RoundsEnd): void {
+  if (end.kind === 'answered') {
+    run.recordReply(end.turn.text);
+    return;
+  }
+  const cut =
+    end.kind === 'out-of-turns' ? run.cutAtMaxTurns(end.turn) : run.cutAtTokenBudget(end.maxTokens);
+  run.recordReply([cut.text, cut.notice].filter(Boolean).join('\n\n'));
+}
+
+/** Continues as new when history nears its limit, once every handler has finished. */
+async function handOverIfLong(open: OpenSession, inMessageSince: number | null): Promise<void> {
+  if (!historyNearLimit()) return;
+  await condition(allHandlersFinished);
+  // The first message is in the transcript or the inbox by now: the next run must not add it.
+  const next: SessionInput & ToolQueueInput = { ...open.input };
+  delete next.message;
+  await continueAsNew<typeof session>(next, {
+    run: open.run.carryOver(),
+    tasks: open.tasks.carryOver(),
+    inbox: open.inbox,
+    messageStartedAtRound: inMessageSince,
+  });
+}
+
+/**
+ * A stop (RUN-5 for every child too) or a failure: the children are stopped and, on a stop, the
+ * pending cards denied, itself not cancellable. A stop returns the result; a failure throws.
+ */
+async function endSession(
+  open: OpenSession,
+  error: unknown,
+  settleCard: SettleCard,
+): Promise<DelegationResult> {
+  const { run, inbox } = open;
+  if (isCancellation(error)) {
+    return await CancellationScope.nonCancellable(async () => {
+      const children = await stopChildren(open);
+      denyPendingOnStop(run, settleCard);
+      const unanswered =
+        inbox.length === 0 ? null : `${inbox.length} message(s) were not answered.`;
+      const notice = [
+        'Session stopped; its children were stopped and pending approval cards denied.',
+        children,
+        unanswered,
+      ]
+        .filter(Boolean)
+        .join(' ');
+      return finish(run, run.endedEarly('stopped', notice));
+    });
+  }
+  const notice = failureNotice(error);
+  await CancellationScope.nonCancellable(async () => {
+    const children = await stopChildren(open);
+    finish(run, run.endedEarly('failed', [notice, children].filter(Boolean).join(' ')));
+  });
+  throw ApplicationFailure.nonRetryable(notice, FAILURE_TYPES.delegationFailed);
+}
+
+/** Cancels every running child and waits for each to say it stopped. */
+async function stopChildren(open: OpenSession): Promise<string | null> {
+  const { tasks } = open;
+  for (const task of tasks.running()) await cancelTask(task, open.finishTask);
+  await condition(() => tasks.running().length === 0, CHILDREN_STOP_WAIT);
+  const unconfirmed = tasks.running().map((task) => task.taskId);
+  return unconfirmed.length === 0
+    ? null
+    : `Children asked to stop that had not confirmed it: ${unconfirmed.join(', ')}.`;
+}
+
+function finish(run: DelegationRun, result: DelegationResult): DelegationResult {
+  run.finish(result);
+  publish(run);
+  return result;
 }
