@@ -3,18 +3,21 @@
  * the directory that finds a server's settings, and what the gateway tools and resolution ask
  * of them. Every server the configuration or a definition names is connected ahead of use, in
  * the background, and again after each reload, so the first call rarely waits for a handshake.
+ * This module wires the parts: connect-ahead.ts, server-lookup.ts and status-source.ts.
  */
 import type { McpStatusSource } from '../capabilities/mcp-live.js';
 import type { LiveConfig } from '../config/live-config.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
 import type { McpGatewayDeps } from './gateway-tools.js';
+import { createConnectAll } from './connect-ahead.js';
 import { createMcpPool, type McpPool, type PooledServer } from './pool.js';
+import { createServerLookup } from './server-lookup.js';
 import { checkStart, type McpStartCheck } from './start-gate.js';
+import { createStatusSource } from './status-source.js';
 import { createMcpTrustStore, type McpTrustStore } from './trust-store.js';
 import {
+  configuredSpecs,
   createServerDirectory,
-  fromConfigured,
-  specKey,
   type McpServerDirectory,
   type McpServerSpec,
 } from './server-spec.js';
@@ -61,16 +64,9 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     cwd: settings.current().workspace,
     ...(options.log === undefined ? {} : { log: options.log }),
   });
-  const configured = (): Record<string, McpServerSpec> => {
-    const config = settings.current();
-    return Object.fromEntries(
-      Object.entries(config.mcpServers).map(([name, server]) => [
-        name,
-        fromConfigured(name, server, config.mcpServerOrigins[name] ?? 'config.yaml'),
-      ]),
-    );
-  };
-  const directory = createServerDirectory(options.definitions, configured);
+  const directory = createServerDirectory(options.definitions, () =>
+    configuredSpecs(settings.current()),
+  );
   const trust =
     options.trust ??
     createMcpTrustStore({
@@ -79,41 +75,11 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     });
   const gate = (spec: McpServerSpec): McpStartCheck =>
     checkStart(spec, { variables: settings.current().mcpJson.variables, trust });
-
-  /** Each reason a server is held back is logged once (a worker's log says why it is not up). */
-  const said = new Set<string>();
-  const connectAll = (): void => {
-    const specs = directory.all().filter((spec) => {
-      const check = gate(spec);
-      if (!check.allowed && !said.has(check.problem)) {
-        said.add(check.problem);
-        options.log?.(check.problem);
-      }
-      return check.allowed;
-    });
-    for (const spec of specs) pool.server(spec);
-    // A server an edit removed or changed, or whose approval was withdrawn, is disconnected
-    // (its stdio process ends).
-    void pool.retain(specs);
-  };
-
+  const connectAll = createConnectAll({ directory, pool, gate, log: options.log });
   // A watched configuration (src/config/watch.ts): an edit of config.yaml or `.mcp.json` that
   // removes, changes or breaks a server ends its connection at once, not at the next lookup.
   const unsubscribe = hasOnChange(settings) ? settings.onChange(() => connectAll()) : undefined;
-
-  const server = (agent: string, name: string): PooledServer | { missing: string } => {
-    const spec = directory.find(agent, name);
-    if ('missing' in spec) return spec;
-    if (!spec.enabled) return { missing: `MCP server '${name}' is disabled in ${spec.source}` };
-    const check = gate(spec);
-    if (!check.allowed) {
-      // Started before its approval was withdrawn (by another process): ended now.
-      const key = specKey(spec);
-      if (pool.list().some((pooled) => specKey(pooled.spec) === key)) connectAll();
-      return { missing: check.problem };
-    }
-    return pool.server(spec);
-  };
+  const server = createServerLookup({ directory, pool, gate, connectAll });
 
   return {
     pool,
@@ -122,35 +88,7 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
     checkStart: gate,
     startable: (spec) => (spec.enabled && gate(spec).allowed ? pool.server(spec) : null),
     server,
-    live(agent, name) {
-      const found = server(agent, name);
-      if ('missing' in found) return { connected: false, problem: found.missing, tools: [] };
-      const tools = (found.tools() ?? []).map((tool) => ({
-        name: tool.name,
-        description: tool.description ?? '',
-        inputSchema: tool.inputSchema as Record<string, unknown>,
-      }));
-      const status = found.status();
-      return {
-        connected: status === 'connected',
-        problem:
-          status === 'connected'
-            ? null
-            : status === 'connecting'
-              ? 'still connecting'
-              : (found.lastError() ?? 'not connected'),
-        tools,
-      };
-    },
-    async settle(agent, names, timeoutMs) {
-      await Promise.all(
-        names.map(async (name) => {
-          const found = server(agent, name);
-          if ('missing' in found || found.status() !== 'connecting') return;
-          await found.connected(timeoutMs).catch(() => undefined);
-        }),
-      );
-    },
+    ...createStatusSource(server),
     connectAll,
     close: () => {
       unsubscribe?.();

@@ -5,7 +5,7 @@
  * enters history), so the worker looks the rest up here, by the agent and the server's name.
  */
 import { createHash } from 'node:crypto';
-import type { ConfiguredMcpServer } from '../config/schema.js';
+import type { ConfiguredMcpServer, DeputyConfig } from '../config/schema.js';
 import type { InlineMcpServer, LoadedDefinition } from '../definitions/definition.js';
 
 /** Everything needed to connect, secrets still as written (`${NAME}` references unresolved). */
@@ -40,6 +40,18 @@ export function fromConfigured(
     enabled: server.enabled,
     source,
   };
+}
+
+/** The workspace's configured servers by name (config.yaml, `.mcp.json`), each with its origin. */
+export function configuredSpecs(
+  config: Pick<DeputyConfig, 'mcpServers' | 'mcpServerOrigins'>,
+): Record<string, McpServerSpec> {
+  return Object.fromEntries(
+    Object.entries(config.mcpServers).map(([name, server]) => [
+      name,
+      fromConfigured(name, server, config.mcpServerOrigins[name] ?? 'config.yaml'),
+    ]),
+  );
 }
 
 export function fromInline(server: InlineMcpServer, agent: string): McpServerSpec {

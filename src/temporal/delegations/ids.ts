@@ -25,6 +25,13 @@ export function assertValidId(field: string, value: string): void {
   }
 }
 
+/** Throws `invalid` when `agent` is not a DEF-1 name (it enters search attributes and queries). */
+export function assertValidAgentName(agent: string): void {
+  if (!AGENT_NAME_PATTERN.test(agent)) {
+    throw new DeputyError('invalid', `agent name '${agent.slice(0, 80)}' is not valid`);
+  }
+}
+
 const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
 
 /** `d-` and 12 random base36 characters (~62 bits). */

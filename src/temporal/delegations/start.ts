@@ -12,7 +12,9 @@ import {
   type Client,
   type WorkflowStartOptions,
 } from '@temporalio/client';
+import { DeputyError } from '../../errors.js';
 import { unconfirmedStart } from '../unreachable.js';
+import type { DelegationLookup } from './lookup.js';
 import { idempotentRpc, rpc, worthAskingAgain } from './rpc.js';
 
 /** Memo key of the token that names one start request; a random UUID, nothing secret. */
@@ -53,6 +55,37 @@ export async function startWorkflowOnce(
       throw unconfirmedStart(error, started);
     }
     if (!(await isOurs(client, options.workflowId, token, started))) throw error;
+  }
+}
+
+/**
+ * Starts a delegation's or a session's workflow under an id no run has had (REJECT_DUPLICATE in
+ * `options`): `conflict` when one has, in the words of `started.what` ("delegation d-1 already
+ * exists"). Otherwise as startWorkflowOnce.
+ */
+export async function startNewWorkflow(
+  client: Client,
+  workflowType: string,
+  options: WorkflowStartOptions & { workflowId: string },
+  started: StartedWhat,
+): Promise<void> {
+  try {
+    await startWorkflowOnce(client, workflowType, options, started);
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) {
+      throw new DeputyError('conflict', `${started.what} already exists`);
+    }
+    throw error;
+  }
+}
+
+/**
+ * Throws `conflict` when a delegation or a session already has the caller-chosen `id` (one
+ * visibility look): an id must name one workflow only, or cards and lookups would be ambiguous.
+ */
+export async function assertIdFree(lookup: DelegationLookup, id: string): Promise<void> {
+  if (await lookup.taken(id)) {
+    throw new DeputyError('conflict', `id ${id} is already taken by a delegation or session`);
   }
 }
 
