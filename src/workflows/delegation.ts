@@ -24,7 +24,7 @@ import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
 import { parentReporter, REPORT_TEXT_CHARS } from './parent-report.js';
-import { runRounds } from './rounds.js';
+import { runRounds, type RoundsOptions } from './rounds.js';
 import { denyPendingOnStop, registerRunHandlers } from './run-handlers.js';
 import { notify } from './notify.js';
 import { publish } from './visibility.js';
@@ -40,38 +40,17 @@ export async function delegation(
   const toolQueue = workspaceQueue(input);
   const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve agent', toolQueue);
   const run = new DelegationRun(input, workflowInfo().workflowId, carried);
-  const taskId = input.delegationId;
   const background = input.options.background === true;
   const reports = parentReporter(input);
   // Handlers first, before any await, so no signal or query is ever missed.
   const decideCard = registerRunHandlers(
     run,
     () => run.state(),
-    (card) => reports.send({ kind: 'card-decided', taskId, card }),
+    (card) => reports.send({ kind: 'card-decided', taskId: input.delegationId, card }),
   );
 
-  const finish = async (next: DelegationResult): Promise<DelegationResult> => {
-    let final = next;
-    const hooks = run.resolved?.snapshot.hooks;
-    if ((hooks?.Stop ?? []).length > 0) {
-      const { runStopHooks } = activitiesWith(STOP_HOOKS, 'Stop hooks', toolQueue);
-      const failure = await runStopHooks({ hooks, agent: input.agent, result: next });
-      if (failure) {
-        final = {
-          ...next,
-          notice: [next.notice, `Stop hook failed: ${failure}`].filter(Boolean).join(' '),
-        };
-      }
-    }
-    run.finish(final);
-    publish(run);
-    if (run.resolved)
-      await notify(run, run.resolved, `delegation.${final.status}`, { result: final });
-    // A foreground child's session reads its result from the child's completion instead.
-    if (background) reports.send({ kind: 'finished', taskId, result: final });
-    await reports.flush();
-    return final;
-  };
+  const ending: Ending = { input, run, toolQueue, background, reports };
+  const finish = (next: DelegationResult) => finishDelegation(ending, next);
 
   try {
     const resolved: ResolvedAgent =
@@ -100,25 +79,7 @@ export async function delegation(
         await condition(allHandlersFinished);
         await continueAsNew<typeof delegation>(input, run.carryOver());
       },
-      // Not awaited: a report mirrors state onto the session's stream and must not hold up
-      // the child's next command. Progress matters only for a background child, which
-      // TaskOutput reads; a foreground one's session just waits for its result.
-      async onProgress() {
-        if (!background) return;
-        reports.send({
-          kind: 'progress',
-          taskId,
-          status: run.status,
-          roundsUsed: run.roundsUsed,
-          text: run.latestText().slice(0, REPORT_TEXT_CHARS),
-          usage: run.usageTotals(),
-        });
-      },
-      async onCardsOpened(items) {
-        for (const item of items) {
-          if (item.card) reports.send({ kind: 'card-opened', taskId, card: item.card });
-        }
-      },
+      ...reportsToSession(ending),
     });
     return await finish(
       end.kind === 'answered'
@@ -142,4 +103,69 @@ export async function delegation(
     await finish(run.endedEarly('failed', notice));
     throw ApplicationFailure.nonRetryable(notice, FAILURE_TYPES.delegationFailed);
   }
+}
+
+/** What the end of a delegation needs: its run, where its hooks run, and its session's reports. */
+interface Ending {
+  input: DelegationInput;
+  run: DelegationRun;
+  toolQueue: string | undefined;
+  background: boolean;
+  reports: ReturnType<typeof parentReporter>;
+}
+
+/**
+ * The last steps of every end: the Stop hooks (a failing one is noted on the result), the final
+ * state, the webhook, and a background child's result to its session.
+ */
+async function finishDelegation(ending: Ending, next: DelegationResult): Promise<DelegationResult> {
+  const { input, run, toolQueue, background, reports } = ending;
+  let final = next;
+  const hooks = run.resolved?.snapshot.hooks;
+  if ((hooks?.Stop ?? []).length > 0) {
+    const { runStopHooks } = activitiesWith(STOP_HOOKS, 'Stop hooks', toolQueue);
+    const failure = await runStopHooks({ hooks, agent: input.agent, result: next });
+    if (failure) {
+      final = {
+        ...next,
+        notice: [next.notice, `Stop hook failed: ${failure}`].filter(Boolean).join(' '),
+      };
+    }
+  }
+  run.finish(final);
+  publish(run);
+  if (run.resolved)
+    await notify(run, run.resolved, `delegation.${final.status}`, { result: final });
+  // A foreground child's session reads its result from the child's completion instead.
+  if (background) reports.send({ kind: 'finished', taskId: input.delegationId, result: final });
+  await reports.flush();
+  return final;
+}
+
+/**
+ * What a child tells its session as the rounds go. Not awaited: a report mirrors state onto the
+ * session's stream and must not hold up the child's next command. Progress matters only for a
+ * background child, which TaskOutput reads; a foreground one's session just waits for its result.
+ */
+function reportsToSession(ending: Ending): Pick<RoundsOptions, 'onProgress' | 'onCardsOpened'> {
+  const { input, run, background, reports } = ending;
+  const taskId = input.delegationId;
+  return {
+    async onProgress() {
+      if (!background) return;
+      reports.send({
+        kind: 'progress',
+        taskId,
+        status: run.status,
+        roundsUsed: run.roundsUsed,
+        text: run.latestText().slice(0, REPORT_TEXT_CHARS),
+        usage: run.usageTotals(),
+      });
+    },
+    async onCardsOpened(items) {
+      for (const item of items) {
+        if (item.card) reports.send({ kind: 'card-opened', taskId, card: item.card });
+      }
+    },
+  };
 }
