@@ -89,60 +89,14 @@ async function startTask(
   const background = args.run_in_background === true || target.background;
   const taskId = `d-${uuid4().replace(/-/g, '').slice(0, 12)}`;
   const workflowId = delegationWorkflowId(input.sessionId, taskId);
-  const childInput: DelegationInput & ToolQueueInput = {
-    delegationId: taskId,
-    agent,
-    task: prompt,
-    session: input.sessionId,
-    // Roles travel (POL-4): the child resolves under the session's caller, never more.
-    caller: input.caller,
-    options: {
-      ...(input.options.unattended === undefined ? {} : { unattended: input.options.unattended }),
-      background,
-    },
-    parent: { sessionId: input.sessionId, workflowId: workflowInfo().workflowId },
-    ...(model === '' ? {} : { model }),
-    parentModel: resolved.snapshot.model,
-    // The child works in the session's workspace: its tools run where the session's do.
-    ...(input.toolQueue === undefined ? {} : { toolQueue: input.toolQueue }),
-  };
-  const task: SessionTask = {
-    taskId,
-    workflowId,
-    agent,
-    description,
-    background,
-    status: 'running',
-    roundsUsed: 0,
-    pendingCards: 0,
-    lastText: '',
-    result: null,
-    startedAt: new Date().toISOString(),
-  };
+  const child: ChildTask = { taskId, agent, prompt, description, background, model };
+  const task = newSessionTask(child, workflowId);
   let handle;
   try {
     handle = await startChild(delegation, {
       workflowId,
-      args: [childInput],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      // A foreground child ends with the session. A background one must outlive the session's
-      // continue-as-new, where a parent close policy would already apply: the session cancels
-      // it itself when it stops (session.ts).
-      parentClosePolicy: background ? 'ABANDON' : 'REQUEST_CANCEL',
-      cancellationType: background ? 'ABANDON' : 'WAIT_CANCELLATION_COMPLETED',
-      typedSearchAttributes: initialSearchAttributes({
-        agent,
-        session: input.sessionId,
-        delegationId: taskId,
-        parent: input.sessionId,
-      }),
-      memo: {
-        task: firstLine(prompt),
-        description,
-        ...(input.caller.id === null ? {} : { startedBy: input.caller.id }),
-        ...(input.toolQueue === undefined ? {} : { [TOOL_QUEUE_MEMO]: input.toolQueue }),
-      },
-      staticSummary: `${agent}: ${description}`.slice(0, 200),
+      args: [childInputOf(context, child)],
+      ...childStartOptions(context, child),
     });
   } catch (error) {
     if (isCancellation(error)) throw error;
@@ -168,6 +122,86 @@ async function startTask(
     }
   }
   return outputOf(task);
+}
+
+/** What `Task` asked for, checked: the child to start. */
+interface ChildTask {
+  taskId: string;
+  agent: string;
+  prompt: string;
+  description: string;
+  background: boolean;
+  /** Empty: the child's own model (or the session's, for `inherit`). */
+  model: string;
+}
+
+/** The child's input: the session's caller (roles travel, POL-4) and workspace, never more. */
+function childInputOf(
+  context: TaskToolsContext,
+  child: ChildTask,
+): DelegationInput & ToolQueueInput {
+  const { input, resolved } = context;
+  return {
+    delegationId: child.taskId,
+    agent: child.agent,
+    task: child.prompt,
+    session: input.sessionId,
+    // Roles travel (POL-4): the child resolves under the session's caller, never more.
+    caller: input.caller,
+    options: {
+      ...(input.options.unattended === undefined ? {} : { unattended: input.options.unattended }),
+      background: child.background,
+    },
+    parent: { sessionId: input.sessionId, workflowId: workflowInfo().workflowId },
+    ...(child.model === '' ? {} : { model: child.model }),
+    parentModel: resolved.snapshot.model,
+    // The child works in the session's workspace: its tools run where the session's do.
+    ...(input.toolQueue === undefined ? {} : { toolQueue: input.toolQueue }),
+  };
+}
+
+/** The task as the session's state lists it, before the child has said anything. */
+function newSessionTask(child: ChildTask, workflowId: string): SessionTask {
+  return {
+    taskId: child.taskId,
+    workflowId,
+    agent: child.agent,
+    description: child.description,
+    background: child.background,
+    status: 'running',
+    roundsUsed: 0,
+    pendingCards: 0,
+    lastText: '',
+    result: null,
+    startedAt: new Date().toISOString(),
+  };
+}
+
+/** How the child runs beside its session: close policies, search attributes, memo, summary. */
+function childStartOptions(context: TaskToolsContext, child: ChildTask) {
+  const { input } = context;
+  const { agent, taskId, background, description } = child;
+  return {
+    workflowIdReusePolicy: 'REJECT_DUPLICATE' as const,
+    // A foreground child ends with the session. A background one must outlive the session's
+    // continue-as-new, where a parent close policy would already apply: the session cancels
+    // it itself when it stops (session.ts).
+    parentClosePolicy: background ? ('ABANDON' as const) : ('REQUEST_CANCEL' as const),
+    cancellationType: background ? ('ABANDON' as const) : ('WAIT_CANCELLATION_COMPLETED' as const),
+    typedSearchAttributes: initialSearchAttributes({
+      agent,
+      session: input.sessionId,
+      delegationId: taskId,
+      parent: input.sessionId,
+    }),
+    memo: {
+      task: firstLine(child.prompt),
+      description,
+      ...(input.caller.id === null ? {} : { startedBy: input.caller.id }),
+      ...(input.toolQueue === undefined ? {} : { [TOOL_QUEUE_MEMO]: input.toolQueue }),
+    },
+    staticSummary: `${agent}: ${description}`.slice(0, 200),
+  };
 }
 
 async function taskOutput(
