@@ -14,13 +14,14 @@ import {
   CardListSchema,
   CardOpenedEventSchema,
 } from '../../src/api/cards/schemas.js';
-import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
+import type { ApprovalCard } from '../../src/shared/delegation.js';
 import { DeputyError } from '../../src/errors.js';
 import type { Delegations } from '../../src/temporal/delegations/facade.js';
 import { TemporalUnreachableError } from '../../src/temporal/unreachable.js';
 import { eventually } from '../support/eventually.js';
 import { followEventStream } from '../support/follow-event-stream.js';
 import { AUTH_CONFIG, bearer, config, TOKEN_ENV } from './make-app.js';
+import { card, decided, stateOf } from './inbox-fixtures.js';
 import { stubDelegations } from './stub-delegations.js';
 
 const POLL_MS = 20;
@@ -31,55 +32,6 @@ async function firstCardOutcome(app: { request(path: string): Response | Promise
   const late = await eventually(async () => stream.named('card-outcome')[0], 'card-outcome', 6_000);
   await stream.close();
   return { stream, late };
-}
-
-/** `base` as its delegation's decided cards show it, decided at 00:00:09. */
-function decided(
-  base: ApprovalCard,
-  status: 'approved' | 'denied',
-  decidedBy: string,
-  reason: string,
-): ApprovalCard {
-  return {
-    ...base,
-    state: { status, reason, decidedAt: '2026-01-01T00:00:09.000Z', decidedBy, decisionId: 'x' },
-  };
-}
-
-function card(id: string, tool: string, extra: Partial<ApprovalCard> = {}): ApprovalCard {
-  const delegationId = id.slice(0, id.lastIndexOf('.'));
-  return {
-    id,
-    delegationId,
-    workflowId: `delegation/s-1/${delegationId}`,
-    session: 's-1',
-    agent: 'demo',
-    tool,
-    arguments: { path: 'note.txt' },
-    reason: 'asks',
-    openedAt: `2026-01-01T00:00:0${id.at(-1)}.000Z`,
-    state: { status: 'pending' },
-    ...extra,
-  };
-}
-
-function stateOf(delegationId: string, decidedCards: ApprovalCard[]): DelegationState {
-  return {
-    delegationId,
-    workflowId: `delegation/s-1/${delegationId}`,
-    agent: 'demo',
-    session: 's-1',
-    status: 'running',
-    roundsUsed: 1,
-    maxTurns: 6,
-    model: null,
-    definitionHash: null,
-    pendingCards: [],
-    decidedCards,
-    transcriptSummary: [],
-    deniedCalls: [],
-    result: null,
-  };
 }
 
 function appOver(

@@ -28,3 +28,36 @@ export function createCardDecisions(): CardDecisions {
     },
   };
 }
+
+/** One stream's queue of the decisions applied here, until its loop takes them (stream.ts). */
+export interface DecisionQueue {
+  /** Whether a decision is queued. */
+  waiting(): boolean;
+  /** The queued decisions, oldest first; the queue is left empty. */
+  take(): ApprovalCard[];
+  /**
+   * Resolves once a decision is queued (at once when one is). A fresh promise each call, and
+   * only the latest is woken: a stream that waits for hours does not pile up reactions on one.
+   */
+  arrival(): Promise<void>;
+  stop(): void;
+}
+
+/** Queues what `decisions` tells (nothing without it) until stop(). */
+export function queueDecisions(decisions: CardDecisions | undefined): DecisionQueue {
+  const queue: ApprovalCard[] = [];
+  let wake: (() => void) | null = null;
+  const stop =
+    decisions?.subscribe((card) => {
+      queue.push(card);
+      wake?.();
+      wake = null;
+    }) ?? (() => undefined);
+  return {
+    waiting: () => queue.length > 0,
+    take: () => queue.splice(0),
+    arrival: () =>
+      queue.length > 0 ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve)),
+    stop,
+  };
+}

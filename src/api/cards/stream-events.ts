@@ -1,0 +1,42 @@
+/**
+ * The events of `GET /cards/events` (stream.ts tells what each means), and how a decided card's
+ * outcome reads in them. Apart from the stream so the pure inbox diff (inbox-diff.ts) and the
+ * stream's I/O share them without importing each other.
+ */
+import type { ApprovalCard } from '../../shared/delegation.js';
+
+/** How a card that left the pending set was settled (CardOutcomeSchema in cards/schemas.ts). */
+export interface CardOutcome {
+  decision: 'approve' | 'deny';
+  decidedBy: string | null;
+  reason: string | null;
+  decidedAt: string;
+  /** Settled by its deadline, not by a person. */
+  expired?: true;
+}
+
+export type CardStreamEvent =
+  | { event: 'snapshot'; data: { cards: ApprovalCard[] } }
+  | { event: 'card-opened'; data: { card: ApprovalCard } }
+  | {
+      event: 'card-closed';
+      data: { cardId: string; delegationId: string; outcome?: CardOutcome };
+    }
+  | {
+      event: 'card-outcome';
+      data: { cardId: string; delegationId: string; outcome: CardOutcome };
+    }
+  | { event: 'error'; data: { error: 'unavailable' | 'internal'; message: string } };
+
+/** The outcome of a decided card; undefined while it is pending. */
+export function outcomeOf(card: ApprovalCard): CardOutcome | undefined {
+  const { state } = card;
+  if (state.status === 'pending') return undefined;
+  return {
+    decision: state.status === 'approved' ? 'approve' : 'deny',
+    decidedBy: state.decidedBy,
+    reason: state.reason,
+    decidedAt: state.decidedAt,
+    ...(state.expired === true ? { expired: true as const } : {}),
+  };
+}
