@@ -58,11 +58,33 @@ export function trustedLocations(
   config: TrustedConfig,
   options: TrustedOptions = {},
 ): TrustedLocation[] {
-  const { workspace, dataDir, userDir, projectRoot } = config;
   const home = options.homeDir ?? homedir();
   const env = options.env ?? process.env;
+  return [
+    ...workspaceLocations(config),
+    ...userLocations(config, home),
+    ...runtimeLocations(config, env, home),
+    ...temporalClientLocations(env, home),
+    {
+      kind: 'runtime',
+      path: path.join(env.XDG_CACHE_HOME?.trim() || path.join(home, '.cache'), 'swc-native-0'),
+      role: "the copy of @swc/core's native library the workflow bundler loads",
+    },
+    {
+      kind: 'data',
+      path: config.dataDir,
+      role: "deputy's state: Temporal's database, memory, revisions, MCP trust, blobs",
+      hidden: true,
+    },
+    ...hoistedDependencies(config.projectRoot),
+  ];
+}
+
+/** The workspace's agents, skills, configuration, MCP servers and repository. */
+function workspaceLocations(config: TrustedConfig): TrustedLocation[] {
+  const { workspace } = config;
   const inWorkspace = (...parts: string[]) => path.join(workspace, ...parts);
-  const locations: TrustedLocation[] = [
+  return [
     {
       kind: 'definitions',
       path: inWorkspace('.subagents'),
@@ -96,12 +118,29 @@ export function trustedLocations(
       path: path.isAbsolute(dir) ? path.resolve(dir) : path.resolve(workspace, dir),
       role: 'a plugin folder of skills (skills.pluginDirs)',
     })),
-    { kind: 'definitions', path: userDir, role: 'user-level agents and skills' },
+  ];
+}
+
+/** The user's own agents and skills, offered to every workspace. */
+function userLocations(config: TrustedConfig, home: string): TrustedLocation[] {
+  return [
+    { kind: 'definitions', path: config.userDir, role: 'user-level agents and skills' },
     {
       kind: 'skills',
       path: path.join(home, '.claude', 'skills'),
       role: "the user's Claude Code skills, offered to every agent",
     },
+  ];
+}
+
+/** deputy's built-in agents and skills, its code, and the programs it installs and runs. */
+function runtimeLocations(
+  config: TrustedConfig,
+  env: NodeJS.ProcessEnv,
+  home: string,
+): TrustedLocation[] {
+  const { projectRoot } = config;
+  return [
     {
       kind: 'definitions',
       path: path.join(projectRoot, 'agents'),
@@ -118,41 +157,42 @@ export function trustedLocations(
       path: toolsDirectoryOf(env, home),
       role: 'programs deputy runs: the Temporal CLI, the cluster server',
     },
+  ];
+}
+
+/** The Temporal client's configuration: an address, TLS files, an API key. */
+function temporalClientLocations(env: NodeJS.ProcessEnv, home: string): TrustedLocation[] {
+  const file = env.TEMPORAL_CONFIG_FILE?.trim();
+  return [
     {
       kind: 'definitions',
       path: path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), 'temporalio'),
       role: "the Temporal client's configuration profiles (address, TLS, API key)",
       hidden: true,
     },
-    ...(env.TEMPORAL_CONFIG_FILE?.trim()
+    ...(file
       ? [
           {
             kind: 'definitions' as const,
-            path: path.resolve(env.TEMPORAL_CONFIG_FILE.trim()),
+            path: path.resolve(file),
             role: "the Temporal client's configuration file (TEMPORAL_CONFIG_FILE)",
             hidden: true as const,
           },
         ]
       : []),
-    {
-      kind: 'runtime',
-      path: path.join(env.XDG_CACHE_HOME?.trim() || path.join(home, '.cache'), 'swc-native-0'),
-      role: "the copy of @swc/core's native library the workflow bundler loads",
-    },
-    {
-      kind: 'data',
-      path: dataDir,
-      role: "deputy's state: Temporal's database, memory, revisions, MCP trust, blobs",
-      hidden: true,
-    },
   ];
+}
+
+/** Installed as a dependency, deputy's own dependencies are hoisted beside it. */
+function hoistedDependencies(projectRoot: string): TrustedLocation[] {
   const hoisted = path.dirname(projectRoot);
-  if (path.basename(hoisted) === 'node_modules') {
-    locations.push({
-      kind: 'runtime',
-      path: hoisted,
-      role: "the node_modules deputy's dependencies are installed in",
-    });
-  }
-  return locations;
+  return path.basename(hoisted) === 'node_modules'
+    ? [
+        {
+          kind: 'runtime',
+          path: hoisted,
+          role: "the node_modules deputy's dependencies are installed in",
+        },
+      ]
+    : [];
 }

@@ -418,7 +418,7 @@ describe('sandbox safety', () => {
         (match) => match[0],
       );
       for (const line of imports) {
-        expect(line).toMatch(/^import (type )?.* from '\.\.\/shared\/[a-z-]+\.js';$/);
+        expect(line).toMatch(/^import (type )?.* from '\.\.\/shared\/([a-z-]+\/)?[a-z-]+\.js';$/);
       }
     },
   );
