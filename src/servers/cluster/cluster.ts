@@ -158,24 +158,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const log = options.log ?? (() => {});
   const clusterDir = clusterDirOf(options.dataDir);
   await mkdir(join(clusterDir, 'logs'), { recursive: true });
-  const running = await clusterStatus(options.dataDir);
-  if (running.state !== 'stopped') {
-    throw new Error(
-      `a cluster already runs in ${clusterDir} (${running.state}; frontend ${running.address}): stop it first with \`deputy cluster stop\``,
-    );
-  }
+  await refuseIfRunning(options.dataDir, clusterDir);
   const tools = await ensureClusterTools(process.env, log);
-  const previous = await readRecord(clusterDir);
-  if (
-    previous !== null &&
-    options.port !== undefined &&
-    options.port !== previous.ports.grpc.frontend
-  ) {
-    throw new Error(
-      `this cluster's frontend listens on ${previous.ports.grpc.frontend} (kept with its data in ${clusterDir}); start it without --port, or delete it with \`deputy cluster stop --remove\` to choose another`,
-    );
-  }
-  const ports = previous?.ports ?? (await choosePorts(options.port));
+  const ports = await portsFor(clusterDir, options.port);
   const record: ClusterRecord = { ports, pids: {} };
   await writeRecord(clusterDir, record);
 
@@ -214,12 +199,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const address = `127.0.0.1:${ports.grpc.frontend}`;
     await waitUntilServing(address, services, log);
     if (options.ui ?? true) {
-      ui = spawnService(
-        'ui',
-        tools.uiServer,
-        ['--root', rendered.uiRoot, '--config', 'config', '--env', 'development', 'start'],
-        { logFile: logPath(clusterDir, 'ui'), detached },
-      );
+      ui = startUi(tools, rendered, clusterDir, detached);
       record.pids.ui = ui.pid;
       await writeRecord(clusterDir, record);
     }
@@ -257,6 +237,45 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await stopAll().catch(() => {});
     throw error;
   }
+}
+
+/** One cluster per data directory: a second start would fight the first over its ports. */
+async function refuseIfRunning(dataDir: string, clusterDir: string): Promise<void> {
+  const running = await clusterStatus(dataDir);
+  if (running.state !== 'stopped') {
+    throw new Error(
+      `a cluster already runs in ${clusterDir} (${running.state}; frontend ${running.address}): stop it first with \`deputy cluster stop\``,
+    );
+  }
+}
+
+/**
+ * The ports of the cluster: those it was created with (kept with its data), or new ones. Asking
+ * for another frontend port than the data was created with is refused, not silently ignored.
+ */
+async function portsFor(clusterDir: string, port: number | undefined): Promise<ClusterPorts> {
+  const previous = await readRecord(clusterDir);
+  if (previous !== null && port !== undefined && port !== previous.ports.grpc.frontend) {
+    throw new Error(
+      `this cluster's frontend listens on ${previous.ports.grpc.frontend} (kept with its data in ${clusterDir}); start it without --port, or delete it with \`deputy cluster stop --remove\` to choose another`,
+    );
+  }
+  return previous?.ports ?? (await choosePorts(port));
+}
+
+/** The Temporal UI server, on the rendered configuration. */
+function startUi(
+  tools: ClusterTools,
+  rendered: RenderedConfig,
+  clusterDir: string,
+  detached: boolean,
+): ServiceProcess {
+  return spawnService(
+    'ui',
+    tools.uiServer,
+    ['--root', rendered.uiRoot, '--config', 'config', '--env', 'development', 'start'],
+    { logFile: logPath(clusterDir, 'ui'), detached },
+  );
 }
 
 function launchService(
