@@ -6,7 +6,11 @@ import type { Delegations, Settled } from '../../temporal/delegations/facade.js'
 import { delegationStart } from '../../temporal/start-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import type { Logger } from '../http/errors.js';
-import { delegationEventStream, type EventStreamOptions } from '../http/event-stream.js';
+import {
+  delegationEventStream,
+  resumeAfter,
+  type EventStreamOptions,
+} from '../http/event-stream.js';
 import { delegationIdParam } from '../http/path-ids.js';
 import { assertMayStop } from '../http/rights.js';
 import { assertMayFollowId, stateFor } from './transcript-view.js';
@@ -136,9 +140,7 @@ export function registerDelegationRoutes(
       await delegations.get(delegationId);
       return c.body(null, 200, { 'content-type': 'text/event-stream' });
     }
-    const lastEventId = Number(c.req.header('Last-Event-ID'));
-    const after =
-      Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (query.after ?? 0);
+    const after = resumeAfter(c, query.after);
     return delegationEventStream(c, delegations, delegationId, after, deps.logger, {
       ...deps.events,
       secrets,

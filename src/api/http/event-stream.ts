@@ -11,6 +11,15 @@ import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import type { Logger } from './errors.js';
 
+/**
+ * Where a stream resumes: after the SSE `Last-Event-ID` a reconnecting client sends, else after
+ * the `after` query parameter, else from the start.
+ */
+export function resumeAfter(c: Context, after: number | undefined): number {
+  const lastEventId = Number(c.req.header('Last-Event-ID'));
+  return Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (after ?? 0);
+}
+
 export interface EventStreamOptions {
   /** Poll interval of the events query, milliseconds. Default 300. */
   pollMs?: number;

@@ -8,7 +8,11 @@ import type { Sessions } from '../../temporal/sessions/facade.js';
 import { sessionStart } from '../../temporal/start-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import type { Logger } from '../http/errors.js';
-import { delegationEventStream, type EventStreamOptions } from '../http/event-stream.js';
+import {
+  delegationEventStream,
+  resumeAfter,
+  type EventStreamOptions,
+} from '../http/event-stream.js';
 import { sessionIdParam } from '../http/path-ids.js';
 import { assertMayStop } from '../http/rights.js';
 import { assertMayFollow, stateFor } from '../delegations/transcript-view.js';
@@ -103,9 +107,7 @@ export function registerSessionRoutes(
       // As for a delegation's stream: say whether it exists, open nothing (api/delegations/routes.ts).
       return c.body(null, 200, { 'content-type': 'text/event-stream' });
     }
-    const lastEventId = Number(c.req.header('Last-Event-ID'));
-    const after =
-      Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (query.after ?? 0);
+    const after = resumeAfter(c, query.after);
     return delegationEventStream(c, delegations, sessionId, after, deps.logger, {
       ...deps.events,
       secrets,
