@@ -1,11 +1,12 @@
 /**
  * Composes the registry, skill discovery, resident memory and the pure resolver into the
  * `AgentResolver` the `resolveAgent` activity uses. File reads happen here, once per
- * delegation start; what they produce is recorded in history as the snapshot.
+ * delegation start; `resolveCapabilities` turns what they produce into the whole snapshot, which
+ * is recorded in history.
  */
 import type { McpStatusSource } from './capabilities/mcp-live.js';
 import { resolveCapabilities } from './capabilities/resolve.js';
-import { memoryDirectory } from './capabilities/resolve.js';
+import { memoryDirectory } from './capabilities/declared-dimensions.js';
 import { discoverSkills, type SkillDiscoveryOptions } from './capabilities/skill-discovery.js';
 import { resolve } from 'node:path';
 import type { DeputyConfig } from './config/schema.js';
@@ -77,7 +78,7 @@ export function createAgentResolver(
           : {}),
       });
       return {
-        snapshot: { ...snapshot, hooks: definition.hooks },
+        snapshot,
         workspaceRoot: config.workspace,
         writableRoots: writableRoots(config),
         // Computed per delegation: a folder created or relinked since the last one counts.

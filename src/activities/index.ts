@@ -65,13 +65,9 @@ export function createActivities({
       }
     };
   return {
-    resolveAgent: masked(async (input: ResolveAgentInput) => {
-      const resolved = await resolveAgentActivity(agents, input);
-      // The prompt carries the definition body, skills and resident memory, any of which may
-      // quote a secret. Roots are left as they are: policy compares them with real paths.
-      const snapshot = masker.value(resolved.snapshot);
-      return { ...resolved, snapshot, snapshotRef: await snapshots.put(snapshot) };
-    }),
+    resolveAgent: masked((input: ResolveAgentInput) =>
+      resolveAgentActivity(agents, input, masker, snapshots),
+    ),
     callModel: masked(async (input: CallModelInput) =>
       callModelActivity(live.current(), blobs, await snapshots.modelCallOf(input), masker),
     ),

@@ -1,5 +1,8 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
+import type { BlobRef } from '../shared/model-contract.js';
+import type { SnapshotStore } from './snapshot-store.js';
 import type { ResolveAgentInput, ResolvedAgent } from './types.js';
 
 /** How one resolution differs from a plain delegation's (ResolveAgentInput's optional fields). */
@@ -15,9 +18,25 @@ export interface AgentResolver {
 
 /**
  * First step of every delegation (RUN-1): the snapshot it returns is recorded in history, so a
- * later edit of the definition changes nothing for this run and replay is deterministic.
+ * later edit of the definition changes nothing for this run and replay is deterministic. The
+ * resolver builds the snapshot whole (src/capabilities/resolve.ts); here it is masked, stored,
+ * and named by its reference, which is what the workflow receives.
  */
 export async function resolveAgentActivity(
+  agents: AgentResolver,
+  input: ResolveAgentInput,
+  masker: SecretMasker,
+  snapshots: SnapshotStore,
+): Promise<ResolvedAgent & { snapshotRef: BlobRef }> {
+  const resolved = await resolveOrFail(agents, input);
+  // The prompt carries the definition body, skills and resident memory, any of which may
+  // quote a secret. Roots are left as they are: policy compares them with real paths.
+  const snapshot = masker.value(resolved.snapshot);
+  return { ...resolved, snapshot, snapshotRef: await snapshots.put(snapshot) };
+}
+
+/** The resolver's answer, or the non-retryable failure that says why there is none. */
+async function resolveOrFail(
   agents: AgentResolver,
   { agent, caller, ...options }: ResolveAgentInput,
 ): Promise<ResolvedAgent> {

@@ -19,31 +19,33 @@ import {
 } from './tool-resolution.js';
 import { matchToolSpec, splitPatternSpec, type SpecMatch } from './tool-spec.js';
 
+/** The list being read: the resolution, what is granted so far, the claude-only notes. */
+interface Reading {
+  r: ToolResolution;
+  grants: Grants;
+  /** tool.claude-only is a warning, unless nothing in the list grants a tool (then an error). */
+  claudeOnly: Diagnostic[];
+}
+
 /** Adds what `r.tools` grants to `grants`. */
 export function grantListed(r: ToolResolution, grants: Grants): void {
-  // tool.claude-only is a warning, unless nothing in the list grants a tool (then an error).
-  const claudeOnly: Diagnostic[] = [];
+  const reading: Reading = { r, grants, claudeOnly: [] };
   let listGrants = false;
   (r.tools ?? []).forEach((spec, index) => {
-    if (grantSpec(spec, `tools[${index}]`, r, grants, claudeOnly)) listGrants = true;
+    if (grantSpec(spec, `tools[${index}]`, reading)) listGrants = true;
   });
-  for (const diagnostic of claudeOnly) if (!listGrants) diagnostic.severity = 'error';
+  for (const diagnostic of reading.claudeOnly) if (!listGrants) diagnostic.severity = 'error';
 }
 
 /** One entry of the list; true when it granted something. */
-function grantSpec(
-  spec: string,
-  path: string,
-  r: ToolResolution,
-  grants: Grants,
-  claudeOnly: Diagnostic[],
-): boolean {
+function grantSpec(spec: string, path: string, reading: Reading): boolean {
+  const { r, grants } = reading;
   if (r.delegation?.consume(spec, path, 'tools') === true) return true;
   const patterned = splitPatternSpec(spec);
-  if (patterned !== null) return grantPatterned(patterned, spec, path, r, grants, claudeOnly);
+  if (patterned !== null) return grantPatterned(patterned, spec, path, reading);
   const match = matchToolSpec(spec, r.providers, r.mcpServers);
   if (match.kind === 'claude-only') {
-    claudeOnly.push(reportClaudeOnly(match, spec, path, r, 'warning'));
+    reading.claudeOnly.push(reportClaudeOnly(match, spec, path, r, 'warning'));
     return false;
   }
   if (reportUnmatched(match, spec, path, r, 'error')) return false;
@@ -101,9 +103,7 @@ function grantPatterned(
   patterned: { tool: string; argument: string },
   spec: string,
   path: string,
-  r: ToolResolution,
-  grants: Grants,
-  claudeOnly: Diagnostic[],
+  { r, grants, claudeOnly }: Reading,
 ): boolean {
   const tool = patternTool(patterned, spec, path, r, claudeOnly);
   if (tool === null) return false;
