@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeputyError } from '../../../src/errors.js';
+import { invalidProblem } from '../../support/invalid-problem.js';
 import type { StartDelegationRequest } from '../../../src/temporal/delegations/facade.js';
 import {
   assertValidStart,
@@ -21,39 +21,30 @@ const request: StartDelegationRequest = {
 };
 const ids = { delegationId: 'd-1', workflowId: 'delegation/default/d-1' };
 
-function problem(run: () => void): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DeputyError);
-    expect((error as DeputyError).kind).toBe('invalid');
-    return (error as Error).message;
-  }
-  throw new Error('no error');
-}
-
 describe('assertValidStart', () => {
   it('accepts a well-formed request', () => {
     expect(() => assertValidStart('d-1', request)).not.toThrow();
   });
 
   it('names the first thing wrong', () => {
-    expect(problem(() => assertValidStart('a b', request))).toMatch(/^delegation id 'a b'/);
-    expect(problem(() => assertValidStart('d-1', { ...request, session: "x'" }))).toMatch(
+    expect(invalidProblem(() => assertValidStart('a b', request))).toMatch(/^delegation id 'a b'/);
+    expect(invalidProblem(() => assertValidStart('d-1', { ...request, session: "x'" }))).toMatch(
       /^session 'x''/,
     );
-    expect(problem(() => assertValidStart('d-1', { ...request, agent: 'Bad Name' }))).toBe(
+    expect(invalidProblem(() => assertValidStart('d-1', { ...request, agent: 'Bad Name' }))).toBe(
       "agent name 'Bad Name' is not valid",
     );
-    expect(problem(() => assertValidStart('d-1', { ...request, task: '  \n' }))).toBe(
+    expect(invalidProblem(() => assertValidStart('d-1', { ...request, task: '  \n' }))).toBe(
       'task is empty',
     );
     expect(
-      problem(() => assertValidStart('d-1', { ...request, options: { cardTimeout: 'soon' } })),
+      invalidProblem(() =>
+        assertValidStart('d-1', { ...request, options: { cardTimeout: 'soon' } }),
+      ),
     ).toMatch(/^cardTimeout: 'soon' is not a duration/);
-    expect(problem(() => assertValidStart('d-1', { ...request, options: { maxTokens: 0 } }))).toBe(
-      'maxTokens must be a positive integer, not 0',
-    );
+    expect(
+      invalidProblem(() => assertValidStart('d-1', { ...request, options: { maxTokens: 0 } })),
+    ).toBe('maxTokens must be a positive integer, not 0');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeputyError } from '../../../src/errors.js';
+import { invalidProblem } from '../../support/invalid-problem.js';
 import type { DelegationSummary } from '../../../src/temporal/delegations/facade.js';
 import { sessionDetailOf, sessionSummaryOf } from '../../../src/temporal/sessions/as-session.js';
 import type { StartSessionRequest } from '../../../src/temporal/sessions/facade.js';
@@ -15,33 +15,22 @@ const request: StartSessionRequest = {
 };
 const queues = { taskQueue: 'q', toolQueue: null };
 
-function problem(run: () => void): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DeputyError);
-    expect((error as DeputyError).kind).toBe('invalid');
-    return (error as Error).message;
-  }
-  throw new Error('no error');
-}
-
 describe('assertValidSessionStart', () => {
   it('keeps the default session for delegations started without one', () => {
-    expect(problem(() => assertValidSessionStart('default', 'main', request))).toBe(
+    expect(invalidProblem(() => assertValidSessionStart('default', 'main', request))).toBe(
       "session id 'default' is reserved for delegations started without a session",
     );
   });
 
   it('names a bad id, agent or message', () => {
-    expect(problem(() => assertValidSessionStart('a b', 'main', request))).toMatch(
+    expect(invalidProblem(() => assertValidSessionStart('a b', 'main', request))).toMatch(
       /^session 'a b'/,
     );
-    expect(problem(() => assertValidSessionStart('s-1', 'Main', request))).toBe(
+    expect(invalidProblem(() => assertValidSessionStart('s-1', 'Main', request))).toBe(
       "agent name 'Main' is not valid",
     );
     expect(
-      problem(() => assertValidSessionStart('s-1', 'main', { ...request, message: ' ' })),
+      invalidProblem(() => assertValidSessionStart('s-1', 'main', { ...request, message: ' ' })),
     ).toBe('message is empty');
     expect(() => assertValidSessionStart('s-1', 'main', request)).not.toThrow();
   });
