@@ -11,10 +11,9 @@ import type {
   SkillRef,
 } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
+import { MAX_SKILLS } from '../definitions/schema.js';
 import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
 import type { SkillIndex } from './skill-discovery.js';
-
-export const MAX_SKILLS = 16;
 
 /** The memory directory of CAP-5: private per agent, or the main agent's shared one. */
 export function memoryDirectory(

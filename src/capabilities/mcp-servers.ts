@@ -8,6 +8,7 @@ import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import type { McpLiveLookup, McpServerLive } from './mcp-live.js';
 import type { CapabilityConfigView } from './resolve-input.js';
+import { list } from './tool-resolution.js';
 
 /**
  * Each declared server's live state, when the worker could say. A server that is configured but
@@ -99,9 +100,4 @@ export function resolveMcpServers(
     result.push(ref);
   });
   return result;
-}
-
-/** Names for a message: comma-separated, or `none`. */
-function list(names: string[]): string {
-  return names.length === 0 ? 'none' : names.join(', ');
 }

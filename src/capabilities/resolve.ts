@@ -28,7 +28,6 @@ import { resolveTools } from './resolve-tools.js';
  */
 
 export type { CapabilityConfigView, ResolveInput } from './resolve-input.js';
-export { MAX_SKILLS } from './declared-dimensions.js';
 export const TOOL_RESULT_MAX_CHARS = 32_000;
 
 /**

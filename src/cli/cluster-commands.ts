@@ -33,6 +33,7 @@ function readyLines(io: Io, cluster: Pick<Cluster, 'address' | 'uiUrl' | 'cluste
   io.out(`blob store: eval "$(deputy cluster env)" also sets DEPUTY_BLOB_STORE_URL (a secret)`);
 }
 
+// eslint-disable-next-line max-lines-per-function -- a register* table: one entry per command, each short.
 export function registerClusterCommands(
   program: Command,
   run: (command: Command, body: Run) => Promise<void>,

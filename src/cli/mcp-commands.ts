@@ -149,6 +149,7 @@ function notConnected(answer: McpServerTools, seconds: number): string | null {
   }
 }
 
+// eslint-disable-next-line max-lines-per-function -- a register* table: one entry per command, each short.
 export function registerMcpCommands(
   program: Command,
   run: (command: Command, body: Run) => Promise<void>,
