@@ -32,17 +32,21 @@ export const BOUNDARIES = [
     folders: ['src/workflows'],
     forbidden: [
       {
-        regex: `^(?!\\./|\\.\\./(shared|policy)/|\\.\\./activities/|${SANDBOX_PACKAGES})`,
+        regex: `^(?!\\.|${SANDBOX_PACKAGES})`,
         message:
-          'Workflow code runs in the Temporal sandbox: it imports ./, ../shared/, ../policy/, ' +
-          '@temporalio/workflow and @temporalio/common only.',
+          'Workflow code runs in the Temporal sandbox: of packages, @temporalio/workflow and @temporalio/common only.',
       },
       {
-        regex: '^\\.\\./activities/',
+        regex: '^(\\.\\./)+activities/',
         allowTypeImports: true,
         message: 'Workflows reach activities through proxyActivities: `import type` only.',
       },
     ],
+    onlyAreas: {
+      areas: ['shared', 'policy', 'activities'],
+      message:
+        'Workflow code runs in the Temporal sandbox: of the project, workflows/, shared/ and policy/ only (activities as types).',
+    },
   },
   {
     // Contracts the sandbox imports: they must stay deterministic and Node-free.

@@ -208,7 +208,7 @@ export function scriptedUsage(
 
 type Variables = Record<'task' | 'lastToolResult' | 'lastTaskId', string>;
 
-/** How a Task result names its task (`task_id d-...`, src/workflows/task-tools.ts). */
+/** How a Task result names its task (`task_id d-...`, src/workflows/session/task-tools.ts). */
 const TASK_ID_MENTION = /task_id "?(d-[a-z0-9]+)/;
 
 /** Replaces the `${...}` variables in strings, recursively through arrays and objects. */

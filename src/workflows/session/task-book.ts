@@ -2,9 +2,9 @@
  * A session's children (RUN-7): every delegation its Task started, kept current by the
  * children's own reports. Sandbox code: deterministic, no I/O.
  */
-import type { DelegationResult } from '../shared/delegation.js';
-import type { ChildReport } from '../shared/session.js';
-import type { SessionTask } from '../shared/delegation.js';
+import type { DelegationResult } from '../../shared/delegation.js';
+import type { ChildReport } from '../../shared/session.js';
+import type { SessionTask } from '../../shared/delegation.js';
 
 /** Tasks kept across continue-as-new; older finished ones stay in earlier runs' histories. */
 export const CARRIED_FINISHED_TASKS = 100;

@@ -12,31 +12,31 @@ import {
   uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type { ResolvedAgent, ToolOutcome } from '../../activities/types.js';
 import {
   TASK_OUTPUT_DEFAULT_WAIT_MS,
   TASK_OUTPUT_MAX_WAIT_MS,
   TASK_OUTPUT_TOOL,
   TASK_STOP_TOOL,
   TASK_TOOL,
-} from '../shared/tools/delegation-tools.js';
+} from '../../shared/tools/delegation-tools.js';
 import {
   delegationWorkflowId,
   firstLine,
   type DelegationInput,
   type DelegationResult,
   type FinishedStatus,
-} from '../shared/delegation.js';
-import { initialSearchAttributes } from '../shared/search-attributes.js';
-import type { SessionInput } from '../shared/session.js';
-import type { SessionTask } from '../shared/delegation.js';
-import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../shared/tool-queue.js';
-import { toolFailureText } from '../shared/tools/tool-contract.js';
-import { delegation } from './delegation.js';
-import type { DelegationRun } from './delegation-run.js';
-import { causeOf } from './failure-notice.js';
+} from '../../shared/delegation.js';
+import { initialSearchAttributes } from '../../shared/search-attributes.js';
+import type { SessionInput } from '../../shared/session.js';
+import type { SessionTask } from '../../shared/delegation.js';
+import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/tool-queue.js';
+import { toolFailureText } from '../../shared/tools/tool-contract.js';
+import { delegation } from '../delegation.js';
+import type { DelegationRun } from '../delegation-run.js';
+import { causeOf } from '../failure-notice.js';
 import type { TaskBook } from './task-book.js';
-import type { PlannedCall } from './tool-calls.js';
+import type { PlannedCall } from '../tool-calls.js';
 
 /** How long TaskStop waits for the child to confirm it stopped. */
 const STOP_CONFIRM_WAIT = '1 minute';

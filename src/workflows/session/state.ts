@@ -6,15 +6,15 @@
  * its query answers. Sandbox code.
  */
 import { setHandler, workflowInfo } from '@temporalio/workflow';
-import type { DelegationInput, DelegationResult, SessionTask } from '../shared/delegation.js';
-import { addUsage, emptyUsage } from '../shared/delegation.js';
-import { childReportSignal, sessionMessageSignal } from '../shared/messages.js';
-import type { SessionInput, SessionMessage, SessionState } from '../shared/session.js';
-import type { ToolQueueInput } from '../shared/tool-queue.js';
-import type { SettleCard } from './card-deadlines.js';
-import { DelegationRun } from './delegation-run.js';
-import { registerRunHandlers } from './run-handlers.js';
-import type { SessionCarried } from './session-carried.js';
+import type { DelegationInput, DelegationResult, SessionTask } from '../../shared/delegation.js';
+import { addUsage, emptyUsage } from '../../shared/delegation.js';
+import { childReportSignal, sessionMessageSignal } from '../../shared/messages.js';
+import type { SessionInput, SessionMessage, SessionState } from '../../shared/session.js';
+import type { ToolQueueInput } from '../../shared/tool-queue.js';
+import type { SettleCard } from '../card-deadlines.js';
+import { DelegationRun } from '../delegation-run.js';
+import { registerRunHandlers } from '../run-handlers.js';
+import type { SessionCarried } from './carried.js';
 import { TaskBook } from './task-book.js';
 
 export interface OpenSession {

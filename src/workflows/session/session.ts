@@ -13,22 +13,22 @@ import {
   continueAsNew,
   isCancellation,
 } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../activities/types.js';
-import type { DelegationResult } from '../shared/delegation.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
-import type { SessionInput } from '../shared/session.js';
-import type { ToolQueueInput } from '../shared/tool-queue.js';
-import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from './activity-options.js';
-import { cardDeadlinesFor, type SettleCard } from './card-deadlines.js';
-import type { DelegationRun } from './delegation-run.js';
-import { failureNotice } from './failure-notice.js';
-import { historyNearLimit } from './history-limit.js';
-import { runRounds, type RoundsEnd } from './rounds.js';
-import { denyPendingOnStop } from './run-handlers.js';
-import type { SessionCarried } from './session-carried.js';
-import { openSession, registerSessionHandlers, type OpenSession } from './session-state.js';
+import type { ResolvedAgent } from '../../activities/types.js';
+import type { DelegationResult } from '../../shared/delegation.js';
+import { FAILURE_TYPES } from '../../shared/failures.js';
+import type { SessionInput } from '../../shared/session.js';
+import type { ToolQueueInput } from '../../shared/tool-queue.js';
+import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from '../activity-options.js';
+import { cardDeadlinesFor, type SettleCard } from '../card-deadlines.js';
+import type { DelegationRun } from '../delegation-run.js';
+import { failureNotice } from '../failure-notice.js';
+import { historyNearLimit } from '../history-limit.js';
+import { runRounds, type RoundsEnd } from '../rounds.js';
+import { denyPendingOnStop } from '../run-handlers.js';
+import type { SessionCarried } from './carried.js';
+import { openSession, registerSessionHandlers, type OpenSession } from './state.js';
 import { cancelTask, taskTools } from './task-tools.js';
-import { publish } from './visibility.js';
+import { publish } from '../visibility.js';
 
 /** How long a stopping session waits for its children to confirm they stopped. */
 const CHILDREN_STOP_WAIT = '2 minutes';
