@@ -5,6 +5,7 @@ import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations, Settled } from '../../temporal/delegations/facade.js';
 import { delegationStart } from '../../temporal/start-requests.js';
 import type { AppEnv } from '../http/app-env.js';
+import { assertKnownAgent } from '../http/known-agent.js';
 import type { Logger } from '../http/errors.js';
 import {
   delegationEventStream,
@@ -42,13 +43,7 @@ export function registerDelegationRoutes(
   app.post('/delegations', async (c) => {
     const query = parseQuery(c, StartDelegationQuerySchema);
     const body = await parseBody(c, StartDelegationBodySchema);
-    const known = deps.agentNames?.();
-    if (known !== undefined && !known.includes(body.agent)) {
-      throw new DeputyError(
-        'not-found',
-        `no agent named '${body.agent}' (known agents: ${known.join(', ') || 'none'})`,
-      );
-    }
+    assertKnownAgent(deps.agentNames?.(), body.agent);
     const { request, background } = delegationStart(
       { ...body, caller: c.get('caller') },
       { masker: secrets, agentRunsInBackground: (agent) => deps.isBackground?.(agent) === true },

@@ -7,6 +7,7 @@ import type { Delegations } from '../../temporal/delegations/facade.js';
 import type { Sessions } from '../../temporal/sessions/facade.js';
 import { sessionStart } from '../../temporal/start-requests.js';
 import type { AppEnv } from '../http/app-env.js';
+import { assertKnownAgent } from '../http/known-agent.js';
 import type { Logger } from '../http/errors.js';
 import {
   delegationEventStream,
@@ -54,13 +55,7 @@ export function registerSessionRoutes(
   app.post('/sessions', async (c) => {
     const body = await parseBody(c, StartSessionBodySchema);
     const agent = body.agent ?? MAIN_AGENT;
-    const known = deps.agentNames?.();
-    if (known !== undefined && !known.includes(agent)) {
-      throw new DeputyError(
-        'not-found',
-        `no agent named '${agent}' (known agents: ${known.join(', ') || 'none'})`,
-      );
-    }
+    assertKnownAgent(deps.agentNames?.(), agent);
     const started = await sessionsOf().start(
       sessionStart({ ...body, agent, caller: c.get('caller') }, secrets),
     );
