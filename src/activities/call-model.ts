@@ -10,7 +10,9 @@ import type { ModelCall, ModelTurn } from './types.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import { BlobMissingError, type BlobStore } from './blob-store.js';
 import { whileHeartbeating } from './heartbeat.js';
-import type { TranscriptEntry } from '../shared/model-contract.js';
+import type { ModelResponse, TranscriptEntry } from '../shared/model-contract.js';
+import { schemaProblems } from '../models/check-tool-calls.js';
+import { modelCallFailure } from './model-call-failure.js';
 
 /**
  * One model call: (system, transcript, tools) -> (text, tool calls), plus the calls' real paths.
@@ -68,15 +70,14 @@ export async function callModelActivity(
       throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.modelConfig);
     }
     if (error instanceof ModelCallError) {
-      // Providers echo what they were sent; the adapter only knows to cut its own key.
-      throw ApplicationFailure.create({
-        message: secrets.text(error.message),
-        type: FAILURE_TYPES.modelCall,
-        nonRetryable: !error.retryable,
-      });
+      const failure = modelCallFailure(error, context.info, secrets);
+      // Visible where the worker runs, attempt by attempt, not only once the last one failed.
+      if (!failure.nonRetryable) context.log.warn(failure.message);
+      throw failure;
     }
     throw error;
   }
+  const invalidCalls = secrets.value(invalidCallsOf(response, input.tools));
   const answer = {
     ...response,
     text: secrets.text(response.text),
@@ -84,6 +85,7 @@ export async function callModelActivity(
       ...call,
       arguments: secrets.value(call.arguments),
     })),
+    ...(invalidCalls === undefined ? {} : { invalidCalls }),
   };
   // The workflow's decide() is pure: it needs the calls' real paths, which only Node can know.
   // Likewise what each bash command would run, for Bash(...) patterns: parsing needs Node.
@@ -102,4 +104,25 @@ export async function callModelActivity(
     ...(Object.keys(linkedPaths).length === 0 ? {} : { linkedPaths }),
     ...(Object.keys(callCommands).length === 0 ? {} : { callCommands }),
   };
+}
+
+/**
+ * Why calls of the agent's own tools cannot run: arguments the adapter could not read, else
+ * arguments that do not fit the tool's parameters. Calls of tools it was not given are left to
+ * the workflow, which answers them with the list of its tools.
+ */
+function invalidCallsOf(
+  response: ModelResponse,
+  tools: ModelCall['tools'],
+): Record<string, string> | undefined {
+  const declared = new Set(tools.map((tool) => tool.name));
+  const unreadable = response.invalidCalls ?? {};
+  const readable = response.toolCalls.filter((call) => !Object.hasOwn(unreadable, call.id));
+  const invalid: Record<string, string> = { ...schemaProblems(readable, tools) };
+  for (const call of response.toolCalls) {
+    if (Object.hasOwn(unreadable, call.id) && declared.has(call.name)) {
+      invalid[call.id] = unreadable[call.id]!;
+    }
+  }
+  return Object.keys(invalid).length === 0 ? undefined : invalid;
 }

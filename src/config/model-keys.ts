@@ -3,15 +3,16 @@ import type { ModelEntry } from './schema.js';
 
 /**
  * The variable holding the key: `apiKeyEnv` when given; otherwise the provider's conventional
- * variable for the provider's own service; none for an OpenAI-compatible local server (Ollama,
- * llama.cpp and vLLM need no key by default).
+ * variable for the provider's own service (no `baseUrl`); none for any other endpoint (a local
+ * server such as llama.cpp, Ollama or vLLM, or a proxy), whatever its wire format: they need no
+ * key by default, and the provider's own key must not be sent to a third party unasked.
  */
 export function apiKeyVariable(entry: ModelEntry): string | undefined {
   if (entry.apiKeyEnv !== undefined) {
     return entry.apiKeyEnv;
   }
-  if (entry.provider === 'anthropic') {
-    return 'ANTHROPIC_API_KEY';
+  if (entry.baseUrl !== undefined) {
+    return undefined;
   }
-  return entry.baseUrl === undefined ? 'OPENAI_API_KEY' : undefined;
+  return entry.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
 }

@@ -11,6 +11,9 @@ import { type ConfigSecrets } from './config-secrets.js';
 import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/tool-queue.js';
 import { WORKER_TUNING_DEFAULTS, WorkerTuningSchema } from './worker-tuning.js';
 
+/** The longest `timeoutSeconds` of a model entry: the model-call activity itself ends at 600 s. */
+export const MAX_MODEL_TIMEOUT_SECONDS = 540;
+
 export const ModelEntrySchema = z.object({
   provider: z.enum(['openai', 'anthropic']),
   /** Provider-side model name, e.g. `gpt-4o-mini`, `llama3.1`. */
@@ -19,6 +22,23 @@ export const ModelEntrySchema = z.object({
   baseUrl: z.string().url().optional(),
   /** Name of the environment variable holding the API key; the key itself is never in config. */
   apiKeyEnv: z.string().optional(),
+  /**
+   * `max_tokens` of each answer. Default: not sent for `openai` (the server decides), 4096 for
+   * `anthropic` (its API requires one). An answer cut at it is reported, never run half-written.
+   */
+  maxTokens: z.number().int().min(1).optional(),
+  /**
+   * Longest wait for one answer, seconds. Default and maximum 540: under the model-call
+   * activity's 10-minute limit, so a slow server fails with the model's own message.
+   */
+  timeoutSeconds: z.number().min(1).max(MAX_MODEL_TIMEOUT_SECONDS).optional(),
+  /**
+   * Reads a tool call a model writes as JSON text in its answer (`{"name": ..., "arguments":
+   * ...}`, bare, fenced or in `<tool_call>` tags) as a real tool call, for small local models
+   * whose server does not turn it into `tool_calls`. Only names of the agent's tools count.
+   * Default false.
+   */
+  toolCallsInContent: z.boolean().optional(),
 });
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 

@@ -9,14 +9,29 @@ import type {
   MessageParam,
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/model-contract.js';
+import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tools/tool-contract.js';
-import { ModelCallError } from './model-adapter.js';
+import {
+  cutAnswerNote,
+  cutToolCallError,
+  readCalls,
+  textCallId,
+  type RawToolCall,
+  type ReadingOptions,
+} from './answer-reading.js';
+import { toolCallsInText } from './content-tool-calls.js';
+import { DEFAULT_MODEL_TIMEOUT_MS } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
-import { callProvider } from './provider-errors.js';
+import { callProvider, endpointOf } from './provider-errors.js';
 
 /** Anthropic requires `max_tokens`; enough for a tool-calling turn or a long answer. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+/** Where the SDK sends requests without a `baseUrl`, named in messages. */
+const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+
+/** Sent when no key is configured (see OpenAI's adapter): local servers ignore it. */
+const NO_API_KEY = 'no-api-key';
 
 export interface AnthropicOptions {
   /** Provider-side model name, e.g. `claude-sonnet-4-5`. */
@@ -25,50 +40,73 @@ export interface AnthropicOptions {
   baseUrl?: string;
   /**
    * Returns the API key, called on every request so a rotated key is picked up without a worker
-   * restart. May throw (e.g. `ModelConfigError` for a missing variable).
+   * restart. May throw (e.g. `ModelConfigError` for a missing variable). Absent or returning
+   * undefined: no key (a local server or a proxy that holds the key itself).
    */
-  apiKey: () => string;
+  apiKey?: () => string | undefined;
   /** Shown in errors and `ModelResponse.modelLabel`. Default `anthropic:<model>`. */
   label?: string;
   /** `max_tokens` per answer. Default 4096. */
   maxTokens?: number;
   /**
-   * Per-request timeout in milliseconds. Default 600000. Always passed explicitly, which also
-   * stops the SDK from refusing large `maxTokens` on a non-streaming call.
+   * Per-request timeout in milliseconds. Default DEFAULT_MODEL_TIMEOUT_MS. Always passed
+   * explicitly, which also stops the SDK from refusing large `maxTokens` on a non-streaming call.
    */
   timeoutMs?: number;
+  /** Read tool calls written as JSON text in the answer (content-tool-calls.ts). Default false. */
+  toolCallsInContent?: boolean;
 }
 
 export function createAnthropicModel(options: AnthropicOptions): ModelAdapter {
   const label = options.label ?? `anthropic:${options.model}`;
+  const endpoint = endpointOf(options.baseUrl ?? ANTHROPIC_BASE_URL);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
+  const maxTokens = options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
   return {
     label,
     async complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
-      const apiKey = options.apiKey();
+      const apiKey = options.apiKey?.();
       // Loaded on the first call: a CLI command that never calls a model never loads the SDK.
       const { default: Anthropic } = await import('@anthropic-ai/sdk');
       const client = new Anthropic({
         // Explicit, so the SDK never falls back to ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN or
-        // profiles on disk: the catalog's `apiKeyEnv` is the only source.
-        apiKey,
+        // profiles on disk: the catalog's `apiKeyEnv` is the only source. Without a key a
+        // placeholder is sent, which local servers ignore.
+        apiKey: apiKey ?? NO_API_KEY,
         authToken: null,
         ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
         // Temporal retries the activity; SDK retries would multiply attempts.
         maxRetries: 0,
-        timeout: options.timeoutMs ?? 600_000,
+        timeout: timeoutMs,
       });
-      const body = toMessagesRequest(options.model, request, options.maxTokens);
+      const body = toMessagesRequest(options.model, request, maxTokens);
       const message = await callProvider({
         label,
+        endpoint,
         apiKey,
         signal: callOptions.signal,
+        timeoutMs,
         send: (requestOptions) => client.messages.create(body, requestOptions),
-        apiErrorStatus: (error) =>
+        sdkFailure: (error) =>
           error instanceof Anthropic.APIError && !(error instanceof Anthropic.APIUserAbortError)
-            ? error.status
+            ? {
+                status: error.status,
+                // The SDK's own message is the whole JSON body; the provider's words read better.
+                message:
+                  error.apiMessage === null ? error.message : `${error.status} ${error.apiMessage}`,
+                headers: error.headers,
+                body: error.error,
+                timedOut: error instanceof Anthropic.APIConnectionTimeoutError,
+                cause: error.cause,
+              }
             : null,
       });
-      return fromMessage(message, label);
+      return fromMessage(message, label, {
+        maxTokens,
+        ...(options.toolCallsInContent === true
+          ? { textToolNames: new Set(request.tools.map((tool) => tool.name)) }
+          : {}),
+      });
     },
   };
 }
@@ -143,32 +181,39 @@ function toAnthropicTool(tool: ToolSchema): Tool {
   };
 }
 
-/** Text blocks are concatenated; `tool_use` blocks become tool calls; other blocks are ignored. */
-export function fromMessage(message: Message, label: string): ModelResponse {
+/**
+ * Text blocks are concatenated; `tool_use` blocks become tool calls (an input that is not an
+ * object is an invalid call, as in fromChatCompletion); other blocks are ignored.
+ */
+export function fromMessage(
+  message: Message,
+  label: string,
+  reading: ReadingOptions = {},
+): ModelResponse {
   const texts: string[] = [];
-  const toolCalls: ToolCallRequest[] = [];
+  const raw: RawToolCall[] = [];
   for (const block of message.content) {
     if (block.type === 'text') {
       texts.push(block.text);
     } else if (block.type === 'tool_use') {
-      const input: unknown = block.input;
-      if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-        throw new ModelCallError(
-          `model ${label}: input of tool call '${block.name}' is not a JSON object`,
-          { retryable: true },
-        );
-      }
-      toolCalls.push({
-        id: block.id,
-        name: block.name,
-        arguments: input as Record<string, unknown>,
-      });
+      raw.push({ id: block.id, name: block.name, arguments: block.input });
     }
   }
+  let text = texts.join('');
+  if (raw.length === 0 && reading.textToolNames !== undefined) {
+    const written = toolCallsInText(text, reading.textToolNames);
+    if (written !== null) {
+      text = written.text;
+      raw.push(...written.calls.map((call) => ({ ...call, id: textCallId() })));
+    }
+  }
+  const cut = message.stop_reason === 'max_tokens';
+  if (cut && raw.length > 0) throw cutToolCallError(label, reading.maxTokens);
+  const { toolCalls, invalidCalls } = readCalls(raw);
   const { usage } = message;
   const cached = usage.cache_read_input_tokens ?? 0;
   return {
-    text: texts.join(''),
+    text: cut ? text + cutAnswerNote(reading.maxTokens) : text,
     toolCalls,
     modelLabel: label,
     // Anthropic counts cache reads and writes apart from `input_tokens`; deputy's input is all.
@@ -177,5 +222,6 @@ export function fromMessage(message: Message, label: string): ModelResponse {
       outputTokens: usage.output_tokens,
       cachedInputTokens: cached,
     },
+    ...(Object.keys(invalidCalls).length === 0 ? {} : { invalidCalls }),
   };
 }

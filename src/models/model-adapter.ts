@@ -2,7 +2,15 @@
  * The one seam between the runtime and any language model (MOD). The model-call activity holds a
  * `ModelAdapter`; everything provider-specific (SDKs, keys, wire formats) lives behind it.
  */
+import { MAX_MODEL_TIMEOUT_SECONDS } from '../config/schema.js';
 import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
+
+/**
+ * How long one provider request may take unless its entry says (`timeoutSeconds`): under the
+ * model-call activity's 10-minute limit, so a hung server ends with the adapter's message naming
+ * the endpoint, not with an anonymous activity timeout.
+ */
+export const DEFAULT_MODEL_TIMEOUT_MS = MAX_MODEL_TIMEOUT_SECONDS * 1000;
 
 /** Options for one model call. */
 export interface ModelCallOptions {
@@ -33,6 +41,8 @@ export interface ModelCallErrorOptions {
   retryable: boolean;
   /** HTTP status from the provider, when there was one. */
   status?: number;
+  /** How long the provider asked to wait before the next try (`retry-after`), milliseconds. */
+  retryAfterMs?: number;
   cause?: unknown;
 }
 
@@ -41,10 +51,12 @@ export class ModelCallError extends Error {
   override readonly name = 'ModelCallError';
   readonly retryable: boolean;
   readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
 
   constructor(message: string, options: ModelCallErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.retryable = options.retryable;
     this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -9,17 +9,29 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/model-contract.js';
+import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tools/tool-contract.js';
-import { ModelCallError } from './model-adapter.js';
+import { toolCallsInText } from './content-tool-calls.js';
+import {
+  cutAnswerNote,
+  cutToolCallError,
+  readCalls,
+  textCallId,
+  type RawToolCall,
+  type ReadingOptions,
+} from './answer-reading.js';
+import { DEFAULT_MODEL_TIMEOUT_MS, ModelCallError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
-import { callProvider } from './provider-errors.js';
+import { callProvider, endpointOf } from './provider-errors.js';
 
 /**
  * Sent when no key is configured: local servers ignore the header, and an explicit value stops
  * the SDK from silently picking up `OPENAI_API_KEY` from the environment.
  */
 const NO_API_KEY = 'no-api-key';
+
+/** Where the SDK sends requests without a `baseUrl`, named in messages. */
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 export interface OpenAiCompatibleOptions {
   /** Provider-side model name, e.g. `gpt-4o-mini`, `llama3.1`. */
@@ -36,12 +48,16 @@ export interface OpenAiCompatibleOptions {
   label?: string;
   /** `max_tokens` for the completion. Default: not sent (the server decides). */
   maxTokens?: number;
-  /** Per-request timeout in milliseconds. Default 600000 (the SDK's). */
+  /** Per-request timeout in milliseconds. Default DEFAULT_MODEL_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** Read tool calls written as JSON text in the answer (content-tool-calls.ts). Default false. */
+  toolCallsInContent?: boolean;
 }
 
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): ModelAdapter {
   const label = options.label ?? `openai-compatible:${options.model}`;
+  const endpoint = endpointOf(options.baseUrl ?? OPENAI_BASE_URL);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   return {
     label,
     async complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
@@ -57,20 +73,34 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): M
         // Keep OPENAI_ORG_ID / OPENAI_PROJECT from the environment out of third-party servers.
         organization: null,
         project: null,
-        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+        timeout: timeoutMs,
       });
       const body = toChatCompletionRequest(options.model, request, options.maxTokens);
       const completion = await callProvider({
         label,
+        endpoint,
         apiKey,
         signal: callOptions.signal,
+        timeoutMs,
         send: (requestOptions) => client.chat.completions.create(body, requestOptions),
-        apiErrorStatus: (error) =>
+        sdkFailure: (error) =>
           error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIUserAbortError)
-            ? error.status
+            ? {
+                status: error.status,
+                message: error.message,
+                headers: error.headers,
+                body: error.error,
+                timedOut: error instanceof OpenAI.APIConnectionTimeoutError,
+                cause: error.cause,
+              }
             : null,
       });
-      return fromChatCompletion(completion, label);
+      return fromChatCompletion(completion, label, {
+        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+        ...(options.toolCallsInContent === true
+          ? { textToolNames: new Set(request.tools.map((tool) => tool.name)) }
+          : {}),
+      });
     },
   };
 }
@@ -130,18 +160,22 @@ function toOpenAiTool(tool: ToolSchema): ChatCompletionTool {
 }
 
 /**
- * Maps the first choice back. Tool call arguments that are not a JSON object are a
- * `ModelCallError` marked retryable: running a tool with guessed (empty) arguments could do
- * damage, and a fresh sample from the model usually produces valid JSON. Temporal's retry policy
- * bounds how often that is tried. An empty argument string means "no arguments" (some local
- * servers send that for parameterless tools).
+ * Maps the first choice back. Arguments that are not a JSON object do not fail the call: the
+ * call comes back with empty arguments and the reason in `invalidCalls`, so the workflow tells the
+ * model instead of running the tool (a fresh sample usually gets the JSON right). Some local
+ * servers omit call ids; the transcript needs one to pair a result with its call.
  */
-export function fromChatCompletion(completion: ChatCompletion, label: string): ModelResponse {
-  const message = completion.choices[0]?.message;
-  if (message === undefined) {
+export function fromChatCompletion(
+  completion: ChatCompletion,
+  label: string,
+  reading: ReadingOptions = {},
+): ModelResponse {
+  const choice = completion.choices[0];
+  if (choice?.message === undefined) {
     throw new ModelCallError(`model ${label}: the response has no choices`, { retryable: true });
   }
-  const toolCalls: ToolCallRequest[] = [];
+  const { message } = choice;
+  const raw: RawToolCall[] = [];
   for (const [index, call] of (message.tool_calls ?? []).entries()) {
     if (call.type !== 'function') {
       throw new ModelCallError(
@@ -149,16 +183,23 @@ export function fromChatCompletion(completion: ChatCompletion, label: string): M
         { retryable: false },
       );
     }
-    toolCalls.push({
-      // Some local servers omit ids; the transcript needs one to pair the result with the call.
-      id: call.id === '' ? `call_${index}` : call.id,
-      name: call.function.name,
-      arguments: parseArguments(call.function.name, call.function.arguments, label),
-    });
+    const id = call.id === '' || call.id === undefined ? `call_${index}` : call.id;
+    raw.push({ id, name: call.function.name, arguments: call.function.arguments });
   }
+  let text = message.content ?? '';
+  if (raw.length === 0 && reading.textToolNames !== undefined) {
+    const written = toolCallsInText(text, reading.textToolNames);
+    if (written !== null) {
+      text = written.text;
+      raw.push(...written.calls.map((call) => ({ ...call, id: textCallId() })));
+    }
+  }
+  const cut = choice.finish_reason === 'length';
+  if (cut && raw.length > 0) throw cutToolCallError(label, reading.maxTokens);
+  const { toolCalls, invalidCalls } = readCalls(raw);
   const { usage } = completion;
   return {
-    text: message.content ?? '',
+    text: cut ? text + cutAnswerNote(reading.maxTokens) : text,
     toolCalls,
     modelLabel: label,
     // Local servers often send no usage: then there is none to report, not zero.
@@ -171,25 +212,6 @@ export function fromChatCompletion(completion: ChatCompletion, label: string): M
             cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
           },
         }),
+    ...(Object.keys(invalidCalls).length === 0 ? {} : { invalidCalls }),
   };
-}
-
-function parseArguments(toolName: string, text: string, label: string): Record<string, unknown> {
-  if (text.trim() === '') {
-    return {};
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    const excerpt = text.length > 200 ? `${text.slice(0, 200)}...` : text;
-    throw new ModelCallError(
-      `model ${label}: arguments of tool call '${toolName}' are not a JSON object: ${excerpt}`,
-      { retryable: true },
-    );
-  }
-  return parsed as Record<string, unknown>;
 }

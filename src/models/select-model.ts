@@ -171,12 +171,17 @@ function createCatalogAdapter(
   const base = {
     model: entry.model,
     label: handle,
+    apiKey: readKey,
     ...(entry.baseUrl === undefined ? {} : { baseUrl: entry.baseUrl }),
+    ...(entry.maxTokens === undefined ? {} : { maxTokens: entry.maxTokens }),
+    ...(entry.timeoutSeconds === undefined ? {} : { timeoutMs: entry.timeoutSeconds * 1000 }),
+    ...(entry.toolCallsInContent === undefined
+      ? {}
+      : { toolCallsInContent: entry.toolCallsInContent }),
   };
-  if (entry.provider === 'anthropic') {
-    return createAnthropicModel({ ...base, apiKey: () => readKey() ?? '' });
-  }
-  return createOpenAiCompatibleModel({ ...base, apiKey: readKey });
+  return entry.provider === 'anthropic'
+    ? createAnthropicModel(base)
+    : createOpenAiCompatibleModel(base);
 }
 
 /**

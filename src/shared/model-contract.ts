@@ -44,6 +44,13 @@ export interface ModelResponse {
   modelLabel: string;
   /** Tokens of this call as the provider counted them; absent when it reported none. */
   usage?: TokenUsage;
+  /**
+   * Calls that cannot run as asked, by call id: why, in words for the model (arguments that are
+   * not a JSON object, or that do not fit the tool's parameters). Such a call is answered with
+   * this text as a failed tool result and never reaches policy or a tool; its `arguments` are
+   * what could be read (`{}` when nothing could). Absent when every call is well-formed.
+   */
+  invalidCalls?: Record<string, string>;
 }
 
 /** One model call's tokens (issue 14). */

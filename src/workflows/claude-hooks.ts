@@ -35,7 +35,8 @@ export async function applyClaudePreToolHooks(
   if (!(snapshot.hooks?.PreToolUse ?? []).some((hook) => hook.format === 'claude')) return;
   if (!patched(CLAUDE_HOOKS_PATCH)) return;
   for (const item of planned) {
-    if (item.schema === undefined || item.verdict.kind === 'deny') continue;
+    if (item.schema === undefined || item.invalid !== undefined || item.verdict.kind === 'deny')
+      continue;
     const toolName = claudeToolName(item.call.name, mcpTarget(item.schema, item.call.arguments));
     const hooks = claudeHooksFor(snapshot.hooks, 'PreToolUse', toolName);
     if (hooks.length === 0) continue;

@@ -4,6 +4,7 @@
  */
 import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
 import type { UnattendedVerdict } from '../shared/policy-contract.js';
+import { toolFailureText } from '../shared/tools/tool-contract.js';
 import { activitiesWith, MODEL_CALL } from './activity-options.js';
 import { awaitCardDecisions, type SettleCard } from './card-deadlines.js';
 import { applyClaudePreToolHooks } from './claude-hooks.js';
@@ -99,7 +100,10 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     }
 
     for (const item of planned) {
-      const outcome = await (options.workflowCall?.(item) ?? settleCall(item, resolved, toolQueue));
+      const outcome =
+        item.invalid === undefined
+          ? await (options.workflowCall?.(item) ?? settleCall(item, resolved, toolQueue))
+          : { content: toolFailureText(item.call.name, item.invalid), isError: true };
       run.recordToolResult(item, outcome);
     }
   }

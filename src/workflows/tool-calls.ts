@@ -40,6 +40,11 @@ export interface PlannedCall {
   schema: ToolSchema | undefined;
   verdict: Verdict;
   card: ApprovalCard | null;
+  /**
+   * Why the call cannot run as asked (its arguments: `ModelTurn.invalidCalls`): it is answered
+   * with this, as a failed call, without policy, card or tool. Absent for a well-formed call.
+   */
+  invalid?: string;
 }
 
 /** Policy's verdict on each call of a model turn; a tool never given to the agent is denied. */
@@ -52,6 +57,11 @@ export function planCalls(
   const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
   return turn.toolCalls.map((call): PlannedCall => {
     const schema = toolsByName.get(call.name);
+    // Nothing to decide about a call that cannot run: the model is told why and may call again.
+    // Turns recorded before invalidCalls existed have none, and are planned as they were.
+    const invalid = invalidReason(turn, call.id);
+    if (invalid !== undefined)
+      return { call, schema, verdict: { kind: 'allow' }, card: null, invalid };
     // Delegating writes nothing: Task, TaskOutput and TaskStop are never an approval item
     // (POL-1). Only a session's snapshot has them; the child's own calls meet policy there.
     if (schema !== undefined && snapshot.delegation !== undefined && isDelegationTool(call.name)) {
@@ -90,6 +100,12 @@ export function planCalls(
     const refused = schema === undefined ? null : patternVerdict(schema, call, turn, resolved);
     return { call, schema, verdict: refused ?? verdict, card: null };
   });
+}
+
+/** The turn's reason a call cannot run, if it has one (own keys only: ids come from a model). */
+function invalidReason(turn: ModelTurn, callId: string): string | undefined {
+  const invalid = turn.invalidCalls;
+  return invalid !== undefined && Object.hasOwn(invalid, callId) ? invalid[callId] : undefined;
 }
 
 /**

@@ -22,8 +22,12 @@ export interface RecordedRequest {
 export interface CannedResponse {
   status: number;
   body: unknown;
-  /** Wait this long before answering (to test aborts). */
+  /** Wait this long before answering (to test aborts and timeouts). */
   delayMs?: number;
+  /** Extra response headers, e.g. `retry-after`. */
+  headers?: Record<string, string>;
+  /** Drop the connection instead of answering (a reset, as a crashed proxy does). */
+  reset?: boolean;
 }
 
 export interface LoopbackServer {
@@ -57,7 +61,14 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
       });
       const answer = queue.shift() ?? { status: 599, body: { error: 'no canned response' } };
       const send = () => {
-        response.writeHead(answer.status, { 'content-type': 'application/json' });
+        if (answer.reset === true) {
+          request.socket.destroy();
+          return;
+        }
+        response.writeHead(answer.status, {
+          'content-type': 'application/json',
+          ...answer.headers,
+        });
         response.end(JSON.stringify(answer.body));
       };
       if (answer.delayMs === undefined) {

@@ -169,13 +169,6 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
     }
   });
 
-  it('refuses tool call arguments that are not JSON, as a retryable ModelCallError', async () => {
-    server().respond({ status: 200, body: fixture('openai/invalid-arguments.json') });
-    const error = await expectCallError(adapter());
-    expect(error.retryable).toBe(true);
-    expect(error.message).toMatch(/tool call 'write' are not a JSON object/);
-  });
-
   it('maps 500 and 429 to retryable errors, once (no SDK retries)', async () => {
     for (const status of [500, 429]) {
       const error = await expectRetryableOnce(server(), adapter(), {

@@ -163,7 +163,7 @@ describe('createModelAdapter', () => {
     expect((error as Error).message).toContain('TEST_ANTHROPIC_KEY is not set');
   });
 
-  it('defaults the key variable by provider; none for a local OpenAI-compatible server', () => {
+  it('defaults the key variable by provider; none for an entry with a baseUrl', () => {
     expect(apiKeyVariable({ provider: 'openai', model: 'gpt-4o' })).toBe('OPENAI_API_KEY');
     expect(apiKeyVariable({ provider: 'anthropic', model: 'claude' })).toBe('ANTHROPIC_API_KEY');
     expect(
@@ -174,6 +174,10 @@ describe('createModelAdapter', () => {
       }),
     ).toBeUndefined();
     expect(apiKeyVariable({ provider: 'openai', model: 'x', apiKeyEnv: 'MY_KEY' })).toBe('MY_KEY');
+    // A base URL is someone else's endpoint (a local server, a proxy): no provider key unasked.
+    expect(
+      apiKeyVariable({ provider: 'anthropic', model: 'q', baseUrl: 'http://127.0.0.1:8080' }),
+    ).toBeUndefined();
   });
 });
 
