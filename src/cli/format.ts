@@ -6,7 +6,7 @@ import type {
   UsageTotals,
 } from '../shared/delegation.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
-import type { DelegationDetail } from '../temporal/delegations/types.js';
+import type { DelegationDetail, ModelRetry } from '../temporal/delegations/types.js';
 
 export function approveCommand(cardId: string): string {
   return `deputy approve ${cardId}`;
@@ -111,6 +111,7 @@ export function stateLines(state: DelegationDetail): string[] {
   if (state.usage) lines.push(`  tokens:   ${usageLine(state.usage)}`);
   // Where its workspace's work runs: a worker must serve this queue for it to move.
   if (state.toolQueue) lines.push(`  tools on: ${state.toolQueue}`);
+  if (state.modelRetry) lines.push(...modelRetryLines(state.modelRetry));
   if (state.pendingCards.length > 0) {
     lines.push(`  pending cards: ${state.pendingCards.length}`);
     for (const card of state.pendingCards) lines.push(...cardLines(card).map((l) => `    ${l}`));
@@ -121,6 +122,16 @@ export function stateLines(state: DelegationDetail): string[] {
   if (state.result) lines.push('', ...resultLines(state.result));
   else if (state.deniedCalls.length > 0) lines.push(`  denied so far: ${state.deniedCalls.length}`);
   return lines;
+}
+
+/** A model call riding out a provider failure: which attempt, and why the last one failed. */
+function modelRetryLines(retry: ModelRetry): string[] {
+  const of = retry.maximumAttempts > 0 ? ` of ${retry.maximumAttempts}` : '';
+  const when = retry.nextAttemptAt === null ? 'running' : `at ${retry.nextAttemptAt}`;
+  return [
+    `  model call: retrying, attempt ${retry.attempt}${of} ${when}`,
+    `    last failure: ${retry.lastFailure}`,
+  ];
 }
 
 export function summaryTable(rows: DelegationSummary[]): string[] {

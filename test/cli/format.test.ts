@@ -80,6 +80,23 @@ describe('CLI formatting', () => {
     expect(lines.some((line) => line.includes('tools on'))).toBe(false);
     const affine = stateLines({ ...parked, toolQueue: 'deputy-delegations-tools/alice' });
     expect(affine).toContain('  tools on: deputy-delegations-tools/alice');
+    // A model call riding out a provider failure: which attempt, when, and the last failure.
+    const retrying = stateLines({
+      ...parked,
+      modelRetry: {
+        attempt: 2,
+        maximumAttempts: 4,
+        lastFailure: 'model local/qwen: HTTP 503 from http://127.0.0.1:8080/v1: 503 busy',
+        nextAttemptAt: '2026-01-01T00:00:02.000Z',
+      },
+    });
+    expect(retrying).toContain(
+      '  model call: retrying, attempt 2 of 4 at 2026-01-01T00:00:02.000Z',
+    );
+    expect(retrying).toContain(
+      '    last failure: model local/qwen: HTTP 503 from http://127.0.0.1:8080/v1: 503 busy',
+    );
+    expect(stateLines({ ...parked, modelRetry: null }).join('\n')).not.toContain('model call');
     const table = summaryTable([
       {
         delegationId: 'd-abc',

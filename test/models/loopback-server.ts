@@ -17,6 +17,8 @@ export interface RecordedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: unknown;
+  /** When the whole request had arrived (Date.now()), to measure the waits between retries. */
+  receivedAt: number;
 }
 
 export interface CannedResponse {
@@ -58,6 +60,7 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
         url: request.url ?? '',
         headers: request.headers,
         body: text === '' ? undefined : JSON.parse(text),
+        receivedAt: Date.now(),
       });
       const answer = queue.shift() ?? { status: 599, body: { error: 'no canned response' } };
       const send = () => {

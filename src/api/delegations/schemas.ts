@@ -160,6 +160,23 @@ export const DelegationStateSchema = component(
       .describe(
         'the workspace tool queue its model calls, tools and hooks run on (a worker configured with that `temporal.workspaceId` runs them); null when they run on the shared task queue',
       ),
+    modelRetry: z
+      .object({
+        attempt: Count.describe('the attempt running or scheduled next'),
+        maximumAttempts: Count.describe("the retry policy's limit; 0 when unlimited"),
+        lastFailure: z
+          .string()
+          .describe('why the last attempt failed: the provider, the status, the attempt'),
+        nextAttemptAt: z
+          .string()
+          .nullable()
+          .describe('when the next attempt starts (ISO 8601); null while one runs'),
+      })
+      .nullable()
+      .optional()
+      .describe(
+        'its model call failed and is being retried (a provider 5xx, 429, timeout or dropped connection); null when none is',
+      ),
     withheld: z
       .object({
         message: z.string().describe('who may read it in full'),

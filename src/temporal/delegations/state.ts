@@ -25,6 +25,7 @@ import { describe, notFound, type DelegationLookup } from './lookup.js';
 import { idempotentRpc } from './rpc.js';
 import { effectiveStatus, failureMessage } from './status.js';
 import { memoToolQueue } from '../../shared/tool-queue.js';
+import { modelRetryOf } from './model-retry.js';
 import type { DelegationDetail } from './types.js';
 import { mirroredPendingCards } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
@@ -45,15 +46,16 @@ export function createStateReader(
     const description = await describe(delegationId, handle);
     // Where its tools run is the memo's, written at start: known with or without a worker.
     const toolQueue = memoToolQueue(description.memo);
+    const modelRetry = modelRetryOf(description);
     const state = await queryState(deps, delegationId, handle, description);
-    if (state !== null) return { ...state, toolQueue };
+    if (state !== null) return { ...state, toolQueue, modelRetry };
     // Build what visibility knows instead of failing the caller.
     const rebuilt = await stateFromDescription(
       delegationId,
       await describe(delegationId, handle),
       handle,
     );
-    return { ...rebuilt, toolQueue };
+    return { ...rebuilt, toolQueue, modelRetry };
   };
 }
 

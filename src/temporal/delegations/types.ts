@@ -64,6 +64,23 @@ export interface DelegationDetail extends DelegationState {
    * built without it (older API stubs) leave it out.
    */
   toolQueue?: string | null;
+  /**
+   * Its model call failed and is being retried (model-retry.ts); null when none is. The Temporal
+   * facade always sets it; answers built without it leave it out.
+   */
+  modelRetry?: ModelRetry | null;
+}
+
+/** A model call between attempts, as the workflow's pending activity describes it. */
+export interface ModelRetry {
+  /** The attempt running or scheduled next (2 after the first failure). */
+  attempt: number;
+  /** The retry policy's limit; 0 when unlimited. */
+  maximumAttempts: number;
+  /** The last attempt's failure: the provider, the status, which attempt, when the next. */
+  lastFailure: string;
+  /** When the next attempt starts (ISO 8601); null while one runs. */
+  nextAttemptAt: string | null;
 }
 
 /** One row of a listing, read from visibility alone (no worker needed). */
