@@ -4,7 +4,8 @@
  * limit (`finish_reason: length`, `stop_reason: max_tokens`).
  */
 import { randomBytes } from 'node:crypto';
-import type { ToolCallRequest } from '../shared/model-contract.js';
+import type { ModelRequest, ModelResponse, ToolCallRequest } from '../shared/model-contract.js';
+import { toolCallsInText } from './content-tool-calls.js';
 import { ModelCallError } from './model-adapter.js';
 import { readArguments } from './read-arguments.js';
 
@@ -23,8 +24,56 @@ export interface RawToolCall {
   arguments: unknown;
 }
 
+/** What both adapters' options say about reading an answer to `request`. */
+export function readingFor(
+  options: { maxTokens?: number | undefined; toolCallsInContent?: boolean | undefined },
+  request: ModelRequest,
+): ReadingOptions {
+  return {
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+    ...(options.toolCallsInContent === true
+      ? { textToolNames: new Set(request.tools.map((tool) => tool.name)) }
+      : {}),
+  };
+}
+
+/** An answer's parts as the wire carried them. */
+export interface WireAnswer {
+  text: string;
+  calls: RawToolCall[];
+  /** It stopped at its output limit (`finish_reason: length`, `stop_reason: max_tokens`). */
+  cut: boolean;
+}
+
+/**
+ * The text and calls of an answer: calls written as text read when the entry opts in; a cut
+ * answer failed if it asks for tools, else marked; unreadable arguments in `invalidCalls`.
+ */
+export function readAnswer(
+  answer: WireAnswer,
+  label: string,
+  reading: ReadingOptions,
+): Pick<ModelResponse, 'text' | 'toolCalls' | 'invalidCalls'> {
+  let { text } = answer;
+  const raw = [...answer.calls];
+  if (raw.length === 0 && reading.textToolNames !== undefined) {
+    const written = toolCallsInText(text, reading.textToolNames);
+    if (written !== null) {
+      text = written.text;
+      raw.push(...written.calls.map((call) => ({ ...call, id: textCallId() })));
+    }
+  }
+  if (answer.cut && raw.length > 0) throw cutToolCallError(label, reading.maxTokens);
+  const { toolCalls, invalidCalls } = readCalls(raw);
+  return {
+    text: answer.cut ? text + cutAnswerNote(reading.maxTokens) : text,
+    toolCalls,
+    ...(Object.keys(invalidCalls).length === 0 ? {} : { invalidCalls }),
+  };
+}
+
 /** The calls, and why those that cannot run cannot (by call id). */
-export function readCalls(raw: readonly RawToolCall[]): {
+function readCalls(raw: readonly RawToolCall[]): {
   toolCalls: ToolCallRequest[];
   invalidCalls: Record<string, string>;
 } {
@@ -39,7 +88,7 @@ export function readCalls(raw: readonly RawToolCall[]): {
 }
 
 /** An id for a call read from text: unique, so its result pairs with it in later turns too. */
-export function textCallId(): string {
+function textCallId(): string {
   return `call_${randomBytes(6).toString('hex')}`;
 }
 
@@ -53,7 +102,7 @@ function limitName(maxTokens: number | undefined): string {
  * A tool call cut short may look whole (a `write` whose content stops mid-file still parses) and
  * the calls after it are missing: none is run. Not retried: the same request is cut again.
  */
-export function cutToolCallError(label: string, maxTokens: number | undefined): ModelCallError {
+function cutToolCallError(label: string, maxTokens: number | undefined): ModelCallError {
   return new ModelCallError(
     `model ${label}: the answer was cut at ${limitName(maxTokens)} while it was asking for tools; ` +
       `nothing was run. Raise maxTokens in the model's catalog entry (models.catalog)`,
@@ -62,6 +111,6 @@ export function cutToolCallError(label: string, maxTokens: number | undefined): 
 }
 
 /** Appended to an answer cut short, so whoever reads it knows it is not the whole answer. */
-export function cutAnswerNote(maxTokens: number | undefined): string {
+function cutAnswerNote(maxTokens: number | undefined): string {
   return `\n\n[deputy: this answer was cut at ${limitName(maxTokens)}; raise maxTokens in the model's catalog entry for longer answers]`;
 }

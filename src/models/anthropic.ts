@@ -11,18 +11,10 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tools/tool-contract.js';
-import {
-  cutAnswerNote,
-  cutToolCallError,
-  readCalls,
-  textCallId,
-  type RawToolCall,
-  type ReadingOptions,
-} from './answer-reading.js';
-import { toolCallsInText } from './content-tool-calls.js';
+import { readAnswer, readingFor, type RawToolCall, type ReadingOptions } from './answer-reading.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
-import { callProvider, endpointOf } from './provider-errors.js';
+import { callProvider, endpointOf, sdkFailureOf } from './provider-errors.js';
 
 /** Anthropic requires `max_tokens`; enough for a tool-calling turn or a long answer. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
@@ -87,26 +79,9 @@ export function createAnthropicModel(options: AnthropicOptions): ModelAdapter {
         signal: callOptions.signal,
         timeoutMs,
         send: (requestOptions) => client.messages.create(body, requestOptions),
-        sdkFailure: (error) =>
-          error instanceof Anthropic.APIError && !(error instanceof Anthropic.APIUserAbortError)
-            ? {
-                status: error.status,
-                // The SDK's own message is the whole JSON body; the provider's words read better.
-                message:
-                  error.apiMessage === null ? error.message : `${error.status} ${error.apiMessage}`,
-                headers: error.headers,
-                body: error.error,
-                timedOut: error instanceof Anthropic.APIConnectionTimeoutError,
-                cause: error.cause,
-              }
-            : null,
+        sdkFailure: (error) => sdkFailureOf(error, Anthropic),
       });
-      return fromMessage(message, label, {
-        maxTokens,
-        ...(options.toolCallsInContent === true
-          ? { textToolNames: new Set(request.tools.map((tool) => tool.name)) }
-          : {}),
-      });
+      return fromMessage(message, label, readingFor({ ...options, maxTokens }, request));
     },
   };
 }
@@ -199,22 +174,15 @@ export function fromMessage(
       raw.push({ id: block.id, name: block.name, arguments: block.input });
     }
   }
-  let text = texts.join('');
-  if (raw.length === 0 && reading.textToolNames !== undefined) {
-    const written = toolCallsInText(text, reading.textToolNames);
-    if (written !== null) {
-      text = written.text;
-      raw.push(...written.calls.map((call) => ({ ...call, id: textCallId() })));
-    }
-  }
-  const cut = message.stop_reason === 'max_tokens';
-  if (cut && raw.length > 0) throw cutToolCallError(label, reading.maxTokens);
-  const { toolCalls, invalidCalls } = readCalls(raw);
+  const read = readAnswer(
+    { text: texts.join(''), calls: raw, cut: message.stop_reason === 'max_tokens' },
+    label,
+    reading,
+  );
   const { usage } = message;
   const cached = usage.cache_read_input_tokens ?? 0;
   return {
-    text: cut ? text + cutAnswerNote(reading.maxTokens) : text,
-    toolCalls,
+    ...read,
     modelLabel: label,
     // Anthropic counts cache reads and writes apart from `input_tokens`; deputy's input is all.
     usage: {
@@ -222,6 +190,5 @@ export function fromMessage(
       outputTokens: usage.output_tokens,
       cachedInputTokens: cached,
     },
-    ...(Object.keys(invalidCalls).length === 0 ? {} : { invalidCalls }),
   };
 }

@@ -11,18 +11,10 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tools/tool-contract.js';
-import { toolCallsInText } from './content-tool-calls.js';
-import {
-  cutAnswerNote,
-  cutToolCallError,
-  readCalls,
-  textCallId,
-  type RawToolCall,
-  type ReadingOptions,
-} from './answer-reading.js';
+import { readAnswer, readingFor, type RawToolCall, type ReadingOptions } from './answer-reading.js';
 import { DEFAULT_MODEL_TIMEOUT_MS, ModelCallError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
-import { callProvider, endpointOf } from './provider-errors.js';
+import { callProvider, endpointOf, sdkFailureOf } from './provider-errors.js';
 
 /**
  * Sent when no key is configured: local servers ignore the header, and an explicit value stops
@@ -83,24 +75,9 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): M
         signal: callOptions.signal,
         timeoutMs,
         send: (requestOptions) => client.chat.completions.create(body, requestOptions),
-        sdkFailure: (error) =>
-          error instanceof OpenAI.APIError && !(error instanceof OpenAI.APIUserAbortError)
-            ? {
-                status: error.status,
-                message: error.message,
-                headers: error.headers,
-                body: error.error,
-                timedOut: error instanceof OpenAI.APIConnectionTimeoutError,
-                cause: error.cause,
-              }
-            : null,
+        sdkFailure: (error) => sdkFailureOf(error, OpenAI),
       });
-      return fromChatCompletion(completion, label, {
-        ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-        ...(options.toolCallsInContent === true
-          ? { textToolNames: new Set(request.tools.map((tool) => tool.name)) }
-          : {}),
-      });
+      return fromChatCompletion(completion, label, readingFor(options, request));
     },
   };
 }
@@ -186,21 +163,14 @@ export function fromChatCompletion(
     const id = call.id === '' || call.id === undefined ? `call_${index}` : call.id;
     raw.push({ id, name: call.function.name, arguments: call.function.arguments });
   }
-  let text = message.content ?? '';
-  if (raw.length === 0 && reading.textToolNames !== undefined) {
-    const written = toolCallsInText(text, reading.textToolNames);
-    if (written !== null) {
-      text = written.text;
-      raw.push(...written.calls.map((call) => ({ ...call, id: textCallId() })));
-    }
-  }
-  const cut = choice.finish_reason === 'length';
-  if (cut && raw.length > 0) throw cutToolCallError(label, reading.maxTokens);
-  const { toolCalls, invalidCalls } = readCalls(raw);
+  const read = readAnswer(
+    { text: message.content ?? '', calls: raw, cut: choice.finish_reason === 'length' },
+    label,
+    reading,
+  );
   const { usage } = completion;
   return {
-    text: cut ? text + cutAnswerNote(reading.maxTokens) : text,
-    toolCalls,
+    ...read,
     modelLabel: label,
     // Local servers often send no usage: then there is none to report, not zero.
     ...(usage === undefined || usage === null
@@ -212,6 +182,5 @@ export function fromChatCompletion(
             cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
           },
         }),
-    ...(Object.keys(invalidCalls).length === 0 ? {} : { invalidCalls }),
   };
 }

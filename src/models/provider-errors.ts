@@ -89,6 +89,45 @@ export interface SdkFailure {
   cause?: unknown;
 }
 
+/** An error class of an SDK, for `instanceof`. */
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** The error classes both SDKs (generated alike by Stainless) export. */
+export interface SdkErrorClasses {
+  APIError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+  APIConnectionTimeoutError: ErrorClass;
+}
+
+/** The fields of an SDK's `APIError` read here (Anthropic's adds `apiMessage`). */
+interface ApiErrorFields {
+  status?: number;
+  headers?: HeaderSource;
+  error?: unknown;
+  apiMessage?: string | null;
+}
+
+/**
+ * What `error` is as an SDK API error, or null when it is something else (an abort is the
+ * activity's own, not the provider's). Anthropic's SDK message is the whole JSON body, so its
+ * `apiMessage`, the provider's own words, is used when there is one.
+ */
+export function sdkFailureOf(error: unknown, sdk: SdkErrorClasses): SdkFailure | null {
+  if (!(error instanceof sdk.APIError) || error instanceof sdk.APIUserAbortError) return null;
+  const fields = error as Error & ApiErrorFields;
+  return {
+    status: fields.status,
+    message:
+      typeof fields.apiMessage === 'string'
+        ? `${fields.status} ${fields.apiMessage}`
+        : fields.message,
+    headers: fields.headers,
+    body: fields.error,
+    timedOut: fields instanceof sdk.APIConnectionTimeoutError,
+    cause: fields.cause,
+  };
+}
+
 /** How one adapter runs a request and recognizes its SDK's API errors. */
 export interface ProviderRequest<T> {
   label: string;

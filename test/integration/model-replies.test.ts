@@ -13,6 +13,11 @@ import { stateLines } from '../../src/cli/format.js';
 import { stateQuery } from '../../src/shared/messages.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { startLoopbackServer, type LoopbackServer } from '../models/loopback-server.js';
+import {
+  anthropicMessage,
+  chatCompletion,
+  LLAMA_CPP_OVERFLOW,
+} from '../models/provider-replies.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 let provider: LoopbackServer;
@@ -48,19 +53,7 @@ afterAll(async () => {
 });
 
 function completion(message: Record<string, unknown>, finishReason = 'stop') {
-  return {
-    status: 200,
-    body: {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 1764489610,
-      model: 'qwen2.5-coder',
-      choices: [
-        { index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason },
-      ],
-      usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-    },
-  };
+  return { status: 200, body: chatCompletion(message, finishReason) };
 }
 
 const toolCall = (id: string, name: string, args: string) => ({
@@ -175,18 +168,7 @@ describe('provider failures', () => {
   });
 
   it('a context overflow fails at once, naming the limit, without a retry', async () => {
-    provider.respond({
-      status: 400,
-      body: {
-        error: {
-          code: 400,
-          message: 'the request exceeds the available context size, try increasing it',
-          type: 'exceed_context_size_error',
-          n_prompt_tokens: 5120,
-          n_ctx: 4096,
-        },
-      },
-    });
+    provider.respond({ status: 400, body: LLAMA_CPP_OVERFLOW });
     const { handle } = await start('reader', 'What does README.md say?');
     const state = await failedState(handle);
     expect(state.result?.notice).toContain(
@@ -234,16 +216,7 @@ describe('local endpoints', () => {
     try {
       provider.respond({
         status: 200,
-        body: {
-          id: 'msg_1',
-          type: 'message',
-          role: 'assistant',
-          model: 'qwen2.5-coder',
-          content: [{ type: 'text', text: 'deputy keeps 7 otters.' }],
-          stop_reason: 'end_turn',
-          stop_sequence: null,
-          usage: { input_tokens: 10, output_tokens: 5 },
-        },
+        body: anthropicMessage([{ type: 'text', text: 'deputy keeps 7 otters.' }]),
       });
       const { handle } = await start('messenger', 'What does README.md say?');
       expect(await handle.result()).toMatchObject({

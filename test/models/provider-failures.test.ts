@@ -10,6 +10,7 @@ import { createAnthropicModel } from '../../src/models/anthropic.js';
 import type { ModelAdapter } from '../../src/models/model-adapter.js';
 import { createOpenAiCompatibleModel } from '../../src/models/openai-compatible.js';
 import { expectCallError, useLoopbackServer } from './loopback-server.js';
+import { LLAMA_CPP_OVERFLOW } from './provider-replies.js';
 
 const API_KEY = 'sk-test-failures-0123456789';
 
@@ -135,15 +136,7 @@ describe('context overflow as OpenAI-compatible servers word it', () => {
   const overflows: Array<[string, unknown, string]> = [
     [
       "llama.cpp's server",
-      {
-        error: {
-          code: 400,
-          message: 'the request exceeds the available context size, try increasing it',
-          type: 'exceed_context_size_error',
-          n_prompt_tokens: 5120,
-          n_ctx: 4096,
-        },
-      },
+      LLAMA_CPP_OVERFLOW,
       'context window of 4096 tokens (it needs 5120); deputy does not trim a transcript, so retrying cannot help',
     ],
     [

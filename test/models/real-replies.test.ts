@@ -10,6 +10,7 @@ import { ModelCallError } from '../../src/models/model-adapter.js';
 import { createModelAdapter } from '../../src/models/select-model.js';
 import type { ModelRequest, ModelResponse } from '../../src/shared/model-contract.js';
 import { fixture, useLoopbackServer } from './loopback-server.js';
+import { anthropicMessage, chatCompletion } from './provider-replies.js';
 import { readTool, sampleRequest } from './sample-request.js';
 
 const ask: ModelRequest = {
@@ -37,34 +38,6 @@ function catalogModel(entry: ModelEntry, env: NodeJS.ProcessEnv = {}) {
       },
     },
   });
-}
-
-function chatCompletion(
-  message: Record<string, unknown>,
-  finishReason: string,
-): Record<string, unknown> {
-  return {
-    id: 'chatcmpl-1',
-    object: 'chat.completion',
-    created: 1764489610,
-    model: 'qwen2.5-coder',
-    choices: [
-      { index: 0, message: { role: 'assistant', ...message }, finish_reason: finishReason },
-    ],
-  };
-}
-
-function anthropicMessage(content: unknown[], stopReason: string): Record<string, unknown> {
-  return {
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    model: 'qwen2.5-coder',
-    content,
-    stop_reason: stopReason,
-    stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 5 },
-  };
 }
 
 async function callError(pending: Promise<ModelResponse>): Promise<ModelCallError> {
