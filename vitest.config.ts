@@ -6,6 +6,8 @@ const browserSuites = ['test/browser/**/*.test.ts'];
 // On the cluster profile (`npm run test:cluster`): the cluster's own faults, and the durability,
 // card and workspace-affinity suites again, on a cluster instead of the dev server.
 const clusterSuites = ['test/cluster/**/*.test.ts'];
+// A real model in the loop (`npm run smoke:model`): the local model or DEPUTY_SMOKE_MODEL's.
+const smokeSuites = ['test/smoke/**/*.smoke.test.ts'];
 const rerunOnCluster = [
   'test/integration/durability.test.ts',
   'test/integration/cards-without-worker.test.ts',
@@ -27,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
-          exclude: [...temporalSuites, ...browserSuites, ...clusterSuites],
+          exclude: [...temporalSuites, ...browserSuites, ...clusterSuites, ...smokeSuites],
         },
       },
       {
@@ -66,6 +68,25 @@ export default defineConfig({
                 globalSetup: ['test/global-setup.ts'],
                 testTimeout: 240_000,
                 hookTimeout: 600_000,
+              },
+            },
+          ]
+        : []),
+      // Only when asked for (`npm run smoke:model`): it installs a 1 GB model on first use and
+      // runs it on the CPU for minutes.
+      ...(process.env.DEPUTY_TEST_PROFILE === 'smoke'
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'smoke',
+                include: smokeSuites,
+                // Temporal first (test/global-setup.ts), then the model it needs.
+                globalSetup: ['test/global-setup.ts', 'test/smoke/model-setup.ts'],
+                // One model server answers one request at a time: checks run one after another.
+                fileParallelism: false,
+                testTimeout: 300_000,
+                hookTimeout: 180_000,
               },
             },
           ]
