@@ -25,6 +25,9 @@ export interface SecretMasker {
   error<E>(error: E): E;
 }
 
+/** The variables the model providers' SDKs read their keys from. */
+const PROVIDER_KEY_VARIABLES = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'];
+
 /** The part of the configuration that says where secrets are. */
 export type SecretSources = Pick<DeputyConfig, 'secrets'> & {
   models: Pick<DeputyConfig['models'], 'catalog'>;
@@ -34,15 +37,17 @@ export type SecretSources = Pick<DeputyConfig, 'secrets'> & {
 
 /**
  * Every secret value this configuration knows of: literal values written in the file, and the
- * values, when set in `env`, of the variables it names (`${NAME}` references, `apiKeyEnv` and the
- * providers' conventional key variables, `auth.tokens`), and the connection URLs deployment
+ * values, when set in `env`, of the variables it names (`${NAME}` references, `apiKeyEnv`,
+ * `auth.tokens`) and of the providers' key variables, whatever the catalog says, and the connection URLs deployment
  * variables hold (`DEPUTY_BLOB_STORE_URL`, src/secrets/environment-secrets.ts).
  */
 export function configuredSecretValues(
   config: SecretSources,
   env: NodeJS.ProcessEnv = process.env,
 ): string[] {
-  const names = new Set(config.secrets.variables.keys());
+  // The providers' own key variables always: a worker's environment may hold them whatever the
+  // catalog says, and an entry with a `baseUrl` (which is sent no key) must not unmask them.
+  const names = new Set([...config.secrets.variables.keys(), ...PROVIDER_KEY_VARIABLES]);
   if (config.mcpBearerTokenEnv !== undefined) names.add(config.mcpBearerTokenEnv);
   for (const entry of Object.values(config.models.catalog)) {
     const name = apiKeyVariable(entry);

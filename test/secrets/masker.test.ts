@@ -57,6 +57,21 @@ describe('configured secret values', () => {
     expect(configuredSecretValues(config, {})).toEqual(['literal-vault-token']);
   });
 
+  it("include the providers' key variables when no catalog entry is sent a key", () => {
+    // Local endpoints only: neither entry is sent a key, yet the worker's environment holds them.
+    const local = configWith(`
+models:
+  catalog:
+    llama: { provider: openai, model: m, baseUrl: http://127.0.0.1:8080/v1 }
+    messages: { provider: anthropic, model: m, baseUrl: http://127.0.0.1:8080 }
+`);
+    const env = { OPENAI_API_KEY: 'openai-key-in-env', ANTHROPIC_API_KEY: 'anthropic-key-in-env' };
+    expect(configuredSecretValues(local, env).sort()).toEqual(
+      ['anthropic-key-in-env', 'openai-key-in-env'].sort(),
+    );
+    expect(secretMaskerFor(local, env).text('env: anthropic-key-in-env')).toBe(`env: ${REDACTED}`);
+  });
+
   it('are masked in text, and in every string of a structure without changing its shape', () => {
     const masker = secretMaskerFor(config, ENV);
     expect(masker.text(`key=${ENV.NAMED_KEY}; token ${ENV.ADMIN_TOKEN}!`)).toBe(
