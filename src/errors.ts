@@ -72,6 +72,24 @@ export class DeputyError extends Error {
   }
 }
 
+/**
+ * The HTTP status each kind answers with (src/api/http/errors.ts); the CLI reads an API refusal
+ * back into its kind with the same table (src/cli/local-api.ts).
+ */
+export const HTTP_STATUS = {
+  'not-found': 404,
+  conflict: 409,
+  invalid: 422,
+  malformed: 400,
+  forbidden: 403,
+  'read-only': 403,
+  unauthorized: 401,
+  misdirected: 421,
+  'unsupported-media-type': 415,
+  'too-large': 413,
+  unavailable: 503,
+} as const satisfies Record<DeputyErrorKind, number>;
+
 export function isDeputyError(error: unknown, kind?: DeputyErrorKind): error is DeputyError {
   return error instanceof DeputyError && (kind === undefined || error.kind === kind);
 }

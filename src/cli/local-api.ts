@@ -11,7 +11,7 @@ import { request } from 'node:http';
 import type { Command } from 'commander';
 import { DeputyClientError } from '../client/client-error.js';
 import { createDeputyClient, type DeputyClient } from '../client/deputy-client.js';
-import { DeputyError, type DeputyErrorKind } from '../errors.js';
+import { DeputyError, HTTP_STATUS, type DeputyErrorKind } from '../errors.js';
 import { LOCAL_TARGET_HEADERS } from '../local-operator.js';
 import {
   dataDirectory,
@@ -99,20 +99,13 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /** The API's refusal as the error the direct path throws, so exit codes and messages agree. */
 function asDeputyError(error: DeputyClientError): Error {
-  const kind = KIND_BY_STATUS[error.status];
+  const kind = KIND_BY_STATUS.get(error.status);
   if (kind === undefined) return new Error(error.message);
   return new DeputyError(kind, error.message, { issues: error.issues });
 }
 
-const KIND_BY_STATUS: Readonly<Record<number, DeputyErrorKind>> = {
-  400: 'malformed',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not-found',
-  409: 'conflict',
-  413: 'too-large',
-  415: 'unsupported-media-type',
-  421: 'misdirected',
-  422: 'invalid',
-  503: 'unavailable',
-};
+/** HTTP_STATUS read backwards; of two kinds on one status (403) the first listed stands. */
+const KIND_BY_STATUS = new Map<number, DeputyErrorKind>();
+for (const [kind, status] of Object.entries(HTTP_STATUS) as Array<[DeputyErrorKind, number]>) {
+  if (!KIND_BY_STATUS.has(status)) KIND_BY_STATUS.set(status, kind);
+}

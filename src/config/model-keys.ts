@@ -1,6 +1,12 @@
 /** Which environment variable holds a model entry's API key (never the key itself). */
 import type { ModelEntry } from './schema.js';
 
+/** The variable each provider's SDK reads its key from, for the provider's own service. */
+export const PROVIDER_KEY_VARIABLES = {
+  openai: 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+} as const satisfies Record<ModelEntry['provider'], string>;
+
 /**
  * The variable holding the key: `apiKeyEnv` when given; otherwise the provider's conventional
  * variable for the provider's own service (no `baseUrl`); none for any other endpoint (a local
@@ -14,5 +20,5 @@ export function apiKeyVariable(entry: ModelEntry): string | undefined {
   if (entry.baseUrl !== undefined) {
     return undefined;
   }
-  return entry.provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+  return PROVIDER_KEY_VARIABLES[entry.provider];
 }

@@ -7,9 +7,9 @@
  * One module for the three places that must agree: reading a file (`model.alias-builtin`), the
  * save/load check (an alias must resolve to something runnable) and the runtime adapter.
  */
+import { PROVIDER_KEY_VARIABLES } from '../config/model-keys.js';
 import type { DeputyConfig, ModelEntry } from '../config/schema.js';
 
-export const ANTHROPIC_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
 const ANTHROPIC_PREFIX = 'anthropic/';
 
 /**
@@ -29,7 +29,7 @@ type Catalog = DeputyConfig['models']['catalog'];
 
 /** True when an Anthropic key is configured: the variable is set, or the catalog has an entry. */
 export function anthropicConfigured(catalog: Catalog, env: NodeJS.ProcessEnv): boolean {
-  const key = env[ANTHROPIC_KEY_VARIABLE];
+  const key = env[PROVIDER_KEY_VARIABLES.anthropic];
   if (key !== undefined && key !== '') return true;
   return Object.values(catalog).some((entry) => entry.provider === 'anthropic');
 }

@@ -4,7 +4,7 @@
  * worker masks its log lines. The workflow never receives the values: they would be recorded.
  */
 import type { DeputyConfig } from '../config/schema.js';
-import { apiKeyVariable } from '../config/model-keys.js';
+import { apiKeyVariable, PROVIDER_KEY_VARIABLES } from '../config/model-keys.js';
 import { redactSecrets, redactSecretText } from '../shared/redact.js';
 import { environmentSecretValues } from './environment-secrets.js';
 
@@ -25,9 +25,6 @@ export interface SecretMasker {
   error<E>(error: E): E;
 }
 
-/** The variables the model providers' SDKs read their keys from. */
-const PROVIDER_KEY_VARIABLES = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY'];
-
 /** The part of the configuration that says where secrets are. */
 export type SecretSources = Pick<DeputyConfig, 'secrets'> & {
   models: Pick<DeputyConfig['models'], 'catalog'>;
@@ -47,7 +44,10 @@ export function configuredSecretValues(
 ): string[] {
   // The providers' own key variables always: a worker's environment may hold them whatever the
   // catalog says, and an entry with a `baseUrl` (which is sent no key) must not unmask them.
-  const names = new Set([...config.secrets.variables.keys(), ...PROVIDER_KEY_VARIABLES]);
+  const names = new Set([
+    ...config.secrets.variables.keys(),
+    ...Object.values(PROVIDER_KEY_VARIABLES),
+  ]);
   if (config.mcpBearerTokenEnv !== undefined) names.add(config.mcpBearerTokenEnv);
   for (const entry of Object.values(config.models.catalog)) {
     const name = apiKeyVariable(entry);

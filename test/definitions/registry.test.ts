@@ -1,7 +1,7 @@
 import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP_STATUS } from '../../src/api/http/errors.js';
+import { HTTP_STATUS } from '../../src/errors.js';
 import { sha256 } from '../../src/definitions/registry/revisions.js';
 import { DeputyError, type DeputyErrorKind } from '../../src/errors.js';
 import { agentFile, useTempRegistries } from './support.js';

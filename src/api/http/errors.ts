@@ -4,9 +4,8 @@
  * no stack, no Temporal detail).
  */
 import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ZodError } from 'zod';
-import { DeputyError, type DeputyErrorKind, type Issue } from '../../errors.js';
+import { DeputyError, HTTP_STATUS, type DeputyErrorKind, type Issue } from '../../errors.js';
 import { toIssues } from '../../definitions/schema.js';
 import { clip } from '../../shared/clip.js';
 
@@ -20,21 +19,6 @@ export const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error ?? ''),
   warn: (message) => console.warn(message),
   info: (message) => console.log(message),
-};
-
-/** The HTTP status each kind of DeputyError answers with. */
-export const HTTP_STATUS: Readonly<Record<DeputyErrorKind, ContentfulStatusCode>> = {
-  'not-found': 404,
-  conflict: 409,
-  invalid: 422,
-  malformed: 400,
-  forbidden: 403,
-  'read-only': 403,
-  unauthorized: 401,
-  misdirected: 421,
-  'unsupported-media-type': 415,
-  'too-large': 413,
-  unavailable: 503,
 };
 
 const CODE: Record<Exclude<DeputyErrorKind, 'invalid'>, string> = {
