@@ -260,7 +260,13 @@ describe.skipIf(CHROMIUM === null)('the delegations pages', () => {
       .locator('.badge.status-stopped')
       .waitFor();
     expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
-    const state = await stateOf(stopped);
+    // A closed run's state is its worker's answer to a query; on a busy machine the API may first
+    // answer from visibility, which holds no decided cards (docs/http-api.md): ask until the
+    // worker's answer comes, then hold it to the same expectation.
+    const state = await eventually(async () => {
+      const answer = await stateOf(stopped);
+      return answer.decidedCards.length > 0 ? answer : undefined;
+    }, `${stopped} decided cards`);
     expect(state.status).toBe('stopped');
     expect(state.decidedCards.map((decided: ApprovalCard) => decided.state.status)).toEqual([
       'denied',
