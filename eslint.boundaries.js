@@ -104,20 +104,20 @@ export const BOUNDARIES = [
   },
   {
     // The front doors reach the runtime through the Temporal facade, never its insides.
-    folders: ['src/cli', 'src/api'],
+    folders: ['src/cli', 'src/api', 'src/mcp-door'],
     forbidden: [
       {
         regex: '^(\\.\\./)+activities/',
-        message: 'cli/ and api/ never import activities/: compose in src/worker.ts.',
+        message: 'cli/, api/ and mcp-door/ never import activities/: compose in src/worker.ts.',
       },
       {
         regex: '^(\\.\\./)+workflows/',
-        message: 'cli/ and api/ reach workflows through src/temporal/ and src/shared/.',
+        message: 'cli/, api/ and mcp-door/ reach workflows through src/temporal/ and src/shared/.',
       },
       {
         regex: `^(\\.\\./)+temporal/(?!${TEMPORAL_DOORS})`,
         message:
-          'cli/ and api/ reach src/temporal/ through its facades, ids, types, connection and start requests only.',
+          'cli/, api/ and mcp-door/ reach src/temporal/ through its facades, ids, types, connection and start requests only.',
       },
     ],
   },
@@ -130,6 +130,32 @@ export const BOUNDARIES = [
         message: 'cli/ never imports api/: move what both need below them.',
       },
     ],
+  },
+  {
+    // The MCP door is a front door beside the API and the CLI: both mount it (`/mcp`, `deputy
+    // mcp serve`), so it knows neither.
+    folders: ['src/mcp-door'],
+    forbidden: [
+      {
+        regex: '^(\\.\\./)+(api|cli)/',
+        message: 'mcp-door/ never imports api/ or cli/: they mount it.',
+      },
+    ],
+  },
+  {
+    // Who may see, stop and decide what: read by every door, so it sits below them all.
+    folders: ['src/rights'],
+    forbidden: [
+      {
+        regex: `^(\\.\\./)+temporal/(?!${TEMPORAL_DOORS})`,
+        message: 'rights/ reads delegations through the Temporal facade only.',
+      },
+    ],
+    onlyAreas: {
+      areas: ['shared', 'capabilities', 'temporal', 'errors.js'],
+      message:
+        'rights/ imports shared/, capabilities/, temporal/ (its facades) and errors.js only.',
+    },
   },
   {
     // What starts and watches a Temporal server (the dev server, the cluster profile) is

@@ -46,7 +46,7 @@ export type StartDelegationRequest = z.input<typeof StartDelegationBodySchema>;
 export type DelegationListRequest = z.input<typeof ListDelegationsQuerySchema>;
 export type StartSessionRequest = z.input<typeof StartSessionBodySchema>;
 export type SessionListRequest = z.input<typeof ListSessionsQuerySchema>;
-export type { StateView, Withheld } from './delegations/transcript-view.js';
+export type { StateView, Withheld } from '../rights/transcript-view.js';
 
 // The approvals inbox's events.
 export type { CardOutcome, CardStreamEvent } from './cards/stream.js';

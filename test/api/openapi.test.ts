@@ -7,7 +7,7 @@ import {
   DuplicateAgentBodySchema,
   UpdateAgentBodySchema,
 } from '../../src/api/agents/schemas.js';
-import { CardsQuerySchema } from '../../src/api/cards/inbox.js';
+import { CardsQuerySchema } from '../../src/api/cards/query.js';
 import { CheckAgentBodySchema } from '../../src/api/agents/check-schemas.js';
 import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate/schemas.js';
 import { McpTrustBodySchema } from '../../src/mcp/mcp-view-schemas.js';

@@ -82,6 +82,14 @@ const refused: Array<[string, string]> = [
   ['web/src/probe.ts', "import { loadConfig } from '../../src/config/load.js';"],
   ['web/src/api/probe.ts', "import { redact } from '../../../src/shared/redact.js';"],
   ['web/src/probe.ts', "import fs from 'node:fs';"],
+  ['src/mcp-door/probe.ts', "import { createApp } from '../api/app.js';"],
+  ['src/mcp-door/probe.ts', "import { configFor } from '../cli/context.js';"],
+  [
+    'src/mcp-door/probe.ts',
+    "import { decideCard } from '../temporal/delegations/card-decision.js';",
+  ],
+  ['src/rights/probe.ts', "import { createApp } from '../api/app.js';"],
+  ['src/rights/probe.ts', "import { createActivities } from '../activities/index.js';"],
 ];
 
 const allowed: Array<[string, string]> = [
@@ -123,6 +131,9 @@ const allowed: Array<[string, string]> = [
     "import type { ApprovalCard } from '../../../src/shared/delegation.js';",
   ],
   ['web/src/probe.ts', "import { api } from './api/client';"],
+  ['src/mcp-door/probe.ts', "import { assertMayStop } from '../rights/rights.js';"],
+  ['src/api/cards/probe.ts', "import { cardVisibility } from '../../rights/card-visibility.js';"],
+  ['src/cli/probe.ts', "import { createMcpDoor } from '../mcp-door/door.js';"],
 ];
 
 describe('import boundaries (npm run lint)', () => {

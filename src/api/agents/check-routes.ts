@@ -13,7 +13,7 @@ import type { SecretMasker } from '../../secrets/masker.js';
 import { checkAgent } from './check.js';
 import type { AppEnv } from '../http/app-env.js';
 import { CheckAgentBodySchema } from './check-schemas.js';
-import { requireAdmin } from '../http/rights.js';
+import { requireAdmin } from '../../rights/rights.js';
 import { parseBody } from '../http/validation.js';
 
 export interface CheckRouteDeps {

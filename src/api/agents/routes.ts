@@ -29,7 +29,7 @@ import {
 import { delegateTargetsOf, resolvedDiagnostics } from './resolution.js';
 import { agentDetail, agentSummary } from './view.js';
 import { clip } from '../../shared/clip.js';
-import { requireAdmin } from '../http/rights.js';
+import { requireAdmin } from '../../rights/rights.js';
 import { parseBody, parseQuery } from '../http/validation.js';
 
 export interface AgentRouteDeps {

@@ -1,6 +1,6 @@
 /** The OpenAPI path items of the card routes (routes.ts), merged by api/openapi/document.ts. */
 import { z } from 'zod';
-import { CardsQuerySchema } from './inbox.js';
+import { CardsQuerySchema } from './query.js';
 import {
   jsonResponse,
   pathParameter,

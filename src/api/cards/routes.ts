@@ -8,13 +8,14 @@ import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import { isRecorded } from '../../temporal/delegations/types.js';
 import type { AppEnv } from '../http/app-env.js';
-import { cardVisibility, CardsQuerySchema } from './inbox.js';
+import { cardVisibility } from '../../rights/card-visibility.js';
 import { createCardDecisions } from './decisions.js';
 import { cardEventStream } from './stream.js';
 import { consoleLogger, type Logger } from '../http/errors.js';
 import type { EventStreamOptions } from '../http/event-stream.js';
 import { cardIdParam, sessionIdParam } from '../http/path-ids.js';
-import { assertMayDecide } from '../http/rights.js';
+import { assertMayDecide } from '../../rights/rights.js';
+import { CardsQuerySchema } from './query.js';
 import { DecideCardBodySchema } from './schemas.js';
 import { parseBody, parseQuery } from '../http/validation.js';
 

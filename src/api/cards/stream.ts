@@ -28,7 +28,7 @@ import { isDeputyError } from '../../errors.js';
 import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import { queueDecisions, type CardDecisions, type DecisionQueue } from './decisions.js';
-import type { CardVisibility } from './inbox.js';
+import type { CardVisibility } from '../../rights/card-visibility.js';
 import {
   closeDecided,
   inboxChanges,

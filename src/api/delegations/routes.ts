@@ -13,8 +13,8 @@ import {
   type EventStreamOptions,
 } from '../http/event-stream.js';
 import { delegationIdParam } from '../http/path-ids.js';
-import { assertMayStop } from '../http/rights.js';
-import { assertMayFollowId, stateFor } from './transcript-view.js';
+import { assertMayStop } from '../../rights/rights.js';
+import { assertMayFollowId, stateFor } from '../../rights/transcript-view.js';
 import {
   ForkDelegationBodySchema,
   ListDelegationsQuerySchema,

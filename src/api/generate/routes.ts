@@ -19,7 +19,7 @@ import { ModelCallError, ModelConfigError, type ModelAdapter } from '../../model
 import { secretMaskerFor, type SecretMasker } from '../../secrets/masker.js';
 import type { AppEnv } from '../http/app-env.js';
 import { deriveAgentName } from '../agents/derive-name.js';
-import { requireAdmin } from '../http/rights.js';
+import { requireAdmin } from '../../rights/rights.js';
 import type { Logger } from '../http/errors.js';
 import {
   GenerateAgentBodySchema,

@@ -50,7 +50,7 @@ export const commonErrors: Record<string, OpenApiResponse> = {
 
 /**
  * The 403 of a route that reads a whole transcript (an event stream): with auth, only its owner or
- * an admin may (src/api/delegations/transcript-view.ts). Put after `...commonErrors`, which it replaces.
+ * an admin may (src/rights/transcript-view.ts). Put after `...commonErrors`, which it replaces.
  */
 export const transcriptRefused = (what: string): OpenApiResponse =>
   errorAnswer(

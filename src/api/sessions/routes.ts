@@ -15,8 +15,8 @@ import {
   type EventStreamOptions,
 } from '../http/event-stream.js';
 import { sessionIdParam } from '../http/path-ids.js';
-import { assertMayStop } from '../http/rights.js';
-import { assertMayFollow, stateFor } from '../delegations/transcript-view.js';
+import { assertMayStop } from '../../rights/rights.js';
+import { assertMayFollow, stateFor } from '../../rights/transcript-view.js';
 import { EventsQuerySchema } from '../http/fields.js';
 import {
   ListSessionsQuerySchema,
@@ -95,7 +95,7 @@ export function registerSessionRoutes(
     const query = parseQuery(c, EventsQuerySchema);
     const sessions = sessionsOf();
     // 404 for an id that names no session; then every message and answer in it is its owner's
-    // or an admin's (403 otherwise, api/delegations/transcript-view.ts).
+    // or an admin's (403 otherwise, src/rights/transcript-view.ts).
     const owner = await sessions.owner(sessionId);
     assertMayFollow(c.get('caller'), owner, `session ${sessionId}`);
     if (c.req.method === 'HEAD') {

@@ -19,7 +19,7 @@ import type { AppEnv } from '../http/app-env.js';
 import { clip } from '../../shared/clip.js';
 import { MAX_MCP_SERVER_NAME, McpTrustBodySchema } from '../../mcp/mcp-view-schemas.js';
 import { trustMcpServer, untrustMcpServer } from '../../mcp/trust-actions.js';
-import { requireAdmin } from '../http/rights.js';
+import { requireAdmin } from '../../rights/rights.js';
 import { parseBody } from '../http/validation.js';
 import {
   findMcpServer,

@@ -16,7 +16,7 @@ import { deputyRoots } from '../../paths/deputy-roots.js';
 import type { SecretMasker } from '../../secrets/masker.js';
 import { relativeInside } from '../../shared/path-containment.js';
 import type { AppEnv } from '../http/app-env.js';
-import { requireAdmin } from '../http/rights.js';
+import { requireAdmin } from '../../rights/rights.js';
 import { parseQuery } from '../http/validation.js';
 import { listDirectories } from './directories.js';
 import { DirectoriesQuerySchema, type SkillList } from './schemas.js';

@@ -100,7 +100,7 @@ export function delegationStartOptions(
       delegationId,
       ...(request.fork === undefined ? {} : { forkedFrom: request.fork.delegationId }),
     }),
-    // startedBy: who may stop it and decide its cards besides an admin (src/api/http/rights.ts).
+    // startedBy: who may stop it and decide its cards besides an admin (src/rights/rights.ts).
     memo: {
       task: firstLine(request.task),
       ...(request.caller.id === null ? {} : { startedBy: request.caller.id }),

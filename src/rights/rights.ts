@@ -10,16 +10,16 @@
  *   role) and stop nothing. A write, exec, MCP or config card, or one for a tool the catalog does
  *   not know, is refused; approve and deny alike, since a denial ends someone else's work too.
  * - Reading a transcript (events, messages, answers, tool results) is the owner's or an admin's,
- *   as forking it is: anyone else reads a summary and the cards they may decide (api/delegations/transcript-view.ts).
+ *   as forking it is: anyone else reads a summary and the cards they may decide (transcript-view.ts).
  *
  * Every refusal is a DeputyError `forbidden` (403) that says what would be needed.
  */
-import { TOOL_PROVIDERS } from '../../capabilities/providers.js';
-import { ADMIN_ROLE, type Caller } from '../../shared/caller.js';
-import { delegationIdOfCard, type ApprovalCard } from '../../shared/delegation.js';
-import type { ToolClass } from '../../shared/tools/tool-contract.js';
-import { DeputyError, isDeputyError } from '../../errors.js';
-import type { Delegations } from '../../temporal/delegations/facade.js';
+import { TOOL_PROVIDERS } from '../capabilities/providers.js';
+import { ADMIN_ROLE, type Caller } from '../shared/caller.js';
+import { delegationIdOfCard, type ApprovalCard } from '../shared/delegation.js';
+import type { ToolClass } from '../shared/tools/tool-contract.js';
+import { DeputyError, isDeputyError } from '../errors.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
 
 function isAdmin(caller: Caller): boolean {
   return caller.roles.includes(ADMIN_ROLE);

@@ -1,21 +1,14 @@
 /**
- * The approvals inbox (`GET /cards`, `GET /cards/events`): every pending card across sessions and
- * delegations, as far as the caller may decide it. With auth on, a caller who is neither an admin
- * nor the delegation's owner may decide only a pending card of a `read`-class tool (api/http/rights.ts),
- * so that is all the inbox lists for them: it never shows a card whose approve button would
- * answer 403. Both read the rule from api/http/rights.ts (`unrestricted`, `isOpenToAll`).
+ * Which pending cards a caller may decide, for every inbox (`GET /cards`, `GET /cards/events`, the
+ * MCP door's `deputy_cards`): with auth on, a caller who is neither an admin nor the delegation's
+ * owner may decide only a pending card of a `read`-class tool (rights.ts), so that is all an inbox
+ * lists for them: it never shows a card whose approve button would answer 403.
  */
-import type { z } from 'zod';
-import type { Caller } from '../../shared/caller.js';
-import type { ApprovalCard } from '../../shared/delegation.js';
-import { isDeputyError } from '../../errors.js';
-import type { Delegations } from '../../temporal/delegations/facade.js';
-import { isOpenToAll, unrestricted } from '../http/rights.js';
-import { ListDelegationsQuerySchema } from '../delegations/schemas.js';
-
-/** `?session=<id>`: only that session's cards (its own and its delegations'). Other keys are 422. */
-export const CardsQuerySchema = ListDelegationsQuerySchema.pick({ session: true });
-export type CardsQuery = z.infer<typeof CardsQuerySchema>;
+import type { Caller } from '../shared/caller.js';
+import type { ApprovalCard } from '../shared/delegation.js';
+import { isDeputyError } from '../errors.js';
+import type { Delegations } from '../temporal/delegations/facade.js';
+import { isOpenToAll, unrestricted } from './rights.js';
 
 /** Filters a listing of pending cards down to those `caller` may decide. */
 export type CardVisibility = (cards: ApprovalCard[]) => Promise<ApprovalCard[]>;

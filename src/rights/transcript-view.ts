@@ -1,17 +1,17 @@
 /**
  * Who reads a delegation's or a session's transcript, with auth on (issue 25): an admin or the
  * user who started it, the rule that already guards fork (which reads a whole transcript too,
- * api/http/rights.ts). Anyone else still follows the work from a dashboard: the listings, the cards they
+ * rights.ts). Anyone else still follows the work from a dashboard: the listings, the cards they
  * may decide, and the state of `GET /delegations/:id` and `GET /sessions/:id` as a summary
  * (status, rounds, tokens, model) with the transcript's content emptied. The event streams are
  * the transcript as it happens (every model turn, tool result and message): they answer 403.
  * Without auth every caller is anonymous and reads everything, as before.
  */
-import type { Caller } from '../../shared/caller.js';
-import type { DelegationResult, DelegationState } from '../../shared/delegation.js';
-import type { SessionTask } from '../../shared/delegation.js';
-import type { Delegations } from '../../temporal/delegations/types.js';
-import { isOpenToAll, isOwnerOrAdmin, ownerOrAdminRefusal, unrestricted } from '../http/rights.js';
+import type { Caller } from '../shared/caller.js';
+import type { DelegationResult, DelegationState } from '../shared/delegation.js';
+import type { SessionTask } from '../shared/delegation.js';
+import type { Delegations } from '../temporal/delegations/types.js';
+import { isOpenToAll, isOwnerOrAdmin, ownerOrAdminRefusal, unrestricted } from './rights.js';
 
 /** Set on a state answered without its transcript: what was left out, and why. */
 export interface Withheld {
