@@ -6,7 +6,11 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
 import { DurationSchema } from '../config/duration.js';
-import { APPROVAL_MODES } from '../shared/policy-contract.js';
+import {
+  APPROVAL_MODES,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from '../shared/policy-contract.js';
 import { formatPath } from './read/issue-path.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
 
@@ -16,17 +20,11 @@ export const MAX_SKILLS = 16;
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop'] as const;
 export const MEMORY_MODES = ['none', 'private', 'shared'] as const;
 /**
- * Claude Code's permission modes. Read, kept and served like any field, and mapped onto the
- * policy (src/definitions/read/permission-mode.ts) unless the file sets `approvalMode` too, which wins.
+ * Claude Code's permission modes (one list, in src/shared/policy-contract.ts). Read, kept and
+ * served like any field, and mapped onto the policy (src/definitions/read/permission-mode.ts)
+ * unless the file sets `approvalMode` too, which wins.
  */
-export const PERMISSION_MODES = [
-  'default',
-  'acceptEdits',
-  'dontAsk',
-  'bypassPermissions',
-  'plan',
-] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
+export { PERMISSION_MODES, type PermissionMode };
 
 export const NameSchema = z
   .string()

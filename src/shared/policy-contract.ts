@@ -4,6 +4,33 @@ import { isInside } from './path-containment.js';
 export const APPROVAL_MODES = ['confirm', 'auto-in-workspace', 'auto-edit', 'full-access'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
+/**
+ * Claude Code's permission modes. An agent file may set one (`permissionMode`, mapped onto the
+ * policy by src/definitions/read/permission-mode.ts), and a caller may state its own, which caps
+ * what the delegation runs with (API-9). Here, not in definitions/, because delegation options
+ * (sandbox-safe) name it too.
+ */
+export const PERMISSION_MODES = [
+  'default',
+  'acceptEdits',
+  'dontAsk',
+  'bypassPermissions',
+  'plan',
+] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** `value` is one of PERMISSION_MODES: what a door checks a caller's stated mode with. */
+export function isPermissionMode(value: unknown): value is PermissionMode {
+  return (PERMISSION_MODES as readonly unknown[]).includes(value);
+}
+
+/** Why `value` is no caller permission mode (issue 29), or null when it is one: every door's words. */
+export function callerModeProblem(value: unknown): string | null {
+  if (isPermissionMode(value)) return null;
+  const shown = typeof value === 'string' ? `'${value.slice(0, 80)}'` : typeof value;
+  return `unknown permission mode ${shown}: callerMode is one of ${PERMISSION_MODES.join(', ')} (as Claude Code names them)`;
+}
+
 /** What happens to `ask` when no human will answer (POL-3). */
 export type UnattendedVerdict = 'ask' | 'deny';
 
