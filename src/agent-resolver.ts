@@ -76,6 +76,7 @@ export function createAgentResolver(
         ...(options.asSession === true
           ? { session: { agents: delegateTargets(definitions) } }
           : {}),
+        ...(options.callerMode === undefined ? {} : { callerMode: options.callerMode }),
       });
       return {
         snapshot,

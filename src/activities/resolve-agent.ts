@@ -8,6 +8,7 @@ import type { ResolveAgentInput, ResolvedAgent } from './types.js';
 /** How one resolution differs from a plain delegation's (ResolveAgentInput's optional fields). */
 export type ResolveOptions = Omit<ResolveAgentInput, 'agent' | 'caller'>;
 import { FAILURE_TYPES } from '../shared/failures.js';
+import { isPermissionMode, PERMISSION_MODES } from '../shared/policy-contract.js';
 
 /** Turns an agent name and a caller into a snapshot; the worker builds it from the registry. */
 export interface AgentResolver {
@@ -40,6 +41,13 @@ async function resolveOrFail(
   agents: AgentResolver,
   { agent, caller, ...options }: ResolveAgentInput,
 ): Promise<ResolvedAgent> {
+  // The doors check it; this is for a start that went round them (a client of Temporal's own).
+  if (options.callerMode !== undefined && !isPermissionMode(options.callerMode)) {
+    throw ApplicationFailure.nonRetryable(
+      `unknown caller permission mode '${String(options.callerMode)}' (one of ${PERMISSION_MODES.join(', ')})`,
+      FAILURE_TYPES.callerModeInvalid,
+    );
+  }
   let resolved: ResolvedAgent | null;
   try {
     resolved = await agents.resolve(agent, caller, options);

@@ -12,7 +12,7 @@ import type {
   ToolCallRequest,
   TranscriptEntry,
 } from '../shared/model-contract.js';
-import type { ProtectedRoot } from '../shared/policy-contract.js';
+import type { PermissionMode, ProtectedRoot } from '../shared/policy-contract.js';
 
 export interface ResolveAgentInput {
   agent: string;
@@ -23,6 +23,11 @@ export interface ResolveAgentInput {
   model?: string;
   /** The session's model, for a definition that says `model: inherit`. */
   parentModel?: string;
+  /**
+   * The permission mode the caller stated (issue 29, API-9): the snapshot's policy is the lower
+   * of the agent's and this. Absent: the agent's own, as before.
+   */
+  callerMode?: PermissionMode;
 }
 
 /**

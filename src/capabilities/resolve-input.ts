@@ -7,6 +7,7 @@ import type { ConfiguredMcpServer, DeputyConfig } from '../config/schema.js';
 import type { LoadedDefinition } from '../definitions/definition.js';
 import type { Caller } from '../shared/caller.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
+import type { PermissionMode } from '../shared/policy-contract.js';
 import type { ResidentMemory } from '../shared/resident-memory.js';
 import type { DelegateTarget } from '../shared/tools/delegation-tools.js';
 import type { ToolProviderInfo } from '../shared/tools/tool-contract.js';
@@ -57,4 +58,9 @@ export interface ResolveInput {
    * never has them.
    */
   session?: { agents: readonly DelegateTarget[] };
+  /**
+   * The permission mode the caller stated (issue 29, API-9): the snapshot's policy is the lower
+   * of the agent's and this mode's. Absent: the agent's own.
+   */
+  callerMode?: PermissionMode;
 }

@@ -1,4 +1,5 @@
 import type { LoadedDefinition } from '../definitions/definition.js';
+import { capPolicy } from '../definitions/read/permission-ceiling.js';
 import { effectivePolicy } from '../definitions/read/permission-mode.js';
 import type {
   CapabilitySnapshot,
@@ -8,6 +9,7 @@ import type {
   SkillRef,
 } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
+import type { ApprovalMode, PermissionMode, PolicyFlags } from '../shared/policy-contract.js';
 import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import { delegationToolSchemas } from '../shared/tools/delegation-tools.js';
 import { cardDeadlinesOf, webhookRoutesOf } from './deadlines-and-webhooks.js';
@@ -54,7 +56,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
       ? null
       : delegation.targets(input.session.agents, definition.name, diagnostics);
   const effective = inEffect(dimensions, declared, own, diagnostics);
-  const policy = policyOf(definition);
+  const policy = policyOf(definition, input.callerMode);
   return {
     agentName: definition.name,
     description: definition.description,
@@ -69,7 +71,8 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     knowledge: effective.knowledge,
     mcpServers: effective.mcpServers,
     memory: effective.memory,
-    // permissionMode's effect (issue 11), when the file sets it without approvalMode.
+    // permissionMode's effect (issue 11), when the file sets it without approvalMode; capped by
+    // the caller's mode (issue 29), and then what the caller asked and the agent's own.
     ...policy,
     background: definition.background,
     // Only on a session's snapshot: delegates' snapshots stay as they were (replay).
@@ -232,11 +235,29 @@ function promptOf(
   });
 }
 
-/** The approval mode in effect and, only when there are any, the flags permissionMode adds. */
+/**
+ * The approval mode in effect and, only when there are any, the flags permissionMode adds; with
+ * a caller's mode, the lower of the two, what the caller stated and the agent's own. A snapshot
+ * without a caller's mode has exactly the fields it had before issue 29.
+ */
 function policyOf(
   definition: LoadedDefinition['definition'],
-): Pick<CapabilitySnapshot, 'approvalMode' | 'policyFlags'> {
-  const { approvalMode, flags } = effectivePolicy(definition);
+  callerMode: PermissionMode | undefined,
+): Pick<CapabilitySnapshot, 'approvalMode' | 'policyFlags' | 'callerMode' | 'agentPolicy'> {
+  const own = effectivePolicy(definition);
+  const capped = capPolicy(own, callerMode);
+  return {
+    ...withFlags(capped.approvalMode, capped.flags),
+    ...(callerMode === undefined
+      ? {}
+      : { callerMode, agentPolicy: withFlags(own.approvalMode, own.flags) }),
+  };
+}
+
+function withFlags(
+  approvalMode: ApprovalMode,
+  flags: PolicyFlags,
+): { approvalMode: ApprovalMode; policyFlags?: PolicyFlags } {
   return Object.keys(flags).length === 0 ? { approvalMode } : { approvalMode, policyFlags: flags };
 }
 

@@ -5,6 +5,7 @@ import type {
   DelegationResult,
   UsageTotals,
 } from '../shared/delegation.js';
+import { describePermission } from '../shared/permission-in-effect.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
 import type { DelegationDetail, ModelRetry } from '../temporal/delegations/types.js';
 
@@ -108,6 +109,8 @@ export function stateLines(state: DelegationDetail): string[] {
   ];
   if (state.definitionHash)
     lines.push(`  definition: sha256 ${state.definitionHash.slice(0, 12)}…`);
+  // What it may do, and whether its caller's permission mode capped it (issue 29).
+  if (state.permission) lines.push(`  permission: ${describePermission(state.permission)}`);
   if (state.usage) lines.push(`  tokens:   ${usageLine(state.usage)}`);
   // Where its workspace's work runs: a worker must serve this queue for it to move.
   if (state.toolQueue) lines.push(`  tools on: ${state.toolQueue}`);

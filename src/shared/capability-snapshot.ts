@@ -1,6 +1,6 @@
 import type { DelegateTarget } from './tools/delegation-tools.js';
 import type { Diagnostic } from './diagnostics.js';
-import type { ApprovalMode, PolicyFlags } from './policy-contract.js';
+import type { ApprovalMode, PermissionMode, PolicyFlags } from './policy-contract.js';
 import type { ToolSchema } from './tools/tool-contract.js';
 import type { WebhookRoutes } from './notifications.js';
 
@@ -113,6 +113,17 @@ export interface CapabilitySnapshot {
    * snapshots resolved before the mapping existed, and when there is nothing to add.
    */
   policyFlags?: PolicyFlags;
+  /**
+   * The permission mode the caller stated (issue 29, API-9). `approvalMode` and `policyFlags`
+   * are then the lower of the agent's and this mode's (src/definitions/read/permission-ceiling.ts).
+   * Absent when the caller stated none, and in snapshots resolved before callers could.
+   */
+  callerMode?: PermissionMode;
+  /**
+   * With `callerMode` only: what the agent runs with by itself, before the caller's ceiling
+   * (its `approvalMode`, or what its `permissionMode` maps to; `policyFlags` only when any).
+   */
+  agentPolicy?: { approvalMode: ApprovalMode; policyFlags?: PolicyFlags };
   background: boolean;
   /**
    * A session's main agent only (RUN-7): the agents its `Task` may start. Absent on every

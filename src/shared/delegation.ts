@@ -1,5 +1,6 @@
 import type { Caller } from './caller.js';
-import type { UnattendedVerdict } from './policy-contract.js';
+import type { PermissionMode, UnattendedVerdict } from './policy-contract.js';
+import type { PermissionInEffect } from './permission-in-effect.js';
 import type { TranscriptEntry } from './model-contract.js';
 
 /** Task queue every deputy worker polls; any number of workers may share it. */
@@ -29,6 +30,12 @@ export interface DelegationOptions {
   cardTimeout?: string;
   /** Token budget (input + output) of this delegation, over the definition's `maxTokens`. */
   maxTokens?: number;
+  /**
+   * The caller's own permission mode, named as Claude Code names them (issue 29, API-9): the
+   * delegation runs at the lower of the agent's policy and this mode, never wider than either.
+   * Absent: the agent's own policy.
+   */
+  callerMode?: PermissionMode;
 }
 
 export interface DelegationInput {
@@ -252,6 +259,11 @@ export interface DelegationState {
   deniedCalls: DeniedCall[];
   /** Tokens so far (a session's include its finished children's); absent from visibility. */
   usage?: UsageTotals;
+  /**
+   * The approval mode and flags it runs with, the caller's stated mode and the agent's own
+   * (issue 29). Absent before the agent is resolved, and when rebuilt from visibility.
+   */
+  permission?: PermissionInEffect;
   result: DelegationResult | null;
 }
 

@@ -2,6 +2,8 @@
 export const FAILURE_TYPES = {
   /** A delegation's own `cardTimeout` is not a duration. Not retryable. */
   cardTimeoutInvalid: 'CardTimeoutInvalid',
+  /** A caller's permission mode is not one of Claude Code's (issue 29). Not retryable. */
+  callerModeInvalid: 'CallerModeInvalid',
   /** No definition has the requested name. Not retryable. */
   agentNotFound: 'AgentNotFound',
   /** The model handle cannot become an adapter (unknown handle, missing key). Not retryable. */

@@ -11,7 +11,7 @@ import type {
   SessionTask,
   UsageTotals,
 } from './delegation.js';
-import type { UnattendedVerdict } from './policy-contract.js';
+import type { PermissionMode, UnattendedVerdict } from './policy-contract.js';
 
 /** The built-in main agent a session runs when none is named (agents/main.md). */
 export const MAIN_AGENT = 'main';
@@ -24,6 +24,11 @@ export function sessionWorkflowId(sessionId: string): string {
 export interface SessionOptions {
   /** `deny`: no human will answer; every `ask` of the session and its children is denied (POL-3). */
   unattended?: UnattendedVerdict;
+  /**
+   * The caller's own permission mode (issue 29): the session's main agent and every delegate its
+   * `Task` starts run at the lower of their own policy and this mode.
+   */
+  callerMode?: PermissionMode;
 }
 
 export interface SessionInput {

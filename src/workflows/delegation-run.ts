@@ -17,6 +17,7 @@ import type {
 } from '../shared/delegation.js';
 import { addUsage, cardIdFor, emptyUsage, type UsageTotals } from '../shared/delegation.js';
 import type { ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
+import { permissionInEffect } from '../shared/permission-in-effect.js';
 import { argumentsPreview, redactSecrets } from '../shared/redact.js';
 import type { SessionMessage } from '../shared/session.js';
 import type { SessionTask } from '../shared/delegation.js';
@@ -113,6 +114,9 @@ export class DelegationRun {
       transcriptSummary: this.transcript.map(summarizeEntry),
       deniedCalls: [...this.denied],
       usage: this.usageTotals(),
+      ...(this.resolvedAgent === null
+        ? {}
+        : { permission: permissionInEffect(this.resolvedAgent.snapshot) }),
       result: this.result,
     };
   }

@@ -60,6 +60,8 @@ export async function delegation(
         caller: input.caller,
         ...(input.model === undefined ? {} : { model: input.model }),
         ...(input.parentModel === undefined ? {} : { parentModel: input.parentModel }),
+        // Only when stated: a start without one resolves with the same input as before.
+        ...(input.options.callerMode === undefined ? {} : { callerMode: input.options.callerMode }),
       }));
     run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, input.options));
 

@@ -50,7 +50,12 @@ export async function session(
   try {
     const resolved: ResolvedAgent =
       run.resolved ??
-      (await resolveAgent({ agent: input.agent, caller: input.caller, asSession: true }));
+      (await resolveAgent({
+        agent: input.agent,
+        caller: input.caller,
+        asSession: true,
+        ...(input.options.callerMode === undefined ? {} : { callerMode: input.options.callerMode }),
+      }));
     run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, {}));
     const workflowCall = taskTools({ input, run, resolved, tasks, finishTask: open.finishTask });
     for (;;) {

@@ -150,6 +150,8 @@ function childInputOf(
     caller: input.caller,
     options: {
       ...(input.options.unattended === undefined ? {} : { unattended: input.options.unattended }),
+      // The caller's ceiling travels too (issue 29): a child never runs wider than its caller.
+      ...(input.options.callerMode === undefined ? {} : { callerMode: input.options.callerMode }),
       background: child.background,
     },
     parent: { sessionId: input.sessionId, workflowId: workflowInfo().workflowId },
