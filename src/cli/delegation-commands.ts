@@ -8,6 +8,11 @@ import { localOperatorId } from '../local-operator.js';
 import { secretMaskerFor } from '../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../shared/caller.js';
 import { delegationStart } from '../temporal/start-requests.js';
+import {
+  callerModeProblem,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from '../shared/policy-contract.js';
 import { loadRegistry } from './agents-commands.js';
 import { withDelegations } from './context.js';
 import { EXIT, type ExitCode, type Run } from './exit-codes.js';
@@ -42,6 +47,11 @@ export function registerDelegationCommands(
     .option('--max-tokens <count>', 'token budget (input + output) of this delegation', (value) =>
       parsePositiveInteger(value),
     )
+    .option(
+      '--caller-mode <mode>',
+      `your own permission mode (${PERMISSION_MODES.join(', ')}): the delegation runs at the lower of the agent's and this`,
+      parseCallerMode,
+    )
     .option('--json', 'machine-readable output')
     .action(
       async (
@@ -53,6 +63,7 @@ export function registerDelegationCommands(
           unattended?: boolean;
           cardTimeout?: string;
           maxTokens?: number;
+          callerMode?: PermissionMode;
         },
         command: Command,
       ) =>
@@ -281,6 +292,13 @@ function withoutLinks<T extends object>(outcome: T): T {
   const copy = { ...outcome } as Record<string, unknown>;
   delete copy.links;
   return copy as T;
+}
+
+/** `--caller-mode`: one of Claude Code's permission modes, or a usage error naming them. */
+function parseCallerMode(value: string): PermissionMode {
+  const problem = callerModeProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(problem);
+  return value as PermissionMode;
 }
 
 function parsePositiveInteger(value: string): number {

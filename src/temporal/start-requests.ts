@@ -6,6 +6,7 @@
  */
 import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
+import type { PermissionMode } from '../shared/policy-contract.js';
 import { DEFAULT_SESSION } from './delegations/ids.js';
 import type { StartDelegationRequest } from './delegations/types.js';
 import type { StartSessionRequest } from './sessions/types.js';
@@ -24,6 +25,8 @@ export interface DelegationAsk {
   unattended?: boolean | undefined;
   cardTimeout?: string | undefined;
   maxTokens?: number | undefined;
+  /** The caller's own permission mode: the run's ceiling (issue 29, API-9). */
+  callerMode?: PermissionMode | undefined;
 }
 
 /**
@@ -48,6 +51,7 @@ export function delegationStart(
         ...(background ? { background: true } : {}),
         ...(ask.cardTimeout === undefined ? {} : { cardTimeout: ask.cardTimeout }),
         ...(ask.maxTokens === undefined ? {} : { maxTokens: ask.maxTokens }),
+        ...(ask.callerMode === undefined ? {} : { callerMode: ask.callerMode }),
       },
       ...(ask.delegationId === undefined ? {} : { delegationId: ask.delegationId }),
     },
@@ -63,6 +67,8 @@ export interface SessionAsk {
   message?: string | undefined;
   sessionId?: string | undefined;
   unattended?: boolean | undefined;
+  /** The caller's own permission mode: the ceiling of the session and its Task children. */
+  callerMode?: PermissionMode | undefined;
 }
 
 /** The start request for `ask`, its first message masked like a task. */
@@ -74,6 +80,9 @@ export function sessionStart(ask: SessionAsk, masker: SecretMasker): StartSessio
       : { message: masker.text(ask.message) }),
     ...(ask.sessionId === undefined ? {} : { sessionId: ask.sessionId }),
     caller: ask.caller,
-    options: ask.unattended === true ? { unattended: 'deny' } : {},
+    options: {
+      ...(ask.unattended === true ? { unattended: 'deny' as const } : {}),
+      ...(ask.callerMode === undefined ? {} : { callerMode: ask.callerMode }),
+    },
   };
 }

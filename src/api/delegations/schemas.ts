@@ -20,6 +20,17 @@ import {
   utf8Text,
 } from '../http/fields.js';
 import { component } from '../openapi/parts.js';
+import { APPROVAL_MODES, PERMISSION_MODES } from '../../shared/policy-contract.js';
+
+/**
+ * A caller's own permission mode (issue 29, API-9), as Claude Code names them: the run's
+ * ceiling. Shared by POST /delegations and POST /sessions.
+ */
+export const CallerModeSchema = z
+  .enum(PERMISSION_MODES)
+  .describe(
+    "the caller's own permission mode, as Claude Code names it: the delegation runs at the lower (stricter) of the agent's policy and this mode, never wider than either; omitted: the agent's own",
+  );
 
 const TaskSchema = utf8Text('task', MAX_TASK_BYTES)
   .trim()
@@ -48,6 +59,7 @@ export const StartDelegationBodySchema = z
     cardTimeout: DurationSchema.optional().describe(
       "how long this delegation's approval cards wait (`90s`, `30m`, `2h`) before they are settled",
     ),
+    callerMode: CallerModeSchema.optional(),
   })
   .strict();
 export const ForkDelegationBodySchema = z
@@ -126,6 +138,37 @@ export const DelegationResultSchema = component(
   }),
 );
 
+const PolicyFlagsSchema = z
+  .object({
+    readOnly: z.boolean().optional().describe('plan: every change is denied'),
+    noHuman: z.boolean().optional().describe('dontAsk: what would ask is denied at once'),
+    protectInFullAccess: z
+      .boolean()
+      .optional()
+      .describe('bypassPermissions: protected writes still ask under full-access'),
+  })
+  .describe('the flags decide() honours with the approval mode; {} when none');
+
+export const PermissionSchema = component(
+  'Permission',
+  z.object({
+    approvalMode: z
+      .enum(APPROVAL_MODES)
+      .describe("what its policy decides with: the lower of the agent's own and the caller's mode"),
+    policyFlags: PolicyFlagsSchema,
+    callerMode: z
+      .enum(PERMISSION_MODES)
+      .nullable()
+      .describe('the permission mode its caller stated; null when none'),
+    agent: z
+      .object({ approvalMode: z.enum(APPROVAL_MODES), policyFlags: PolicyFlagsSchema })
+      .describe("what the agent runs with by itself, before the caller's ceiling"),
+    capped: z
+      .boolean()
+      .describe("the caller's mode made it stricter than the agent alone would have run"),
+  }),
+);
+
 export const DelegationStateSchema = component(
   'DelegationState',
   z.object({
@@ -151,6 +194,9 @@ export const DelegationStateSchema = component(
     ),
     usage: UsageSchema.optional().describe(
       "tokens so far (a session's include its finished children's); absent when rebuilt from visibility",
+    ),
+    permission: PermissionSchema.optional().describe(
+      "the approval mode and flags it runs with, the permission mode its caller stated and the agent's own; absent before the agent is resolved and when rebuilt from visibility",
     ),
     result: DelegationResultSchema.nullable(),
     toolQueue: z

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import {
+  CallerModeSchema,
   DelegationResultSchema,
   DelegationStateSchema,
   DelegationStatus,
@@ -38,6 +39,9 @@ export const StartSessionBodySchema = z
     sessionId: IdSchema.optional(),
     /** No human will answer: every `ask` of the session and its children becomes `deny`. */
     unattended: z.boolean().optional(),
+    callerMode: CallerModeSchema.optional().describe(
+      "the caller's own permission mode, as Claude Code names it: the main agent and every delegate its Task starts run at the lower (stricter) of their own policy and this mode; omitted: their own",
+    ),
   })
   .strict();
 

@@ -10,6 +10,7 @@ import { initialSearchAttributes } from '../../shared/search-attributes.js';
 import { TOOL_QUEUE_MEMO } from '../../shared/tool-queue.js';
 import { parseDuration } from '../../shared/duration.js';
 import { DeputyError } from '../../errors.js';
+import { assertValidCallerMode } from '../caller-mode.js';
 import { assertValidAgentName, assertValidId, newDelegationId } from './ids.js';
 import type { DelegationLookup } from './lookup.js';
 import { assertIdFree, startNewWorkflow } from './start.js';
@@ -67,6 +68,7 @@ export function assertValidStart(delegationId: string, request: StartDelegationR
   if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0)) {
     throw new DeputyError('invalid', `maxTokens must be a positive integer, not ${budget}`);
   }
+  assertValidCallerMode(request.options.callerMode);
 }
 
 /** The workflow's start options: its input, search attributes and memo. */

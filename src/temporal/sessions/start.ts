@@ -6,6 +6,7 @@
  */
 import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
+import { assertValidCallerMode } from '../caller-mode.js';
 import { firstLine } from '../../shared/delegation.js';
 import { initialSearchAttributes } from '../../shared/search-attributes.js';
 import { MAIN_AGENT, sessionWorkflowId, type SessionInput } from '../../shared/session.js';
@@ -50,7 +51,7 @@ export function createStartSession(deps: StartSessionDeps): Sessions['start'] {
   };
 }
 
-/** Throws `invalid` for the first thing wrong with the request: id, agent, message. */
+/** Throws `invalid` for the first thing wrong with the request: id, agent, message, caller mode. */
 export function assertValidSessionStart(
   sessionId: string,
   agent: string,
@@ -68,6 +69,7 @@ export function assertValidSessionStart(
   if (request.message !== undefined && request.message.trim() === '') {
     throw new DeputyError('invalid', 'message is empty');
   }
+  assertValidCallerMode(request.options.callerMode);
 }
 
 /** The workflow's start options: its input, search attributes, memo and summary. */
