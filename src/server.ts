@@ -17,6 +17,7 @@ import { listenOnLocalSocket } from './local-socket.js';
 import { definitionSecretSource } from './secrets/definition-secrets.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
+import { createMcpHttpEndpoint } from './mcp-door/http-endpoint.js';
 
 export interface ApiServer {
   /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */
@@ -100,7 +101,30 @@ export async function startApiServer(
     allowed: [...(listed ?? []), ...(bindHost === null ? [] : [bindHost])],
     checkWithAuth: listed !== undefined,
   };
-  const app = createApp({ ...deps, config, settings, auth, logger, hosts });
+  // The MCP door at /mcp (API-9): answers masked like the routes', sessions closed with the server.
+  const mcpDoor =
+    deps.mcpDoor ??
+    (deps.definitions === undefined
+      ? undefined
+      : createMcpHttpEndpoint({
+          delegations: deps.delegations,
+          definitions: deps.definitions,
+          secrets: liveSecretMasker(
+            settings,
+            process.env,
+            definitionSecretSource(deps.definitions),
+          ),
+          log: (message) => logger.warn(`MCP door: ${message}`),
+        }));
+  const app = createApp({
+    ...deps,
+    config,
+    settings,
+    auth,
+    logger,
+    hosts,
+    ...(mcpDoor === undefined ? {} : { mcpDoor }),
+  });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const created = serve(
       { fetch: app.fetch, hostname: config.api.host, port: config.api.port },
@@ -118,6 +142,7 @@ export async function startApiServer(
     socket: local?.path ?? null,
     close: async () => {
       await local?.close();
+      await mcpDoor?.close();
       await new Promise<void>((resolve, reject) => {
         // Event streams hold connections open; close them so close() does not wait forever.
         if ('closeAllConnections' in server) server.closeAllConnections();

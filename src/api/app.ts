@@ -10,6 +10,8 @@ import { definitionSecretSource } from '../secrets/definition-secrets.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { DefinitionRegistry } from '../definitions/registry/registry.js';
 import type { McpRuntime } from '../mcp/mcp-runtime.js';
+import type { McpHttpEndpoint } from '../mcp-door/http-endpoint.js';
+import { registerMcpDoorRoutes } from './mcp/routes.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 import type { Sessions } from '../temporal/sessions/facade.js';
 import { registerAgentRoutes } from './agents/routes.js';
@@ -75,6 +77,8 @@ export interface AppDeps {
   mcp?: McpRuntime;
   /** The web console (console-routes.ts): where its build is, the Temporal UI it links to. */
   console?: ConsoleOptions;
+  /** The MCP door at `/mcp` (src/mcp-door); without it `/mcp` answers 404. */
+  mcpDoor?: McpHttpEndpoint;
 }
 
 export interface HostCheckOptions {
@@ -164,11 +168,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerDelegationRoutes(app, {
     ...deps,
     ...(agentNames === undefined ? {} : { agentNames }),
-    ...(definitions === undefined
-      ? {}
-      : {
-          isBackground: (agent: string) => definitions.get(agent)?.definition.background === true,
-        }),
+    ...backgroundRule(definitions),
     logger,
     secrets,
   });
@@ -190,5 +190,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   registerCatalogRoutes(app, { settings, secrets });
   registerWorkspaceRoutes(app, { settings, secrets });
   registerMcpRoutes(app, { mcp: deps.mcp, settings, definitions, secrets });
+  if (deps.mcpDoor !== undefined) registerMcpDoorRoutes(app, deps.mcpDoor);
   return app;
+}
+
+/** The agents' own `background: true` (DEF-1), when the app knows the definitions. */
+function backgroundRule(definitions: DefinitionRegistry | undefined) {
+  return definitions === undefined
+    ? {}
+    : {
+        isBackground: (agent: string) => definitions.get(agent)?.definition.background === true,
+      };
 }

@@ -2,7 +2,7 @@
 const args = process.argv.slice(2);
 // `--version` alone answers before the command tree (and what it imports) is loaded.
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const { VERSION } = await import('./version.js');
+  const { VERSION } = await import('../version.js');
   process.stdout.write(`${VERSION}\n`);
   process.exit(0);
 }

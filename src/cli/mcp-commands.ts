@@ -19,6 +19,7 @@ import type { McpRuntime } from '../mcp/mcp-runtime.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { localOperatorId } from '../local-operator.js';
 import { configFor, printConfigWarnings } from './context.js';
+import { registerMcpServeCommand } from './mcp-serve-command.js';
 import type { Run } from './exit-codes.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { oneLine, table } from './format.js';
@@ -154,7 +155,10 @@ export function registerMcpCommands(
   program: Command,
   run: (command: Command, body: Run) => Promise<void>,
 ): void {
-  const mcp = program.command('mcp').description('MCP servers: status and tools');
+  const mcp = program
+    .command('mcp')
+    .description('MCP servers: status and tools; deputy itself as an MCP server (serve)');
+  registerMcpServeCommand(mcp, run);
 
   mcp
     .command('list')

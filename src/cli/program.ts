@@ -12,7 +12,7 @@ import { registerInitCommand } from './init-command.js';
 import { registerMcpCommands } from './mcp-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerSessionCommands } from './session-commands.js';
-import { VERSION } from './version.js';
+import { VERSION } from '../version.js';
 
 export function createProgram(io: Io, setExitCode: (code: number) => void): Command {
   // Settings made before .command() are inherited by every subcommand.

@@ -9,11 +9,13 @@ import { AGENT_ATTRIBUTE } from '../../shared/search-attributes.js';
 import { quote } from './ids.js';
 import type { DelegationLookup } from './lookup.js';
 import type { DelegationSummary } from './types.js';
-import { summaryOf } from './visibility.js';
+import { memoStartedBy, summaryOf } from './visibility.js';
 
 export interface ListNarrowing {
   agent?: string;
   status?: DelegationStatus;
+  /** The user who started it (the memo's `startedBy`; memos are not searchable). */
+  owner?: string;
 }
 
 /** Rows of `workflowType` matching `clauses` (validated visibility clauses) and the filter. */
@@ -27,6 +29,7 @@ export async function listSummaries(
   if (filter.agent !== undefined) query.push(`${AGENT_ATTRIBUTE.name} = ${quote(filter.agent)}`);
   const rows: DelegationSummary[] = [];
   for (const info of await lookup.visible(query.join(' AND '))) {
+    if (filter.owner !== undefined && memoStartedBy(info.memo) !== filter.owner) continue;
     const row = summaryOf(info);
     if (filter.status === undefined || row.status === filter.status) rows.push(row);
   }

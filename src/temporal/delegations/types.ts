@@ -106,6 +106,8 @@ export interface ListFilter {
   session?: string;
   agent?: string;
   status?: DelegationStatus;
+  /** Only those this user started (the memo's owner): the MCP door's listings of a caller's tasks. */
+  owner?: string;
 }
 
 export type StopOutcome = { stopped: true } | { alreadyFinished: true; status: DelegationStatus };

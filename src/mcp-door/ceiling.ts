@@ -1,0 +1,25 @@
+/**
+ * The caller's permission mode as the MCP door takes it (API-9): a call may state one, and
+ * `deputy mcp serve --mode` may set one for everything it serves; the delegation gets the
+ * stricter of the two, and runs at the stricter of that and its agent's own (capability
+ * resolution applies that last step, so no door can skip it).
+ */
+import type { PermissionMode } from '../shared/policy-contract.js';
+
+/** Least to most strict: plan (read-only) and dontAsk (nobody answers) deny what others ask. */
+const STRICTNESS: readonly PermissionMode[] = [
+  'bypassPermissions',
+  'acceptEdits',
+  'default',
+  'dontAsk',
+  'plan',
+];
+
+export function stricterMode(
+  a: PermissionMode | undefined,
+  b: PermissionMode | undefined,
+): PermissionMode | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return STRICTNESS.indexOf(a) >= STRICTNESS.indexOf(b) ? a : b;
+}
