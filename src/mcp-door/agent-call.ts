@@ -70,7 +70,12 @@ export async function callAgentTool(
       'it runs in the background: follow it with deputy_status and deputy_result',
     );
   }
-  return followDelegation(context, started, { request, extra, elicits: context.elicits() });
+  return followDelegation(context, started, {
+    request,
+    extra,
+    elicits: context.elicits(),
+    ceiling: start.options.callerMode !== undefined,
+  });
 }
 
 function startAsk(context: AgentCallContext, agent: string, call: AgentCall, asTask: boolean) {

@@ -12,7 +12,7 @@ import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import { DELEGATION_STATUSES } from '../shared/delegation.js';
 import { isRecorded, type Delegations } from '../temporal/delegations/types.js';
-import { ownFilter } from './task-store.js';
+import { ownFilter, statedCeiling } from './task-store.js';
 import { cardSummary, finishedAnswer, unfinishedAnswer, valueAnswer } from './tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -114,10 +114,14 @@ const HANDLERS: Record<ControlToolName, ControlHandler> = {
       `reading delegation ${delegationId}'s result`,
     );
     const state = await delegations.get(delegationId);
-    if (state.result !== null) return finishedAnswer(secrets, state, state.result);
+    if (state.result !== null) {
+      return finishedAnswer(secrets, state, state.result, statedCeiling(state));
+    }
     if (wait !== true) return unfinishedAnswer(secrets, state, 'it has not finished yet');
     const settled = await delegations.settle(delegationId, { signal });
-    if (settled.status === 'finished') return finishedAnswer(secrets, state, settled.result);
+    if (settled.status === 'finished') {
+      return finishedAnswer(secrets, state, settled.result, statedCeiling(state));
+    }
     const why = settled.status === 'parked' ? 'it waits for a decision on a card' : settled.message;
     return unfinishedAnswer(secrets, settled.state, why);
   },

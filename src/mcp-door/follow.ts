@@ -31,7 +31,13 @@ export interface FollowDeps {
 export async function followDelegation(
   deps: FollowDeps,
   started: StartedDelegation,
-  call: { request: CallToolRequest; extra: Extra; elicits: boolean },
+  call: {
+    request: CallToolRequest;
+    extra: Extra;
+    elicits: boolean;
+    /** A caller's mode applies: the answer says what the delegation ran with. */
+    ceiling: boolean;
+  },
 ): Promise<CallToolResult> {
   const { delegations, secrets, questions } = deps;
   const { extra } = call;
@@ -46,7 +52,13 @@ export async function followDelegation(
         : settled.state,
       { relatedRequestId: extra.requestId },
     );
-    if (settled.status === 'finished') return finishedAnswer(secrets, started, settled.result);
+    if (settled.status === 'finished') {
+      // The ceiling is stated in the answer; without one there is nothing to state (no extra read).
+      const permission = call.ceiling
+        ? (await delegations.get(started.delegationId)).permission
+        : undefined;
+      return finishedAnswer(secrets, started, settled.result, permission);
+    }
     if (settled.status === 'running')
       return unfinishedAnswer(secrets, settled.state, settled.message);
     const waiting = statusMessageOf(settled.state) ?? 'it waits for a decision';

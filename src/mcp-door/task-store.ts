@@ -127,6 +127,7 @@ export function createDelegationTaskStore(deps: DelegationTaskStoreDeps): TaskSt
         deps.secrets,
         { delegationId: taskId, agent: state?.agent ?? '' },
         settled.result,
+        statedCeiling(state),
       );
     },
     async updateTaskStatus(taskId: string, status: Task['status']): Promise<void> {
@@ -151,6 +152,12 @@ export function createDelegationTaskStore(deps: DelegationTaskStoreDeps): TaskSt
       };
     },
   };
+}
+
+/** The permission a delegation ran with, when its caller stated a mode (else nothing to state). */
+export function statedCeiling(state: DelegationDetail | null) {
+  const permission = state?.permission;
+  return permission?.callerMode == null ? undefined : permission;
 }
 
 /** What a caller lists: everything without auth or as an admin, else what they started. */

@@ -8,6 +8,7 @@ import type { ZodError } from 'zod';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { ApprovalCard, DelegationResult, DelegationStatus } from '../shared/delegation.js';
 import type { DelegationDetail } from '../temporal/delegations/types.js';
+import { describePermission, type PermissionInEffect } from '../shared/permission-in-effect.js';
 
 /** The structured content of every agent tool's answer. */
 export interface DelegationAnswer {
@@ -23,6 +24,8 @@ export interface DelegationAnswer {
   usage: DelegationResult['usage'] | null;
   /** Why a call stopped waiting before the delegation finished (parked, no worker). */
   message?: string;
+  /** What it ran with, when the caller stated a mode (the ceiling): docs/policy.md. */
+  permission?: PermissionInEffect;
 }
 
 export interface CardSummary {
@@ -43,6 +46,7 @@ export function finishedAnswer(
   secrets: SecretMasker,
   started: { delegationId: string; agent: string },
   result: DelegationResult,
+  permission?: PermissionInEffect,
 ): CallToolResult {
   const answer: DelegationAnswer = {
     delegationId: started.delegationId,
@@ -53,9 +57,11 @@ export function finishedAnswer(
     pendingCards: [],
     deniedCalls: (result.deniedCalls ?? []).map(({ tool, reason }) => ({ tool, reason })),
     usage: result.usage ?? null,
+    ...(permission === undefined ? {} : { permission }),
   };
   const lines = [result.text || '(no text)'];
   if (result.notice !== null) lines.push(`[${result.notice}]`);
+  if (permission?.capped === true) lines.push(`[ran at ${describePermission(permission)}]`);
   if (answer.deniedCalls.length > 0) {
     lines.push(
       `[denied: ${answer.deniedCalls.map((call) => `${call.tool} (${call.reason})`).join('; ')}]`,
@@ -83,6 +89,7 @@ export function unfinishedAnswer(
     deniedCalls: state.deniedCalls.map(({ tool, reason }) => ({ tool, reason })),
     usage: state.usage ?? null,
     message,
+    ...(state.permission === undefined ? {} : { permission: state.permission }),
   };
   return masked(secrets, `delegation ${state.delegationId} is ${state.status}: ${message}`, answer);
 }

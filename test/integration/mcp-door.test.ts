@@ -6,11 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   CallToolResultSchema,
   CreateTaskResultSchema,
+  ToolListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -219,6 +221,45 @@ describe.each<DoorTransport>(['stdio', 'http'])('the MCP door over %s', (transpo
     expect(state.decidedCards[0]?.state.status).toBe('approved');
   });
 
+  it('runs at the caller’s mode when it is stricter, and says so in the answer', async () => {
+    const client = await connect(transport);
+    const result = (await client.callTool({
+      name: 'demo',
+      arguments: { task: 'Greet, in plan mode', mode: 'plan' },
+    })) as CallToolResult;
+    // Plan mode denies the write at once: no card, and the model hears why.
+    expect(structured(result)).toMatchObject({
+      status: 'completed',
+      pendingCards: [],
+      permission: { callerMode: 'plan', capped: true, policyFlags: { readOnly: true } },
+    });
+    expect(structured(result).deniedCalls).toEqual([
+      expect.objectContaining({ tool: 'write', reason: expect.stringMatching(/plan mode/) }),
+    ]);
+    expect(text(result)).toMatch(/\[ran at .*plan/);
+  });
+
+  it('tells the host when the agent list changes (tools/list_changed)', async () => {
+    const client = await connect(transport);
+    let changed: () => void = () => {};
+    const notified = new Promise<void>((resolve) => (changed = resolve));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed());
+    const name = `extra-${randomUUID().slice(0, 8)}`;
+    await mkdir(join(harness.workspace, '.subagents/agents'), { recursive: true });
+    await writeFile(
+      join(harness.workspace, `.subagents/agents/${name}.md`),
+      `---\nname: ${name}\ndescription: an agent added while the host was connected\nmodel: scripted:scripts/${name}.yaml\ntools: [read]\n---\nYou help.\n`,
+    );
+    // `deputy mcp serve` watches the files itself; the API's registry is the harness's, which
+    // does not watch, so it is told (as the API's own watcher would).
+    if (transport === 'http') await harness.registry.reload();
+    await notified;
+    const { tools } = await client.listTools();
+    expect(tools.find((tool) => tool.name === name)?.description).toBe(
+      'an agent added while the host was connected',
+    );
+  });
+
   it('cancelling a task stops the delegation and denies its pending card', async () => {
     const client = await connect(transport);
     const taskId = await startTask(client);
@@ -257,5 +298,57 @@ describe.each<DoorTransport>(['stdio', 'http'])('the MCP door over %s', (transpo
     await untilStatus(third, taskId, 'completed');
     const result = await third.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
     expect(structured(result)).toMatchObject({ delegationId: taskId, status: 'completed' });
+  });
+});
+
+describe('deputy mcp serve --mode', () => {
+  it('is a ceiling over every call: a call asking for more still runs at the ceiling', async () => {
+    const client = await connect('stdio', { serveArgs: ['--mode', 'plan'] });
+    const result = (await client.callTool({
+      name: 'demo',
+      arguments: { task: 'Greet, asking for everything', mode: 'bypassPermissions' },
+    })) as CallToolResult;
+    expect(structured(result)).toMatchObject({
+      status: 'completed',
+      permission: { callerMode: 'plan', capped: true },
+    });
+    expect(structured(result).deniedCalls).toEqual([expect.objectContaining({ tool: 'write' })]);
+  });
+});
+
+describe('/mcp behind the API’s guards', () => {
+  it('refuses a cross-site request before MCP sees it', async () => {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        origin: 'http://evil.example',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'x', version: '1' },
+        },
+      }),
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it('answers a request in an unknown session 404, so the host initializes again', async () => {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': randomUUID(),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(404);
   });
 });
