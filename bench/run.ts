@@ -13,6 +13,7 @@ import { benchCluster } from './cluster.js';
 import { benchDelegationOverhead } from './delegation-overhead.js';
 import { benchInboxLatency } from './inbox-latency.js';
 import { benchKbSearch } from './kb-search.js';
+import { benchMcpDoor } from './mcp-door.js';
 import { benchMcpGateway } from './mcp-gateway.js';
 import { installQuietRuntime } from './quiet-runtime.js';
 import { benchRegistryLoad } from './registry-load.js';
@@ -38,6 +39,7 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   cli: benchCli,
   'start-and-approve': benchStartAndApprove,
   mcp: benchMcpGateway,
+  'mcp-door': benchMcpDoor,
   session: benchSessionTask,
   'card-resume': benchCardResume,
   inbox: benchInboxLatency,
