@@ -148,13 +148,19 @@ describe.each<DoorTransport>(['stdio', 'http'])('the MCP door over %s', (transpo
         return { action: 'accept', content: { decision: 'approve' } };
       },
     });
-    const result = (await client.callTool({
-      name: 'demo',
-      arguments: { task: 'Greet by elicitation' },
-    })) as CallToolResult;
+    const progress: string[] = [];
+    const result = (await client.callTool(
+      { name: 'demo', arguments: { task: 'Greet by elicitation' } },
+      undefined,
+      { onprogress: (update) => progress.push(update.message ?? '') },
+    )) as CallToolResult;
     expect(structured(result)).toMatchObject({ status: 'completed' });
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatch(/asks to run write/);
+    // A blocking call says where it stands: started, then waiting on the card it asked about.
+    const delegationId = structured(result).delegationId as string;
+    expect(progress[0]).toBe(`delegation ${delegationId} started`);
+    expect(progress).toContainEqual(expect.stringContaining(`${delegationId}.1 (write)`));
   });
 
   it('asks by elicitation within a task, and a denial reaches the agent', async () => {
@@ -219,6 +225,38 @@ describe.each<DoorTransport>(['stdio', 'http'])('the MCP door over %s', (transpo
     const state = await harness.delegations.get(result.structuredContent!.delegationId as string);
     expect(state.decidedCards).toHaveLength(1);
     expect(state.decidedCards[0]?.state.status).toBe('approved');
+  });
+
+  it('answers at once in the background, and deputy_result waits for the end', async () => {
+    const client = await connect(transport);
+    const started = (await client.callTool({
+      name: 'demo',
+      arguments: { task: 'Greet in the background', background: true },
+    })) as CallToolResult;
+    const delegationId = structured(started).delegationId as string;
+    expect(delegationId).toMatch(/^d-/);
+    expect(structured(started).status).not.toBe('completed');
+    // Without elicitation a waiting deputy_result answers with the card, to be decided here.
+    const parked = (await client.callTool({
+      name: 'deputy_result',
+      arguments: { delegationId, wait: true },
+    })) as CallToolResult;
+    expect(structured(parked)).toMatchObject({
+      status: 'parked',
+      pendingCards: [expect.objectContaining({ id: `${delegationId}.1`, tool: 'write' })],
+    });
+    await client.callTool({
+      name: 'deputy_decide',
+      arguments: { cardId: `${delegationId}.1`, decision: 'deny', reason: 'no greetings' },
+    });
+    const done = (await client.callTool({
+      name: 'deputy_result',
+      arguments: { delegationId, wait: true },
+    })) as CallToolResult;
+    expect(structured(done)).toMatchObject({ delegationId, status: 'completed' });
+    expect(structured(done).deniedCalls).toEqual([
+      expect.objectContaining({ tool: 'write', reason: expect.stringContaining('no greetings') }),
+    ]);
   });
 
   it('runs at the caller’s mode when it is stricter, and says so in the answer', async () => {
