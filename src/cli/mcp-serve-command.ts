@@ -40,7 +40,7 @@ async function serve(
   printConfigWarnings(config, io);
   const [
     { StdioServerTransport },
-    { connectTemporal },
+    { connectTemporal, temporalAddress },
     { facadesFor },
     { createRegistry },
     { createMcpDoor },
@@ -85,7 +85,7 @@ async function serve(
     });
     await door.server.connect(transport);
     io.err(
-      `deputy mcp serve: ${registry.list().length} agent(s) on stdio, Temporal at ${config.temporal.address}`,
+      `deputy mcp serve: ${registry.list().length} agent(s) on stdio, Temporal at ${temporalAddress(config)}`,
     );
     await Promise.race([closed, untilSignal()]);
     await door.close();

@@ -6,6 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { LoadedDefinition } from '../definitions/definition.js';
+import { MAX_TASK_BYTES } from '../shared/delegation.js';
 import { PERMISSION_MODES } from '../shared/policy-contract.js';
 
 export const AgentCallSchema = z
@@ -13,7 +14,9 @@ export const AgentCallSchema = z
     task: z
       .string()
       .regex(/\S/, 'must not be empty')
-      .max(100_000)
+      .refine((task) => Buffer.byteLength(task, 'utf8') <= MAX_TASK_BYTES, {
+        message: `at most ${MAX_TASK_BYTES} bytes (UTF-8); put longer material in a workspace file and name it`,
+      })
       .describe('What the agent is to do'),
     background: z
       .boolean()

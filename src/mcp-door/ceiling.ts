@@ -6,13 +6,17 @@
  */
 import type { PermissionMode } from '../shared/policy-contract.js';
 
-/** Least to most strict: plan (read-only) and dontAsk (nobody answers) deny what others ask. */
+/**
+ * Least to most strict, by what decide() lets run: plan (read-only) denies changes and still
+ * asks for the rest; dontAsk denies everything that would ask, changes included, so it holds all
+ * of plan's refusals and more (a serve ceiling of dontAsk is never loosened by a call's plan).
+ */
 const STRICTNESS: readonly PermissionMode[] = [
   'bypassPermissions',
   'acceptEdits',
   'default',
-  'dontAsk',
   'plan',
+  'dontAsk',
 ];
 
 export function stricterMode(

@@ -66,7 +66,7 @@ export function taskOf(
 export function statusMessageOf(state: DelegationDetail): string | undefined {
   if (state.pendingCards.length > 0) {
     const cards = state.pendingCards.map((card) => `${card.id} (${card.tool})`).join(', ');
-    return `waiting for a decision on ${cards}: answer it here, with deputy_decide, or in deputy's inbox`;
+    return `waiting for a decision on ${cards}: decide with deputy_decide, \`deputy approve|deny\` or the console's inbox`;
   }
   return state.result?.notice ?? undefined;
 }

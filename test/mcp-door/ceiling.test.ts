@@ -14,17 +14,18 @@ describe('stricterMode', () => {
     ['plan', 'bypassPermissions', 'plan'],
     ['acceptEdits', 'default', 'default'],
     ['dontAsk', 'default', 'dontAsk'],
-    ['plan', 'dontAsk', 'plan'],
+    ['plan', 'dontAsk', 'dontAsk'],
+    ['plan', 'acceptEdits', 'plan'],
     ['bypassPermissions', 'acceptEdits', 'acceptEdits'],
   ] as const)('%s and %s: %s, whichever side states it', (a, b, stricter) => {
     expect(stricterMode(a, b)).toBe(stricter);
     expect(stricterMode(b, a)).toBe(stricter);
   });
 
-  it('places every mode the contract knows between bypassPermissions and plan', () => {
+  it('places every mode the contract knows between bypassPermissions and dontAsk', () => {
     for (const mode of PERMISSION_MODES) {
       expect(stricterMode(mode, mode)).toBe(mode);
-      expect(stricterMode(mode, 'plan')).toBe('plan');
+      expect(stricterMode(mode, 'dontAsk')).toBe('dontAsk');
       expect(stricterMode(mode, 'bypassPermissions')).toBe(mode);
     }
   });

@@ -5,17 +5,13 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../../definitions/names.js';
 import { DELEGATION_STATUSES } from '../../shared/delegation.js';
+
+export { MAX_TASK_BYTES } from '../../shared/delegation.js';
 import { AGENT_NAME_PATTERN, ID_PATTERN } from '../../temporal/delegations/ids.js';
 
 export const IdSchema = z
   .string()
   .regex(ID_PATTERN, "1-64 letters, digits, '_' or '-', starting with a letter or digit");
-
-/**
- * Largest task, in UTF-8 bytes: 64 KiB. A task travels in the workflow input, the first prompt
- * and every continue-as-new; far larger ones belong in a workspace file the task names.
- */
-export const MAX_TASK_BYTES = 64 * 1024;
 
 export const AgentNameSchema = z
   .string()
