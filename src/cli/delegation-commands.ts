@@ -1,6 +1,10 @@
 /** Client commands: delegate, status, list, cards, approve, deny, stop. */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DELEGATION_STATUSES, type DelegationStatus } from '../shared/delegation.js';
+import {
+  DELEGATION_STATUSES,
+  type CardDecisionKind,
+  type DelegationStatus,
+} from '../shared/delegation.js';
 import { DEFAULT_SESSION } from '../temporal/delegations/ids.js';
 import { isRecorded } from '../temporal/delegations/types.js';
 import { TemporalUnreachableError } from '../temporal/unreachable.js';
@@ -15,6 +19,7 @@ import {
 } from '../shared/policy-contract.js';
 import { loadRegistry } from './agents-commands.js';
 import { withDelegations } from './context.js';
+import { addApproveOptions, decisionFields, type DecideOptions } from './decision-options.js';
 import { EXIT, type ExitCode, type Run } from './exit-codes.js';
 import { followDelegation } from './follow.js';
 import { cardLines, resultLines, stateLines, summaryTable } from './format.js';
@@ -186,7 +191,7 @@ export function registerDelegationCommands(
     );
 
   for (const decision of ['approve', 'deny'] as const) {
-    program
+    const verb = program
       .command(decision)
       .description(`${decision} a pending approval card`)
       .argument('<cardId>', 'card id, as printed by `deputy cards`')
@@ -194,11 +199,22 @@ export function registerDelegationCommands(
         '--reason <reason>',
         decision === 'deny' ? 'told to the model' : 'recorded on the card',
       )
-      .option('--json', 'machine-readable output')
-      .action(async (cardId: string, options: JsonOption & { reason?: string }, command: Command) =>
-        run(command, (io) => decide(command, io, cardId, decision, options)),
-      );
+      .option('--json', 'machine-readable output');
+    if (decision === 'approve') addApproveOptions(verb);
+    verb.action(async (cardId: string, options: DecideOptions, command: Command) =>
+      run(command, (io) => decide(command, io, cardId, decision, options)),
+    );
   }
+
+  program
+    .command('answer')
+    .description("answer a pending approval card in the tool's place (the tool does not run)")
+    .argument('<cardId>', 'card id, as printed by `deputy cards`')
+    .argument('<text>', "what the model gets as the tool's result")
+    .option('--json', 'machine-readable output')
+    .action(async (cardId: string, text: string, options: JsonOption, command: Command) =>
+      run(command, (io) => decide(command, io, cardId, 'answer', { ...options, answer: text })),
+    );
 
   program
     .command('stop')
@@ -260,20 +276,17 @@ async function decide(
   command: Command,
   io: Io,
   cardId: string,
-  decision: 'approve' | 'deny',
-  options: JsonOption & { reason?: string },
+  decision: CardDecisionKind,
+  options: DecideOptions,
 ): Promise<ExitCode> {
+  const fields = decisionFields(options);
   const outcome = await preferLocalApi(
     command,
     // The API's 202 adds links for HTTP clients; the CLI prints what the direct path returns.
-    async (api) => withoutLinks(await api.cards.decide(cardId, decision, options.reason)),
+    async (api) => withoutLinks(await api.cards.decide(cardId, decision, fields)),
     () =>
       withDelegations(command, (delegations) =>
-        delegations.decide(cardId, {
-          decision,
-          ...(options.reason === undefined ? {} : { reason: options.reason }),
-          decidedBy: localOperatorId(),
-        }),
+        delegations.decide(cardId, { decision, ...fields, decidedBy: localOperatorId() }),
       ),
   );
   if (options.json) printJson(io, outcome);

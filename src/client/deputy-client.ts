@@ -34,6 +34,18 @@ import type { SessionSummary } from '../temporal/sessions/types.js';
 import { followEvents, type EventsOptions, type StreamEvent } from './event-iterator.js';
 import { httpTransport, type HttpOptions } from './http-transport.js';
 
+/** What a decision may say besides approve, deny or answer (issue 30; docs/policy.md). */
+export interface CardDecisionOptions {
+  /** Shown to the model on deny; recorded on approve. */
+  reason?: string;
+  /** Decision `answer`: the text the model gets in the tool's place. */
+  answer?: string;
+  /** Decision `approve`: also allow the same scope for the rest of the delegation. */
+  allow?: 'delegation';
+  /** Decision `approve`: run the call with these arguments (never wider than the card). */
+  arguments?: Record<string, unknown>;
+}
+
 export type StartDelegation = StartDelegationRequest;
 export type StartSession = StartSessionRequest;
 export type DelegationFilter = DelegationListRequest;
@@ -102,11 +114,15 @@ export interface DeputyClient {
      * with auth, only those the caller may decide.
      */
     pending(filter?: { session?: string }): Promise<ApprovalCard[]>;
-    /** The decided card, or the recorded decision when no worker applied it within seconds. */
+    /**
+     * The decided card, or the recorded decision when no worker applied it within seconds.
+     * `options` (issue 30): a reason, an `answer` (decision `answer`), `allow: 'delegation'` or
+     * edited `arguments` (decision `approve`); a string is the reason, as before.
+     */
     decide(
       cardId: string,
       decision: CardDecisionKind,
-      reason?: string,
+      options?: string | CardDecisionOptions,
     ): Promise<ApprovalCard | RecordedDecision>;
   };
   agents: {
@@ -163,8 +179,11 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
         (await get<{ cards: ApprovalCard[] }>(`/sessions/${id(session)}/cards`)).cards,
       pending: async (filter = {}) =>
         (await get<{ cards: ApprovalCard[] }>(`/cards${query(filter)}`)).cards,
-      decide: (cardId, decision, reason) =>
-        post(`/cards/${id(cardId)}`, { decision, ...(reason === undefined ? {} : { reason }) }),
+      decide: (cardId, decision, options) =>
+        post(`/cards/${id(cardId)}`, {
+          decision,
+          ...(typeof options === 'string' ? { reason: options } : options),
+        }),
     },
     agents: {
       list: async () => (await get<{ agents: AgentSummary[] }>('/workspace/agents')).agents,

@@ -6,6 +6,7 @@
 export { createDeputyClient } from './deputy-client.js';
 export type {
   AgentLevel,
+  CardDecisionOptions,
   CreateAgent,
   DelegationFilter,
   DelegationHandle,

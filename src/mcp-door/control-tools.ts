@@ -12,6 +12,11 @@ import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import { DELEGATION_STATUSES } from '../shared/delegation.js';
 import { isRecorded, type Delegations } from '../temporal/delegations/types.js';
+import {
+  CARD_DECISION_KINDS,
+  MAX_ANSWER_CHARS,
+  richDecisionFields,
+} from '../shared/card-decision-shape.js';
 import { ownFilter, statedCeiling } from './task-store.js';
 import { cardSummary, finishedAnswer, unfinishedAnswer, valueAnswer } from './tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -37,8 +42,21 @@ const CONTROL_SCHEMAS = {
   deputy_decide: z
     .object({
       cardId: z.string().min(1).max(220).describe('The card id (<delegation id>.<n>)'),
-      decision: z.enum(['approve', 'deny']),
+      decision: z.enum(CARD_DECISION_KINDS),
       reason: z.string().max(2000).optional().describe('Shown to the agent on deny'),
+      answer: z
+        .string()
+        .max(MAX_ANSWER_CHARS)
+        .optional()
+        .describe("decision 'answer': the tool's result in its place; the tool does not run"),
+      allow: z
+        .literal('delegation')
+        .optional()
+        .describe("decision 'approve': also allow the same tool and scope for the rest of it"),
+      arguments: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("decision 'approve': run with these arguments (never wider than the card)"),
     })
     .strict(),
   deputy_stop: z.object({ delegationId: DelegationIdSchema }).strict(),
@@ -57,7 +75,8 @@ const DESCRIPTIONS: Record<ControlToolName, string> = {
     "A delegation's state: status, rounds, pending and decided cards, denied calls, usage",
   deputy_result: "A delegation's final answer, or where it stands when it has not finished",
   deputy_cards: 'Approval cards waiting for a decision that you may decide',
-  deputy_decide: 'Approve or deny an approval card; the first decision through any door wins',
+  deputy_decide:
+    "Approve (optionally with edited arguments, or for the rest of the delegation), deny, or answer in the tool's place an approval card; the first decision through any door wins",
   deputy_stop: 'Stop a delegation: its pending cards are settled as denials',
   deputy_list: 'Your delegations, newest first',
 };
@@ -143,13 +162,14 @@ const HANDLERS: Record<ControlToolName, ControlHandler> = {
   },
 
   async deputy_decide({ delegations, caller, secrets }, input) {
-    const { cardId, decision, reason } = CONTROL_SCHEMAS.deputy_decide.parse(input);
+    const { cardId, decision, reason, ...rich } = CONTROL_SCHEMAS.deputy_decide.parse(input);
     // The same path as the API and the CLI: rights first, then the one decision function.
     await assertMayDecide(delegations, caller, cardId);
     const outcome = await delegations.decide(cardId, {
       decision,
       ...(reason === undefined ? {} : { reason }),
       decidedBy: caller.id,
+      ...richDecisionFields(rich),
     });
     if (isRecorded(outcome)) return valueAnswer(secrets, outcome.message, { ...outcome });
     return valueAnswer(secrets, `card ${cardId}: ${outcome.state.status}`, { card: outcome });

@@ -85,7 +85,8 @@ export function firstLine(task: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-export type CardDecisionKind = 'approve' | 'deny';
+/** `answer`: a person's text stands in for the tool's result; the tool does not run (issue 30). */
+export type CardDecisionKind = 'approve' | 'deny' | 'answer';
 
 export type CardState =
   | { status: 'pending' }
@@ -97,6 +98,10 @@ export type CardState =
       decisionId?: string;
       /** Settled by its deadline, not by a person (`decidedBy` is `deadline`). */
       expired?: true;
+      /** The arguments the call ran with instead of the card's (issue 30), secrets redacted. */
+      editedArguments?: Record<string, unknown>;
+      /** The number of the grant this approval recorded (`allow: 'delegation'`, issue 30). */
+      grant?: number;
     }
   | {
       status: 'denied';
@@ -105,6 +110,18 @@ export type CardState =
       decidedBy: string | null;
       decisionId?: string;
       expired?: true;
+    }
+  | {
+      /** A person answered in the tool's place (issue 30): `answer` became the call's result. */
+      status: 'answered';
+      answer: string;
+      /** Always null: read like the other states' `reason` by code that shows any of them. */
+      reason: null;
+      decidedAt: string;
+      decidedBy: string | null;
+      decisionId?: string;
+      /** Never set: a deadline approves or denies, it does not answer. */
+      expired?: undefined;
     };
 
 /** `decidedBy` of a card its deadline settled. */
@@ -154,6 +171,18 @@ export interface CardDecision {
    * also when both say the same thing. Absent on a stop's settlement and on older decisions.
    */
   decisionId?: string;
+  /** `answer`: the text the model gets as the tool's result (issue 30). */
+  answer?: string;
+  /**
+   * `approve` only: also allow later calls of the same scope without a card for the rest of
+   * this delegation (a grant, src/policy/grants.ts). Absent: this card only, as before.
+   */
+  allow?: 'delegation';
+  /**
+   * `approve` only: run the call with these arguments instead of the model's; never wider than
+   * the card (src/policy/edit-scope.ts). Absent: the arguments the card shows.
+   */
+  arguments?: Record<string, unknown>;
 }
 
 /**

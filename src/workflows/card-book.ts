@@ -2,11 +2,18 @@
  * The approval cards of one delegation. Sandbox code: deterministic, no I/O.
  */
 import type { ApprovalCard, CardDecision } from '../shared/delegation.js';
+import { decisionShapeProblem } from '../shared/card-decision-shape.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 
 export interface CardRejection {
   type: string;
   message: string;
+}
+
+/** What an approval recorded besides itself (issue 30). */
+export interface ApprovalExtras {
+  editedArguments?: Record<string, unknown>;
+  grant?: number;
 }
 
 export class CardBook {
@@ -45,34 +52,54 @@ export class CardBook {
         message: `card ${decision.cardId} was already ${card.state.status}`,
       };
     }
-    if (decision.decision !== 'approve' && decision.decision !== 'deny') {
-      return {
-        type: FAILURE_TYPES.cardDecisionInvalid,
-        message: `decision must be approve or deny, not ${String(decision.decision)}`,
-      };
-    }
+    // A decision without the fields of issue 30 is checked exactly as before.
+    const problem = decisionShapeProblem(decision);
+    if (problem !== null) return { type: FAILURE_TYPES.cardDecisionInvalid, message: problem };
     return null;
   }
 
-  /** Applies a decision to a pending card; returns the card, or null when it does not apply. */
-  apply(decision: CardDecision, decidedAt: string, expired = false): ApprovalCard | null {
+  /**
+   * Applies a decision to a pending card; returns the card, or null when it does not apply.
+   * `approval`: what an approval recorded besides itself (edited arguments, a grant).
+   */
+  apply(
+    decision: CardDecision,
+    decidedAt: string,
+    expired = false,
+    approval: ApprovalExtras = {},
+  ): ApprovalCard | null {
     if (this.rejectionOf(decision) !== null) return null;
     const card = this.cards.get(decision.cardId)!;
     const decidedBy = decision.decidedBy ?? null;
-    const which = {
-      ...(decision.decisionId === undefined ? {} : { decisionId: decision.decisionId }),
-      ...(expired ? { expired: true as const } : {}),
-    };
-    card.state =
-      decision.decision === 'approve'
-        ? { status: 'approved', reason: decision.reason ?? null, decidedAt, decidedBy, ...which }
-        : {
-            status: 'denied',
-            reason: decision.reason ?? 'denied by a human',
-            decidedAt,
-            decidedBy,
-            ...which,
-          };
+    const id = decision.decisionId === undefined ? {} : { decisionId: decision.decisionId };
+    const which = { ...id, ...(expired ? { expired: true as const } : {}) };
+    if (decision.decision === 'answer') {
+      card.state = {
+        status: 'answered',
+        answer: decision.answer!,
+        reason: null,
+        decidedAt,
+        decidedBy,
+        ...id,
+      };
+    } else if (decision.decision === 'approve') {
+      card.state = {
+        status: 'approved',
+        reason: decision.reason ?? null,
+        decidedAt,
+        decidedBy,
+        ...which,
+        ...approval,
+      };
+    } else {
+      card.state = {
+        status: 'denied',
+        reason: decision.reason ?? 'denied by a human',
+        decidedAt,
+        decidedBy,
+        ...which,
+      };
+    }
     return card;
   }
 }

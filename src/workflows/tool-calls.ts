@@ -22,6 +22,7 @@ import {
   ONCE_TOOL,
   READ_TOOL,
 } from './activity-options.js';
+import { answeredOutcome } from './card-outcomes.js';
 import { activityCause, causeOf } from './failure-notice.js';
 import { withSnapshot } from './snapshot-carrier.js';
 
@@ -160,6 +161,7 @@ export async function settleCall(
   if (card && card.state.status === 'denied') {
     return { content: `[tool '${call.name}' denied] ${card.state.reason}`, isError: true };
   }
+  if (card && card.state.status === 'answered') return answeredOutcome(call.name, card.state);
   if (!card && verdict.kind === 'deny') {
     return { content: `[tool '${call.name}' denied] ${verdict.reason}`, isError: true };
   }

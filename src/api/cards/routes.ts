@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import { isRecorded } from '../../temporal/delegations/types.js';
+import { richDecisionFields } from '../../shared/card-decision-shape.js';
 import type { AppEnv } from '../http/app-env.js';
 import { cardVisibility } from '../../rights/card-visibility.js';
 import { createCardDecisions } from './decisions.js';
@@ -80,6 +81,7 @@ export function registerCardRoutes(
       decision: body.decision,
       ...(body.reason === undefined ? {} : { reason: body.reason }),
       decidedBy: c.get('caller').id,
+      ...richDecisionFields(body),
     });
     if (isRecorded(outcome)) {
       // Stored in the delegation's history, not applied yet: no worker runs, or none did within

@@ -8,14 +8,47 @@
 import { z } from 'zod';
 import { Timestamp } from '../http/fields.js';
 import { component } from '../openapi/parts.js';
+import {
+  CARD_DECISION_KINDS,
+  decisionShapeProblem,
+  MAX_ANSWER_CHARS,
+} from '../../shared/card-decision-shape.js';
+
+const DecisionKind = z.enum(CARD_DECISION_KINDS);
+
+/** Issue 30's fields of a decision, in a body and in a recorded decision. */
+const richDecision = {
+  answer: z
+    .string()
+    .max(MAX_ANSWER_CHARS)
+    .optional()
+    .describe("decision 'answer': the tool's result in its place; the tool does not run"),
+  allow: z
+    .literal('delegation')
+    .optional()
+    .describe(
+      "decision 'approve': also allow later calls of the same scope without a card for the rest of this delegation (a grant; docs/policy.md)",
+    ),
+  arguments: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "decision 'approve': run the call with these arguments instead; checked against the tool's schema and never wider than the card (docs/policy.md)",
+    ),
+};
 
 export const DecideCardBodySchema = z
   .object({
-    decision: z.enum(['approve', 'deny']),
+    decision: DecisionKind,
     /** Shown to the model on deny; recorded on approve. */
     reason: z.string().max(2000).optional(),
+    ...richDecision,
   })
-  .strict();
+  .strict()
+  .superRefine((body, context) => {
+    const problem = decisionShapeProblem(body);
+    if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+  });
 export type DecideCardBody = z.infer<typeof DecideCardBodySchema>;
 
 const DecidedBy = z.string().nullable().describe('user id of who decided; null without auth');
@@ -40,6 +73,15 @@ export const CardStateSchema = component(
       decidedBy: DecidedBy,
       decisionId: DecisionId,
       expired: Expired,
+      editedArguments: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('the arguments the call ran with instead of the card’s, secrets redacted'),
+      grant: z
+        .number()
+        .int()
+        .optional()
+        .describe('the number of the grant this approval recorded (`allow: delegation`)'),
     }),
     z.object({
       status: z.literal('denied'),
@@ -48,6 +90,14 @@ export const CardStateSchema = component(
       decidedBy: DecidedBy,
       decisionId: DecisionId,
       expired: Expired,
+    }),
+    z.object({
+      status: z.literal('answered'),
+      answer: z.string().describe("a person's text, given to the model in the tool's place"),
+      reason: z.null(),
+      decidedAt: Timestamp,
+      decidedBy: DecidedBy,
+      decisionId: DecisionId,
     }),
   ]),
 );
@@ -96,7 +146,7 @@ export const CardOpenedEventSchema = component(
 export const CardOutcomeSchema = component(
   'CardOutcome',
   z.object({
-    decision: z.enum(['approve', 'deny']),
+    decision: DecisionKind,
     decidedBy: DecidedBy,
     reason: z.string().nullable(),
     decidedAt: Timestamp,
@@ -128,9 +178,10 @@ export const CardDecisionSchema = component(
   'CardDecision',
   z.object({
     cardId: z.string(),
-    decision: z.enum(['approve', 'deny']),
+    decision: DecisionKind,
     reason: z.string().optional().describe('Shown to the model on deny; recorded on approve'),
     decidedBy: z.string().optional(),
+    ...richDecision,
   }),
 );
 

@@ -3,11 +3,11 @@
  * outcome reads in them. Apart from the stream so the pure inbox diff (inbox-diff.ts) and the
  * stream's I/O share them without importing each other.
  */
-import type { ApprovalCard } from '../../shared/delegation.js';
+import type { ApprovalCard, CardDecisionKind } from '../../shared/delegation.js';
 
 /** How a card that left the pending set was settled (CardOutcomeSchema in cards/schemas.ts). */
 export interface CardOutcome {
-  decision: 'approve' | 'deny';
+  decision: CardDecisionKind;
   decidedBy: string | null;
   reason: string | null;
   decidedAt: string;
@@ -33,10 +33,12 @@ export function outcomeOf(card: ApprovalCard): CardOutcome | undefined {
   const { state } = card;
   if (state.status === 'pending') return undefined;
   return {
-    decision: state.status === 'approved' ? 'approve' : 'deny',
+    decision: DECISION_OF[state.status],
     decidedBy: state.decidedBy,
     reason: state.reason,
     decidedAt: state.decidedAt,
     ...(state.expired === true ? { expired: true as const } : {}),
   };
 }
+
+const DECISION_OF = { approved: 'approve', denied: 'deny', answered: 'answer' } as const;

@@ -28,6 +28,7 @@ import {
   type DelegationState,
 } from '../../shared/delegation.js';
 import { decideCardSignal } from '../../shared/messages.js';
+import { decisionShapeProblem, richDecisionFields } from '../../shared/card-decision-shape.js';
 import { DeputyError } from '../../errors.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
@@ -60,6 +61,8 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
     if (description.status.name !== 'RUNNING') {
       throw await closedRunError(deps, delegationId, cardId, description);
     }
+    const shape = decisionShapeProblem(request);
+    if (shape !== null) throw new DeputyError('invalid', shape);
     const card = await pendingCard(deps, delegationId, cardId, description);
     const decision: CardDecision = {
       cardId,
@@ -67,6 +70,7 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
       ...(request.reason === undefined ? {} : { reason: request.reason }),
       ...(request.decidedBy == null ? {} : { decidedBy: request.decidedBy }),
       decisionId: randomUUID(),
+      ...richDecisionFields(request),
     };
 
     const waiting = (await unappliedDecisions(handle, description.runId)).find(

@@ -116,6 +116,10 @@ export interface DecideRequest {
   decision: CardDecisionKind;
   reason?: string;
   decidedBy?: string | null;
+  /** Issue 30: the text in the tool's place (`answer`), a grant, edited arguments (`approve`). */
+  answer?: string;
+  allow?: 'delegation';
+  arguments?: Record<string, unknown>;
 }
 
 /**

@@ -1,0 +1,21 @@
+/**
+ * What the model reads when a person decided a card other than by a plain approve or deny
+ * (issue 30). Sandbox code.
+ */
+import type { ToolOutcome } from '../activities/types.js';
+import type { CardState } from '../shared/delegation.js';
+
+/**
+ * A person answered in the tool's place: their text is the call's result, and the model is
+ * told it is a person's answer, not the tool's output, so it does not take it for one.
+ */
+export function answeredOutcome(
+  tool: string,
+  state: Extract<CardState, { status: 'answered' }>,
+): ToolOutcome {
+  const who = state.decidedBy === null ? 'a person' : `a person (${state.decidedBy})`;
+  return {
+    content: `[tool '${tool}' did not run: ${who} answered in its place]\n${state.answer}`,
+    isError: false,
+  };
+}
