@@ -9,6 +9,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { DeputyConfig } from '../config/schema.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { WEBHOOK_GONE, WEBHOOK_REJECTED, type Notification } from '../shared/notifications.js';
+import { webhookCardLinks } from './webhook-card-links.js';
 
 export interface DeliverWebhookInput {
   webhook: string;
@@ -26,7 +27,7 @@ export function signatureOf(body: string, secret: string): string {
 }
 
 export async function deliverWebhookActivity(
-  config: Pick<DeputyConfig, 'notifications'>,
+  config: Pick<DeputyConfig, 'notifications' | 'links' | 'api'>,
   { webhook: name, notification }: DeliverWebhookInput,
   secrets: SecretMasker,
   env: NodeJS.ProcessEnv = process.env,
@@ -38,7 +39,12 @@ export async function deliverWebhookActivity(
       WEBHOOK_GONE,
     );
   }
-  const body = JSON.stringify(secrets.value(notification));
+  // One-tap links are added after masking: a token is no secret value, but it must arrive whole.
+  const links = webhookCardLinks(config, name, notification, env);
+  const body = JSON.stringify({
+    ...secrets.value(notification),
+    ...(links === undefined ? {} : { links }),
+  });
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'idempotency-key': notification.id,

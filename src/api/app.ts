@@ -19,6 +19,7 @@ import type { AppEnv } from './http/app-env.js';
 import type { Auth } from './http/auth.js';
 import { requestBodyLimit } from './http/body-limit.js';
 import { registerCardRoutes } from './cards/routes.js';
+import { registerCardLinkMinting, registerCardLinkPages } from './cards/link-routes.js';
 import { registerCatalogRoutes } from './workspace/catalog-routes.js';
 import { registerCheckRoutes } from './agents/check-routes.js';
 import { clip } from '../shared/clip.js';
@@ -124,6 +125,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ),
   );
 
+  // One-tap card links (cards/link-routes.ts): public, their own guards, before the others.
+  registerCardLinkPages(app, { ...deps, settings, secrets, logger, auth });
   // Order matters: where the request comes from, then who sends it, then what it carries. Each
   // step refuses before the next one reads anything, and all of them before a route calls Temporal.
   // Decided per request: an edit of the configuration may turn auth on or off (api/http/live-auth.ts).
@@ -179,6 +182,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     secrets,
   });
   registerCardRoutes(app, { ...deps, secrets });
+  registerCardLinkMinting(app, { ...deps, settings, secrets, logger });
   registerGenerateRoutes(app, { settings, secrets, logger });
   // Before the agent routes: `POST /workspace/agents/:name` would take `/workspace/agents/check`.
   registerCheckRoutes(app, { settings, secrets, definitions });

@@ -25,6 +25,7 @@ import { followDelegation } from './follow.js';
 import { cardLines, resultLines, stateLines, summaryTable } from './format.js';
 import { printJson, type Io } from './io.js';
 import { preferLocalApi } from './local-api.js';
+import { cardLinkLines, cardLinksFor } from './card-links.js';
 
 interface JsonOption {
   json?: boolean;
@@ -174,8 +175,9 @@ export function registerDelegationCommands(
     .command('cards')
     .description('pending approval cards')
     .option('--session <session>', 'only this session')
+    .option('--links', 'also print signed one-tap approve and deny links (needs a link key)')
     .option('--json', 'machine-readable output')
-    .action(async (options: JsonOption & { session?: string }, command: Command) =>
+    .action(async (options: JsonOption & { session?: string; links?: boolean }, command: Command) =>
       run(command, async (io) => {
         const filter = options.session === undefined ? {} : { session: options.session };
         const cards = await preferLocalApi(
@@ -183,9 +185,15 @@ export function registerDelegationCommands(
           (api) => api.cards.pending(filter),
           () => withDelegations(command, (delegations) => delegations.cards(filter)),
         );
-        if (options.json) printJson(io, cards);
-        else if (cards.length === 0) io.out('no pending cards');
-        else for (const card of cards) io.out(cardLines(card).join('\n'));
+        const links = options.links === true ? await cardLinksFor(command, cards) : null;
+        const linksOf = (index: number) => (links === null ? [] : cardLinkLines(links[index]!));
+        if (options.json) {
+          printJson(
+            io,
+            links === null ? cards : cards.map((card, i) => ({ ...card, links: links[i] })),
+          );
+        } else if (cards.length === 0) io.out('no pending cards');
+        else cards.forEach((card, i) => io.out([...cardLines(card), ...linksOf(i)].join('\n')));
         return EXIT.ok;
       }),
     );

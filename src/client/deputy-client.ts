@@ -24,6 +24,7 @@ import type {
   DelegationState,
   DelegationStatus,
 } from '../shared/delegation.js';
+import type { CardLinks } from '../shared/card-links.js';
 import type { SessionState } from '../shared/session.js';
 import type {
   DelegationSummary,
@@ -115,6 +116,11 @@ export interface DeputyClient {
      */
     pending(filter?: { session?: string }): Promise<ApprovalCard[]>;
     /**
+     * Signed one-tap approve and deny links for a pending card, deciding as this client's caller
+     * (issue 30). 503 `unavailable` when the API has no link key configured.
+     */
+    links(cardId: string): Promise<CardLinks>;
+    /**
      * The decided card, or the recorded decision when no worker applied it within seconds.
      * `options` (issue 30): a reason, an `answer` (decision `answer`), `allow: 'delegation'` or
      * edited `arguments` (decision `approve`); a string is the reason, as before.
@@ -179,6 +185,7 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
         (await get<{ cards: ApprovalCard[] }>(`/sessions/${id(session)}/cards`)).cards,
       pending: async (filter = {}) =>
         (await get<{ cards: ApprovalCard[] }>(`/cards${query(filter)}`)).cards,
+      links: (cardId) => post(`/cards/${id(cardId)}/links`),
       decide: (cardId, decision, options) =>
         post(`/cards/${id(cardId)}`, {
           decision,

@@ -10,6 +10,7 @@ import { NOTIFICATION_EVENTS } from '../shared/notifications.js';
 import { type ConfigSecrets } from './config-secrets.js';
 import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/tool-queue.js';
 import { WORKER_TUNING_DEFAULTS, WorkerTuningSchema } from './worker-tuning.js';
+import { LinksConfigSchema } from './links-schema.js';
 
 /** The longest `timeoutSeconds` of a model entry: the model-call activity itself ends at 600 s. */
 export const MAX_MODEL_TIMEOUT_SECONDS = 540;
@@ -162,6 +163,8 @@ export const ConfigFileSchema = z
       .default({ webhooks: {} }),
     /** Card deadlines for definitions that set none (`cardTimeout`, `cardReminder`, ...). */
     cards: CardsConfigSchema.default({ timeoutOutcome: 'deny' }),
+    /** Signed one-tap approve/deny links (src/config/links-schema.ts); off without a key. */
+    links: LinksConfigSchema.optional(),
     /**
      * What the servers of `.mcp.json` (a file agents can write) may reference: `variables` maps a
      * server's name to the environment variables its `${NAME}` references may name. A reference

@@ -7,6 +7,7 @@ import type { DeputyConfig } from '../config/schema.js';
 import { apiKeyVariable, PROVIDER_KEY_VARIABLES } from '../config/model-keys.js';
 import { redactSecrets, redactSecretText } from '../shared/redact.js';
 import { environmentSecretValues } from './environment-secrets.js';
+import { linkKeyValues } from './link-keys.js';
 
 export interface SecretMasker {
   /** `text` with every known secret value and every secret-looking part replaced by `__redacted__`. */
@@ -30,6 +31,8 @@ export type SecretSources = Pick<DeputyConfig, 'secrets'> & {
   models: Pick<DeputyConfig['models'], 'catalog'>;
   /** The variable holding deputy's own MCP bearer token (sent to `auth: bearer` servers). */
   mcpBearerTokenEnv?: string;
+  /** Where one-tap link keys are (src/secrets/link-keys.ts); DEPUTY_LINK_SECRET when absent. */
+  links?: DeputyConfig['links'];
 };
 
 /**
@@ -57,7 +60,13 @@ export function configuredSecretValues(
     const value = env[name];
     return value === undefined || value === '' ? [] : [value];
   });
-  return [...config.secrets.literals(), ...values, ...environmentSecretValues(env)];
+  return [
+    ...config.secrets.literals(),
+    ...values,
+    ...environmentSecretValues(env),
+    // The link keys: DEPUTY_LINK_SECRET even when no `links` section names a variable.
+    ...linkKeyValues(config, env),
+  ];
 }
 
 /** A masker for this configuration's secrets, read from `env` now. */

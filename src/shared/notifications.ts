@@ -2,6 +2,7 @@
  * Webhook notifications (issue 14): what a delegation tells the workspace's webhooks, and when.
  * Shared by the workflow (which decides to notify) and the activity (which delivers).
  */
+import type { CardLinks } from './card-links.js';
 import type { ApprovalCard, DelegationResult } from './delegation.js';
 
 export const NOTIFICATION_EVENTS = [
@@ -23,6 +24,11 @@ export interface Notification {
   delegation: { delegationId: string; workflowId: string; agent: string; session: string };
   /** For `card.*`. */
   card?: ApprovalCard;
+  /**
+   * For `card.*` when one-tap links are configured: approve and deny URLs minted by the activity
+   * that delivers it (the workflow never holds the key), deciding as `webhook:<name>`.
+   */
+  links?: CardLinks;
   /** For `delegation.*`. */
   result?: DelegationResult;
 }

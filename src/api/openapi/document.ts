@@ -21,6 +21,7 @@
 import { z } from 'zod';
 import { agentPaths } from '../agents/paths.js';
 import { cardPaths } from '../cards/paths.js';
+import { cardLinkPaths } from '../cards/link-paths.js';
 import { checkPaths } from '../agents/check-paths.js';
 import { delegationPaths } from '../delegations/paths.js';
 import { consolePaths } from '../console-routes.js';
@@ -69,6 +70,7 @@ const ROUTE_PATHS: readonly PathItems[] = [
   delegationPaths,
   sessionPaths,
   cardPaths,
+  cardLinkPaths,
   agentPaths,
   checkPaths,
   workspacePaths,
