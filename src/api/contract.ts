@@ -5,6 +5,7 @@
  * Requests are what a caller may send (`z.input`: defaults and coercions not yet applied).
  */
 import type { z } from 'zod';
+import type { ResumeDelegationBodySchema } from './delegations/steering-schemas.js';
 import type {
   AgentLevelQuerySchema,
   AgentListSchema,
@@ -47,6 +48,8 @@ export type DelegationListRequest = z.input<typeof ListDelegationsQuerySchema>;
 export type StartSessionRequest = z.input<typeof StartSessionBodySchema>;
 export type SessionListRequest = z.input<typeof ListSessionsQuerySchema>;
 export type { StateView, Withheld } from '../rights/transcript-view.js';
+export type ResumeDelegationRequest = z.input<typeof ResumeDelegationBodySchema>;
+export type { SteeringMessage } from '../shared/steering.js';
 
 // The approvals inbox's events.
 export type { CardOutcome, CardStreamEvent } from './cards/stream.js';

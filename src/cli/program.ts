@@ -12,6 +12,7 @@ import { registerInitCommand } from './init-command.js';
 import { registerMcpCommands } from './mcp-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerSessionCommands } from './session-commands.js';
+import { registerSteeringCommands } from './steering-commands.js';
 import { VERSION } from '../version.js';
 
 export function createProgram(io: Io, setExitCode: (code: number) => void): Command {
@@ -35,6 +36,7 @@ export function createProgram(io: Io, setExitCode: (code: number) => void): Comm
     setExitCode(await body(io));
   };
   registerDelegationCommands(program, run);
+  registerSteeringCommands(program, run);
   registerServerCommands(program, run);
   registerAgentCommands(program, run);
   registerMcpCommands(program, run);

@@ -11,7 +11,9 @@ import type {
   CreateAgentRequest,
   DelegationListRequest,
   DuplicateAgentRequest,
+  ResumeDelegationRequest,
   SessionListRequest,
+  SteeringMessage,
   StartDelegationRequest,
   StartSessionRequest,
   StateView,
@@ -102,6 +104,17 @@ export interface DeputyClient {
     get(delegationId: string): Promise<StateView<DelegationState>>;
     list(filter?: DelegationFilter): Promise<DelegationSummary[]>;
     stop(delegationId: string): Promise<StopOutcome>;
+    /**
+     * Sends a running delegation a message its model gets at the next round boundary (issue 30):
+     * answers it queued (`seq`). 409 once it finished: resume it instead.
+     */
+    send(
+      delegationId: string,
+      text: string,
+      options?: { messageId?: string },
+    ): Promise<SteeringMessage>;
+    /** Continues a finished delegation with a new message, as a new delegation (issue 30). */
+    resume(delegationId: string, request: ResumeDelegationRequest): Promise<StartedDelegation>;
     events(delegationId: string, options?: EventsOptions): AsyncGenerator<StreamEvent>;
   };
   cards: {
@@ -177,6 +190,9 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
         (await get<{ delegations: DelegationSummary[] }>(`/delegations${query(filter)}`))
           .delegations,
       stop: (delegationId) => post(`/delegations/${id(delegationId)}/stop`),
+      send: (delegationId, text, sendOptions = {}) =>
+        post(`/delegations/${id(delegationId)}/messages`, { text, ...sendOptions }),
+      resume: (delegationId, request) => post(`/delegations/${id(delegationId)}/resume`, request),
       events: (delegationId, eventOptions) =>
         followEvents(http, `/delegations/${id(delegationId)}/events`, eventOptions),
     },

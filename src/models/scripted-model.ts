@@ -18,8 +18,10 @@
  * Each turn is one assistant answer: `text` (default empty) and `toolCalls` (default none); a turn
  * must have at least one of them. In `text` and in string values inside `arguments`, `${task}` is
  * replaced by the first user message, `${lastToolResult}` by the content of the most recent
- * tool result (empty when there is none), and `${lastTaskId}` by the most recent `task_id` a
- * tool result named (a session's Task answers with one), so a script can follow its own tasks.
+ * tool result (empty when there is none), `${lastTaskId}` by the most recent `task_id` a
+ * tool result named (a session's Task answers with one), so a script can follow its own tasks,
+ * and `${lastUserMessage}` by the most recent user message (a message sent to a running
+ * delegation, or the task when none was), so a script can show what it was told.
  *
  * The model is stateless on purpose: the model-call activity may run on another worker after a
  * crash, so the turn to replay is derived from the request alone (the number of assistant
@@ -172,6 +174,8 @@ function replayTurn(script: Script, request: ModelRequest, label: string): Model
   const variables: Variables = {
     task: transcript.find((entry) => entry.role === 'user')?.content ?? '',
     lastToolResult: toolResults[0]?.content ?? '',
+    lastUserMessage:
+      [...transcript].reverse().find((entry) => entry.role === 'user')?.content ?? '',
     lastTaskId:
       toolResults
         .map((entry) => TASK_ID_MENTION.exec(entry.content)?.[1])
@@ -206,7 +210,7 @@ export function scriptedUsage(
   };
 }
 
-type Variables = Record<'task' | 'lastToolResult' | 'lastTaskId', string>;
+type Variables = Record<'task' | 'lastToolResult' | 'lastTaskId' | 'lastUserMessage', string>;
 
 /** How a Task result names its task (`task_id d-...`, src/workflows/session/task-tools.ts). */
 const TASK_ID_MENTION = /task_id "?(d-[a-z0-9]+)/;
@@ -216,7 +220,7 @@ function substitute(value: unknown, variables: Variables): unknown {
   if (typeof value === 'string') {
     // A replacer function, so `$&` and friends inside the task are not interpreted.
     return value.replace(
-      /\$\{(task|lastToolResult|lastTaskId)\}/g,
+      /\$\{(task|lastToolResult|lastTaskId|lastUserMessage)\}/g,
       (_match, name: keyof Variables) => variables[name],
     );
   }

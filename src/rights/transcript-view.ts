@@ -66,6 +66,8 @@ export function summaryOf<T extends DelegationState>(state: T): StateView<T> {
     ...state,
     transcriptSummary: [],
     deniedCalls: [],
+    // Messages sent to a running delegation (issue 30) are transcript too.
+    ...(state.messages === undefined ? {} : { messages: [] }),
     pendingCards: state.pendingCards.filter((card) => isOpenToAll(card)),
     decidedCards: state.decidedCards.filter((card) => isOpenToAll(card)),
     result: resultSummary(state.result),
@@ -81,7 +83,11 @@ export function summaryOf<T extends DelegationState>(state: T): StateView<T> {
       : {}),
     withheld: {
       message: `${ownerOrAdminRefusal(`reading the ${CONTENT} of ${nameOf(state)}`).message}; this answer is its summary`,
-      fields: withTasks ? [...STATE_FIELDS, ...TASK_FIELDS] : STATE_FIELDS,
+      fields: [
+        ...STATE_FIELDS,
+        ...(state.messages === undefined ? [] : ['messages']),
+        ...(withTasks ? TASK_FIELDS : []),
+      ],
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Caller } from './caller.js';
 import type { PermissionMode, UnattendedVerdict } from './policy-contract.js';
 import type { PermissionInEffect } from './permission-in-effect.js';
 import type { TranscriptEntry } from './model-contract.js';
+import type { SteeringMessage } from './steering.js';
 
 /** Task queue every deputy worker polls; any number of workers may share it. */
 export const TASK_QUEUE = 'deputy-delegations';
@@ -72,6 +73,12 @@ export interface DelegationFork {
   workflowId: string;
   fromRound: number;
   transcript: TranscriptEntry[];
+  /**
+   * Set when it resumes a finished delegation with a new message (issue 30, `deputy resume`):
+   * its transcript is the original's whole one plus that message, and it counts its own rounds
+   * from 0 (a fresh `maxTurns`). Absent: a fork, whose rounds count on from `fromRound`.
+   */
+  resumed?: true;
 }
 
 /** Workflow id of a delegation (RUN-1). */
@@ -269,8 +276,9 @@ export type DelegationEvent =
   // A pending card's reminder (`cardReminder` before its deadline), once per card.
   | { seq: number; at: string; type: 'card-reminder'; card: ApprovalCard }
   | { seq: number; at: string; type: 'finished'; result: DelegationResult }
-  // Sessions only (RUN-7): a user message taken up, the answer to it, a child's start and end.
+  // A user message taken up: a session's (RUN-7), or one sent to a running delegation (issue 30).
   | { seq: number; at: string; type: 'message'; text: string; from: string | null }
+  // Sessions only (RUN-7): the answer to a message, a child's start and end.
   | { seq: number; at: string; type: 'reply'; text: string; roundsUsed: number }
   | { seq: number; at: string; type: 'task-started'; task: SessionTask }
   | { seq: number; at: string; type: 'task-finished'; task: SessionTask };
@@ -300,6 +308,11 @@ export interface DelegationState {
    * (issue 29). Absent before the agent is resolved, and when rebuilt from visibility.
    */
   permission?: PermissionInEffect;
+  /**
+   * Messages sent to it while it ran (issue 30, shared/steering.ts), in order: delivered or still
+   * waiting for the next round boundary. Absent when none was sent, and from visibility.
+   */
+  messages?: SteeringMessage[];
   result: DelegationResult | null;
 }
 

@@ -5,6 +5,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ApprovalCard, CardDecision, DelegationEvent, DelegationState } from './delegation.js';
 import type { ChildReport, SessionMessage } from './session.js';
+import type { SteeringMessage, SteeringRequest } from './steering.js';
 
 export const decideCardSignal = defineSignal<[CardDecision]>('decideCard');
 
@@ -21,3 +22,10 @@ export const sessionMessageSignal = defineSignal<[SessionMessage]>('sessionMessa
 
 /** A child delegation's progress, cards and end, sent to its session. */
 export const childReportSignal = defineSignal<[ChildReport]>('childReport');
+
+/**
+ * A message to a running delegation (issue 30): its validator refuses one for a delegation that
+ * has finished or is finishing, and a blank or too long text, with a reason; the handler queues
+ * it and answers at once. The model gets it at the next round boundary (workflows/steering.ts).
+ */
+export const sendMessageUpdate = defineUpdate<SteeringMessage, [SteeringRequest]>('sendMessage');

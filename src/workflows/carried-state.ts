@@ -11,6 +11,7 @@ import type {
   UsageTotals,
 } from '../shared/delegation.js';
 import type { TranscriptEntry } from '../shared/model-contract.js';
+import type { SteeringMessage } from '../shared/steering.js';
 
 export interface CarriedState {
   resolved: ResolvedAgent;
@@ -28,6 +29,8 @@ export interface CarriedState {
   deniedCalls?: DeniedCall[];
   /** Token totals so far; absent when carried by a run from before usage was counted. */
   usage?: UsageTotals;
+  /** Messages sent to it (issue 30): the waiting ones, and the latest delivered; absent: none. */
+  messages?: SteeringMessage[];
 }
 
 /**

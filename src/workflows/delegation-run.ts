@@ -64,7 +64,8 @@ export class DelegationRun {
     this.events = carried?.events ?? [];
     this.denied = carried?.deniedCalls ?? [];
     this.transcript = carried?.transcript ?? input.fork?.transcript ?? opening;
-    this.rounds = carried?.roundsUsed ?? input.fork?.fromRound ?? 0;
+    // A resumed delegation (issue 30) is a new run with its own turns; a fork counts on.
+    this.rounds = carried?.roundsUsed ?? (input.fork?.resumed ? 0 : input.fork?.fromRound) ?? 0;
     this.resolvedAgent = carried?.resolved ?? null;
     this.maxTurns = carried?.resolved.snapshot.limits.maxTurns ?? 0;
     this.model = carried?.resolved.snapshot.model ?? null;

@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ResolvedAgent } from '../activities/types.js';
-import type { DelegationInput, DelegationResult } from '../shared/delegation.js';
+import type { DelegationInput, DelegationResult, DelegationState } from '../shared/delegation.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import type { ToolQueueInput } from '../shared/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS, workspaceQueue } from './activity-options.js';
@@ -27,6 +27,7 @@ import { parentReporter, REPORT_TEXT_CHARS } from './parent-report.js';
 import { runRounds, type RoundsOptions } from './rounds.js';
 import { denyPendingOnStop, registerRunHandlers } from './run-handlers.js';
 import { notify } from './notify.js';
+import { registerSteering, SteeringQueue } from './steering.js';
 import { publish } from './visibility.js';
 
 /**
@@ -43,14 +44,20 @@ export async function delegation(
   const background = input.options.background === true;
   const reports = parentReporter(input);
   // Handlers first, before any await, so no signal or query is ever missed.
+  const steering = new SteeringQueue(carried?.messages);
   const decideCard = registerRunHandlers(
     run,
-    () => run.state(),
+    () => withMessages(run.state(), steering),
     (card) => reports.send({ kind: 'card-decided', taskId: input.delegationId, card }),
   );
+  registerSteering(run, steering);
 
   const ending: Ending = { input, run, toolQueue, background, reports };
-  const finish = (next: DelegationResult) => finishDelegation(ending, next);
+  const finish = (next: DelegationResult) => {
+    // From here a message could never reach the model: the update refuses it.
+    steering.close();
+    return finishDelegation(ending, next);
+  };
 
   try {
     const resolved: ResolvedAgent =
@@ -74,13 +81,15 @@ export async function delegation(
       outOfTurns: () => run.outOfTurns(),
       maxTokens: input.options.maxTokens ?? resolved.snapshot.limits.maxTokens,
       async betweenRounds() {
+        steering.deliver(run);
         if (!historyNearLimit()) return;
         // Hand over between rounds: no card pending, no tool running, no handler mid-flight,
         // no report on its way to the session.
         await reports.flush();
         await condition(allHandlersFinished);
-        await continueAsNew<typeof delegation>(input, run.carryOver());
+        await continueAsNew<typeof delegation>(input, carryOver(run, steering));
       },
+      messagesWaiting: () => steering.waiting(),
       ...reportsToSession(ending),
     });
     return await finish(
@@ -105,6 +114,18 @@ export async function delegation(
     await finish(run.endedEarly('failed', notice));
     throw ApplicationFailure.nonRetryable(notice, FAILURE_TYPES.delegationFailed);
   }
+}
+
+/** The state query's answer: the run's, with the messages sent to it when there are any. */
+function withMessages(state: DelegationState, steering: SteeringQueue): DelegationState {
+  const messages = steering.list();
+  return messages.length === 0 ? state : { ...state, messages };
+}
+
+/** What the next run continues from; `messages` only when some were sent (older shape else). */
+function carryOver(run: DelegationRun, steering: SteeringQueue): CarriedState {
+  const messages = steering.carry();
+  return messages.length === 0 ? run.carryOver() : { ...run.carryOver(), messages };
 }
 
 /** What the end of a delegation needs: its run, where its hooks run, and its session's reports. */

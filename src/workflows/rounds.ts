@@ -27,8 +27,16 @@ export interface RoundsOptions {
   outOfTurns(): boolean;
   /** The token budget, checked before each model call; absent: none. */
   maxTokens?: number | undefined;
-  /** Runs between rounds (no card pending, no tool running): may continue-as-new. */
+  /**
+   * Runs between rounds (no card pending, no tool running), before the next model call: delivers
+   * messages sent meanwhile, and may continue-as-new.
+   */
   betweenRounds(): Promise<void>;
+  /**
+   * True while a message sent to the delegation waits for delivery (issue 30): an answer then is
+   * not the end, the model gets the message first. Absent: never (a session).
+   */
+  messagesWaiting?(): boolean;
   /** Calls the workflow runs itself (a session's Task tools); null for every other call. */
   workflowCall?(item: PlannedCall): Promise<ToolOutcome> | null;
   /** Told after each model turn and each park or resume (a child reports to its session). */
@@ -74,7 +82,11 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     );
     run.recordModelTurn(turn);
     await options.onProgress?.();
-    if (turn.toolCalls.length === 0) return { kind: 'answered', turn };
+    if (turn.toolCalls.length === 0) {
+      // A message that arrived while the model answered is delivered in one more round.
+      if (options.messagesWaiting?.() === true && !options.outOfTurns()) continue;
+      return { kind: 'answered', turn };
+    }
     if (options.outOfTurns()) return { kind: 'out-of-turns', turn };
 
     const planned = planCalls(turn, resolved, unattended);

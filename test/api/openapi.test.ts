@@ -35,6 +35,10 @@ import type {
 } from '../../src/temporal/delegations/facade.js';
 import { jsonPost, makeApp } from './make-app.js';
 import { cardOfD1, startedD1 } from './stub-delegations.js';
+import {
+  ResumeDelegationBodySchema,
+  SendDelegationMessageBodySchema,
+} from '../../src/api/delegations/steering-schemas.js';
 
 type Schema = Record<string, unknown>;
 interface Operation {
@@ -74,6 +78,8 @@ function generated(schema: z.ZodType): Schema {
 const REQUEST_BODIES: Record<string, z.ZodType> = {
   'POST /delegations': StartDelegationBodySchema,
   'POST /delegations/{id}/fork': ForkDelegationBodySchema,
+  'POST /delegations/{id}/messages': SendDelegationMessageBodySchema,
+  'POST /delegations/{id}/resume': ResumeDelegationBodySchema,
   'POST /cards/{id}': DecideCardBodySchema,
   'POST /sessions': StartSessionBodySchema,
   'POST /sessions/{id}/messages': SendMessageBodySchema,

@@ -87,6 +87,25 @@ describe('scripted model', () => {
     expect(response.text).toBe("<$& $' $1>");
   });
 
+  it('substitutes ${lastUserMessage}: the latest user message, the task when none followed', async () => {
+    const inline = createScriptedModel({
+      turns: [
+        { text: 'first: ${lastUserMessage}', toolCalls: [] },
+        { text: 'then: ${lastUserMessage} (task ${task})', toolCalls: [] },
+      ],
+    });
+    expect((await inline.complete(request([task]), {})).text).toBe('first: tidy the notes');
+    const steered = await inline.complete(
+      request([
+        task,
+        { role: 'assistant', content: 'ok', toolCalls: [] },
+        { role: 'user', content: 'also the drafts' },
+      ]),
+      {},
+    );
+    expect(steered.text).toBe('then: also the drafts (task tidy the notes)');
+  });
+
   it('rejects with the abort reason when the signal is already aborted', async () => {
     const controller = new AbortController();
     const reason = new Error('cancelled');

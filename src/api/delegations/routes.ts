@@ -22,6 +22,7 @@ import {
   StartDelegationQuerySchema,
 } from './schemas.js';
 import { EventsQuerySchema } from '../http/fields.js';
+import { registerSteeringRoutes } from './steering-routes.js';
 import { parseBody, parseQuery } from '../http/validation.js';
 
 // eslint-disable-next-line max-lines-per-function -- a register* table: one entry per route, each short.
@@ -105,6 +106,8 @@ export function registerDelegationRoutes(
       201,
     );
   });
+
+  registerSteeringRoutes(app, { ...deps, linksOf });
 
   app.get('/delegations', async (c) => {
     const filter = parseQuery(c, ListDelegationsQuerySchema);

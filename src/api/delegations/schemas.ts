@@ -20,6 +20,7 @@ import {
   utf8Text,
 } from '../http/fields.js';
 import { component } from '../openapi/parts.js';
+import { DelegationOriginSchema, SteeringMessageSchema } from './steering-schemas.js';
 import { APPROVAL_MODES, PERMISSION_MODES } from '../../shared/policy-contract.js';
 
 /**
@@ -198,6 +199,13 @@ export const DelegationStateSchema = component(
     permission: PermissionSchema.optional().describe(
       "the approval mode and flags it runs with, the permission mode its caller stated and the agent's own; absent before the agent is resolved and when rebuilt from visibility",
     ),
+    messages: z
+      .array(SteeringMessageSchema)
+      .optional()
+      .describe(
+        'messages sent to it while it ran (POST /delegations/{id}/messages), in order, delivered or waiting; absent when none was sent',
+      ),
+    origin: DelegationOriginSchema.optional(),
     result: DelegationResultSchema.nullable(),
     toolQueue: z
       .string()
@@ -254,6 +262,7 @@ export const DelegationSummarySchema = component(
     task: z.string().nullable().describe('first line of the task'),
     startedAt: Timestamp,
     closedAt: Timestamp.nullable(),
+    origin: DelegationOriginSchema.optional(),
   }),
 );
 

@@ -24,6 +24,7 @@ import { cardPaths } from '../cards/paths.js';
 import { cardLinkPaths } from '../cards/link-paths.js';
 import { checkPaths } from '../agents/check-paths.js';
 import { delegationPaths } from '../delegations/paths.js';
+import { steeringPaths } from '../delegations/steering-paths.js';
 import { consolePaths } from '../console-routes.js';
 import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from '../workspace/mcp-paths.js';
@@ -68,6 +69,7 @@ const corePaths: PathItems = {
 const ROUTE_PATHS: readonly PathItems[] = [
   corePaths,
   delegationPaths,
+  steeringPaths,
   sessionPaths,
   cardPaths,
   cardLinkPaths,

@@ -15,6 +15,8 @@ import { TASK_QUEUE } from '../../shared/delegation.js';
 import { createCards } from './cards.js';
 import { createEvents } from './events.js';
 import { createFork } from './fork.js';
+import { createResume } from './resume.js';
+import { createSendMessage } from './send-message.js';
 import { listSummaries } from './listing.js';
 import { createDelegationLookup, describe, sessionClauses } from './lookup.js';
 import { rpc } from './rpc.js';
@@ -27,6 +29,9 @@ import { memoStartedBy } from './visibility.js';
 import { createLiveWorkerCheck } from './worker-liveness.js';
 
 export * from './types.js';
+
+/** Default of DelegationsOptions.messageWaitMs. */
+const MESSAGE_WAIT_MS = 10_000;
 
 export interface DelegationsOptions {
   /** Namespace the client is bound to (used for task-queue lookups). */
@@ -49,6 +54,11 @@ export interface DelegationsOptions {
    * `recorded` (the decision is stored and applies later). Milliseconds, default 3 000.
    */
   decisionWaitMs?: number;
+  /**
+   * How long `send` waits for a polling worker to take a message (issue 30) before it answers
+   * `unavailable`. Milliseconds, default 10 000.
+   */
+  messageWaitMs?: number;
   /** Milliseconds between looks while `decide` or `settle` wait. Default 150 and 300. */
   pollMs?: { decide?: number; settle?: number };
 }
@@ -74,6 +84,13 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
   return {
     start,
     fork: createFork({ client, get, start }),
+    resume: createResume({ client, get, start }),
+    send: createSendMessage({
+      client,
+      lookup,
+      hasLiveWorker,
+      waitMs: options.messageWaitMs ?? MESSAGE_WAIT_MS,
+    }),
     lookup,
     find: lookup.find,
     get,

@@ -115,6 +115,7 @@ export function delegationStartOptions(
               delegationId: request.fork.delegationId,
               workflowId: request.fork.workflowId,
               fromRound: request.fork.fromRound,
+              ...(request.fork.resumed === true ? { resumed: true } : {}),
             },
           }),
     },

@@ -27,7 +27,7 @@ import { effectiveStatus, failureMessage } from './status.js';
 import { memoToolQueue } from '../../shared/tool-queue.js';
 import { modelRetryOf } from './model-retry.js';
 import type { DelegationDetail } from './types.js';
-import { mirroredPendingCards } from './visibility.js';
+import { mirroredPendingCards, originField } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
 export interface StateReaderDeps {
@@ -47,15 +47,16 @@ export function createStateReader(
     // Where its tools run is the memo's, written at start: known with or without a worker.
     const toolQueue = memoToolQueue(description.memo);
     const modelRetry = modelRetryOf(description);
+    const origin = originField(description.memo);
     const state = await queryState(deps, delegationId, handle, description);
-    if (state !== null) return { ...state, toolQueue, modelRetry };
+    if (state !== null) return { ...state, toolQueue, modelRetry, ...origin };
     // Build what visibility knows instead of failing the caller.
     const rebuilt = await stateFromDescription(
       delegationId,
       await describe(delegationId, handle),
       handle,
     );
-    return { ...rebuilt, toolQueue, modelRetry };
+    return { ...rebuilt, toolQueue, modelRetry, ...origin };
   };
 }
 

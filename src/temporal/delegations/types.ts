@@ -15,6 +15,7 @@ import type {
   DelegationState,
   DelegationStatus,
 } from '../../shared/delegation.js';
+import type { SteeringMessage } from '../../shared/steering.js';
 import type { DelegationLookup } from './lookup.js';
 
 /** Workflow type name of a delegation (src/workflows/index.ts exports `delegation`). */
@@ -49,6 +50,40 @@ export interface ForkRequest {
   options?: DelegationOptions;
 }
 
+/**
+ * `deputy resume` (issue 30): a finished delegation goes on with a new message, as a new
+ * delegation whose transcript is the original's whole transcript (no tool runs again) plus it.
+ */
+export interface ResumeRequest {
+  /** The new user message (same limit as a task). */
+  text: string;
+  /** The definition to go on under; default the original's agent. */
+  agent?: string;
+  /** The model to go on with; default the definition's. */
+  model?: string;
+  /** Default the original's session. */
+  session?: string;
+  delegationId?: string;
+  caller: Caller;
+  options?: DelegationOptions;
+}
+
+/** A message to a running delegation (issue 30): who sends what, and an optional repeat-safe id. */
+export interface SendRequest {
+  text: string;
+  from: string | null;
+  messageId?: string;
+}
+
+/** Where a fork or a resumed delegation comes from (its memo), in its state and listing row. */
+export interface DelegationOrigin {
+  delegationId: string;
+  /** The original's last round the new one kept. */
+  fromRound: number;
+  /** True when it was resumed with a new message (deputy resume), not forked. */
+  resumed?: true;
+}
+
 export interface StartedDelegation {
   delegationId: string;
   workflowId: string;
@@ -69,6 +104,8 @@ export interface DelegationDetail extends DelegationState {
    * facade always sets it; answers built without it leave it out.
    */
   modelRetry?: ModelRetry | null;
+  /** The delegation it was forked or resumed from (its memo); absent for any other. */
+  origin?: DelegationOrigin;
 }
 
 /** A model call between attempts, as the workflow's pending activity describes it. */
@@ -100,6 +137,8 @@ export interface DelegationSummary {
   tokens: number | null;
   startedAt: string;
   closedAt: string | null;
+  /** The delegation it was forked or resumed from (its memo); absent for any other. */
+  origin?: DelegationOrigin;
 }
 
 export interface ListFilter {
@@ -161,6 +200,18 @@ export interface Delegations {
    * original has no round after `fromRound` to redo; `not-found` for an unknown id.
    */
   fork(delegationId: string, request: ForkRequest): Promise<StartedDelegation>;
+  /**
+   * Continues a completed, failed or stopped delegation with a new message (issue 30): a new
+   * delegation from its whole transcript (read from its history; no tool runs again) and the
+   * message. `conflict` while it still runs (send it a message instead); `not-found`, `invalid`.
+   */
+  resume(delegationId: string, request: ResumeRequest): Promise<StartedDelegation>;
+  /**
+   * Sends a running delegation a message its model gets at the next round boundary (issue 30);
+   * answers the queued message. `conflict` once it finished, `invalid` for a blank or too long
+   * text, `unavailable` when no worker runs to take it.
+   */
+  send(delegationId: string, request: SendRequest): Promise<SteeringMessage>;
   /**
    * Finding workflows by id (src/temporal/delegations/lookup.ts), shared with the Sessions facade:
    * a session is found by its id like a delegation, and a GET right after a start never races

@@ -13,7 +13,7 @@ import {
   TOKENS_ATTRIBUTE,
 } from '../../shared/search-attributes.js';
 import { effectiveStatus } from './status.js';
-import type { DelegationSummary } from './types.js';
+import type { DelegationOrigin, DelegationSummary } from './types.js';
 
 export function statusOf(
   info: WorkflowExecutionInfo | WorkflowExecutionDescription,
@@ -36,6 +36,23 @@ export function summaryOf(info: WorkflowExecutionInfo): DelegationSummary {
     tokens: attributes.get(TOKENS_ATTRIBUTE) ?? null,
     startedAt: info.startTime.toISOString(),
     closedAt: info.closeTime?.toISOString() ?? null,
+    ...originField(info.memo),
+  };
+}
+
+/** `{origin}` from the memo's `forkedFrom` (a fork's or a resumed delegation's), else nothing. */
+export function originField(memo: Record<string, unknown> | undefined): {
+  origin?: DelegationOrigin;
+} {
+  const forkedFrom = memo?.forkedFrom as Partial<DelegationOrigin> | undefined;
+  if (typeof forkedFrom?.delegationId !== 'string' || typeof forkedFrom.fromRound !== 'number')
+    return {};
+  return {
+    origin: {
+      delegationId: forkedFrom.delegationId,
+      fromRound: forkedFrom.fromRound,
+      ...(forkedFrom.resumed === true ? { resumed: true } : {}),
+    },
   };
 }
 

@@ -1,0 +1,13 @@
+/** A scripted agent for steering and revival tests (issue 30). */
+
+/** Asks before its one bash call (default approval mode), then echoes what it was told last. */
+export const steeredAgent = {
+  '.subagents/agents/steered.md':
+    '---\nname: steered\ndescription: one bash call, then says what it heard\nmodel: scripted:scripts/steered.yaml\ntools: [bash]\n---\nWork.\n',
+  'scripts/steered.yaml': `turns:
+  - text: Step one.
+    toolCalls: [{ name: bash, arguments: { command: "echo one >> steered.log" } }]
+  - text: "Heard: \${lastUserMessage}"
+  - text: "Again: \${lastUserMessage}"
+`,
+};
