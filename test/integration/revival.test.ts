@@ -18,7 +18,7 @@ import { startApiServer, type ApiServer } from '../../src/server.js';
 import { freePort } from '../../src/servers/dev/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { jsonCaller } from './support/app-request.js';
-import { createHarness, eventually, type Harness } from './support/harness.js';
+import { createHarness, eventually, recordHistory, type Harness } from './support/harness.js';
 import { steeredAgent } from './support/steered-agent.js';
 
 let harness: Harness;
@@ -103,6 +103,7 @@ describe('reviving a finished delegation', () => {
       ['user', 'go on please'],
     ]);
 
+    await recordHistory(handle, 'resumed');
     const state = await call('GET', `/delegations/${resumedId}`);
     expect(state.body.origin).toEqual({ delegationId: original, fromRound: 2, resumed: true });
     const listed = await eventually(async () => {

@@ -17,7 +17,7 @@ import { freePort } from '../../src/servers/dev/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { useCleanups } from '../support/cleanups.js';
 import { jsonCaller } from './support/app-request.js';
-import { createHarness, eventually, type Harness } from './support/harness.js';
+import { createHarness, eventually, recordHistory, type Harness } from './support/harness.js';
 import { steeredAgent } from './support/steered-agent.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 
@@ -124,6 +124,8 @@ describe('steering a running delegation', () => {
       'first note',
       'second note',
     ]);
+
+    await recordHistory(handle, 'steered-messages');
 
     const late = await call('POST', `/delegations/${id}/messages`, { text: 'too late' });
     expect(late.status).toBe(409);
