@@ -6,6 +6,7 @@
  * refuses one (409). And a message survives a SIGKILLed worker: delivered once after a new one
  * starts.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ import { runDeputy } from '../e2e/run-deputy.js';
 import { useCleanups } from '../support/cleanups.js';
 import { jsonCaller } from './support/app-request.js';
 import { createHarness, eventually, recordHistory, type Harness } from './support/harness.js';
-import { steeredAgent } from './support/steered-agent.js';
+import { slowStopAgent, steeredAgent } from './support/steered-agent.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 
 const cleanups = useCleanups();
@@ -28,7 +29,7 @@ let port: number;
 const call = jsonCaller(() => `http://127.0.0.1:${port}`);
 
 beforeAll(async () => {
-  harness = await createHarness(steeredAgent);
+  harness = await createHarness({ ...steeredAgent, ...slowStopAgent });
   port = await freePort();
   server = await startApiServer(
     { ...harness.config, api: { host: '127.0.0.1', port } },
@@ -146,6 +147,25 @@ describe('steering a running delegation', () => {
     const late = await cli(['send', id, 'too', 'late']);
     expect(late.code).toBe(4);
     expect(late.stderr).toMatch(/has finished/);
+  }, 90_000);
+});
+
+describe('a finishing delegation', () => {
+  it('refuses a message in its validator while it is still running its Stop hook', async () => {
+    const handle = await harness.start('slow-stop', 'Finish slowly');
+    const id = idOf(handle);
+    await eventually(
+      async () => (existsSync(join(harness.workspace, 'stopping.flag')) ? true : undefined),
+      'the Stop hook to start',
+      60_000,
+    );
+    // Temporal still has it running: the refusal is the workflow's own, not the facade's look.
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    const refused = await call('POST', `/delegations/${id}/messages`, { text: 'one more thing' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/has finished: resume it/);
+    expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Done.' });
+    expect((await handle.query(stateQuery)).messages).toBeUndefined();
   }, 90_000);
 });
 

@@ -11,3 +11,10 @@ export const steeredAgent = {
   - text: "Again: \${lastUserMessage}"
 `,
 };
+
+/** Answers at once, then its Stop hook marks that it runs and takes a few seconds. */
+export const slowStopAgent = {
+  '.subagents/agents/slow-stop.md':
+    "---\nname: slow-stop\ndescription: answers, then a slow Stop hook\nmodel: scripted:scripts/slow-stop.yaml\ntools: [read]\nhooks:\n  Stop:\n    - command: 'cat > /dev/null; touch stopping.flag; sleep 4'\n---\nWork.\n",
+  'scripts/slow-stop.yaml': 'turns:\n  - text: Done.\n',
+};
