@@ -77,6 +77,8 @@ describe('Temporal down', () => {
       ['POST', '/delegations', { agent: 'scribe', task: 'Write again', session }],
       ['POST', '/delegations?wait=true', { agent: 'scribe', task: 'Write again', session }],
       ['POST', `/delegations/${delegationId}/stop`],
+      ['POST', `/delegations/${delegationId}/messages`, { text: 'still there?' }],
+      ['POST', `/delegations/${delegationId}/resume`, { text: 'go on' }],
     ];
     const times: string[] = [];
     const durations: number[] = [];
