@@ -125,8 +125,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     ),
   );
 
-  // One-tap card links (cards/link-routes.ts): public, their own guards, before the others.
-  registerCardLinkPages(app, { ...deps, settings, secrets, logger, auth });
+  registerCardLinkPages(app, { ...deps, settings, secrets, logger, auth }); // public: before the guards
   // Order matters: where the request comes from, then who sends it, then what it carries. Each
   // step refuses before the next one reads anything, and all of them before a route calls Temporal.
   // Decided per request: an edit of the configuration may turn auth on or off (api/http/live-auth.ts).

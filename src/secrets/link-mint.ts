@@ -21,6 +21,8 @@ export interface MintOptions {
   env?: NodeJS.ProcessEnv;
   /** Milliseconds since the epoch. Default: now. */
   now?: number;
+  /** The port the API listens on, when it differs from the configured one (port 0). */
+  boundPort?: number | null;
   /** Default: random. A webhook passes one per event, so a retried delivery carries the same links. */
   nonce?: (decision: LinkDecision) => string;
 }
@@ -36,7 +38,7 @@ export function mintCardLinks(
   const keys = linkKeys(config, env);
   if (!keys.on) throw new DeputyError('unavailable', keys.reason);
   const expiresAt = linkExpiresAt(config, card, options.now ?? Date.now());
-  const base = linkBaseUrl(config, env);
+  const base = linkBaseUrl(config, env, options.boundPort ?? null);
   const url = (decision: LinkDecision) =>
     base +
     cardLinkPath(

@@ -14,16 +14,20 @@ export const DEFAULT_LINK_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
 
-/** The base URL without a trailing slash. */
+/**
+ * The base URL without a trailing slash. `boundPort`: the port the API actually listens on, when
+ * the process knows it (a configured port 0 picks a free one).
+ */
 export function linkBaseUrl(
   config: Pick<DeputyConfig, 'links' | 'api'>,
   env: NodeJS.ProcessEnv = process.env,
+  boundPort: number | null = null,
 ): string {
   const named = env[PUBLIC_URL_VARIABLE]?.trim() || config.links?.publicUrl;
   if (named !== undefined && named !== '') return named.replace(/\/+$/, '');
   const host = WILDCARD_BINDS.has(config.api.host) ? '127.0.0.1' : config.api.host;
   const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return `http://${shown}:${config.api.port}`;
+  return `http://${shown}:${boundPort ?? config.api.port}`;
 }
 
 /** The host name of the base URL (for the link routes' Host check), lower-cased. */
@@ -32,6 +36,7 @@ export function linkBaseHost(
   env: NodeJS.ProcessEnv = process.env,
 ): string | null {
   try {
+    // The port does not matter for a host name.
     return new URL(linkBaseUrl(config, env)).hostname.toLowerCase();
   } catch {
     return null;

@@ -162,7 +162,7 @@ describe('one-tap links', () => {
     const page = await open(links.approve);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.html).toContain('Approve write for demo?');
     expect(page.html).toContain('hello.txt');
@@ -260,6 +260,39 @@ describe('one-tap links', () => {
       new RegExp(`approve link: ${server.url}/cards/${card.id}/links/\\S+`),
     );
     expect(text.stdout).toContain('deny link:    ');
+
+    // With no API to ask (DEPUTY_LOCAL_API=0), the command mints them itself with its own key.
+    const direct = await runDeputy(['cards', '--links', '--session', session, '--json'], {
+      env: {
+        ...env,
+        DEPUTY_LOCAL_API: '0',
+        TEMPORAL_ADDRESS: harness.address,
+        DEPUTY_TASK_QUEUE: harness.taskQueue,
+        DEPUTY_PUBLIC_URL: server.url,
+        [NEW_VARIABLE]: NEW_KEY,
+      },
+      cwd: harness.workspace,
+    });
+    expect(direct.code).toBe(0);
+    const [minted] = JSON.parse(direct.stdout) as Array<ApprovalCard & { links: CardLinks }>;
+    expect(minted!.links.approve).not.toBe(row!.links.approve);
+    const preview = await open(minted!.links.deny);
+    expect(preview.status).toBe(200);
+    expect(preview.html).toContain(localOperatorId());
+    // Without a key in its environment it says links are off, naming the variables.
+    const off = await runDeputy(['cards', '--links', '--session', session], {
+      env: {
+        ...env,
+        DEPUTY_LOCAL_API: '0',
+        TEMPORAL_ADDRESS: harness.address,
+        DEPUTY_TASK_QUEUE: harness.taskQueue,
+      },
+      cwd: harness.workspace,
+    });
+    expect(off.code).not.toBe(0);
+    expect(off.stderr).toContain(
+      `one-tap links are off: no signing key is set (set ${NEW_VARIABLE}, ${OLD_VARIABLE}`,
+    );
 
     expect((await open(row!.links.approve)).html).toContain(localOperatorId());
     expect((await open(row!.links.approve, 'POST')).status).toBe(200);

@@ -8,13 +8,15 @@ import type { ApprovalCard } from '../../shared/delegation.js';
 import type { LinkClaims } from '../../secrets/link-token.js';
 
 /**
- * Headers of every link page. The token is in the URL: no referrer may carry it elsewhere, no
- * cache keep it, no search engine index it, no other site frame the button.
+ * Headers of every link page. The token is in the URL: no referrer may carry it to another site,
+ * no cache keep it, no search engine index it, no other site frame the button. `same-origin`, not
+ * `no-referrer`: under `no-referrer` a browser sends the form's POST with `Origin: null`, which
+ * the Host/Origin guard must refuse (test/browser/card-links.test.ts caught it).
  */
 export const LINK_PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-robots-tag': 'noindex, nofollow',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',

@@ -51,8 +51,21 @@ export function registerCardLinkMinting(app: Hono<AppEnv>, deps: CardLinkDeps): 
     await assertMayDecide(deps.delegations, caller, cardId);
     const card = await pendingCard(deps.delegations, cardId);
     // Not masked: the answer is two URLs and a time, and a token must reach its holder whole.
-    return c.json(mintCardLinks(deps.settings.current(), card, caller));
+    const boundPort = localPortOf(c);
+    return c.json(mintCardLinks(deps.settings.current(), card, caller, { boundPort }));
   });
+}
+
+/**
+ * The TCP port this request reached, which is the port the API listens on: with `api.port: 0` in
+ * the configuration (a free port picked at start) the configured one says nothing. Null over the
+ * local socket (and in-process): then the configured port stands.
+ */
+function localPortOf(c: Context<AppEnv>): number | null {
+  const incoming = (c.env as { incoming?: { socket?: { localPort?: number } } } | undefined)
+    ?.incoming;
+  const port = incoming?.socket?.localPort;
+  return typeof port === 'number' && port > 0 ? port : null;
 }
 
 /** The card, pending now; `conflict` when it was decided or settled, `not-found` when unknown. */
