@@ -170,6 +170,22 @@ describe('a finishing delegation', () => {
 });
 
 describe('steering survives the worker', () => {
+  it('is refused as unavailable while no worker polls: an update needs one, nothing is stored', async () => {
+    const own = await createHarness(steeredAgent, { startWorker: false });
+    cleanups.push(() => own.close());
+    const handle = await own.start('steered', 'Nobody runs me yet');
+    await expect(
+      own.delegations.send(idOf(handle), { text: 'anyone there?', from: null }),
+    ).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringMatching(/no worker is running/),
+    });
+    const history = (await handle.fetchHistory()).events ?? [];
+    expect(history.some((event) => event.workflowExecutionUpdateAcceptedEventAttributes)).toBe(
+      false,
+    );
+  }, 60_000);
+
   it('delivers a message sent before a SIGKILL once, after a new worker starts', async () => {
     const own = await createHarness(steeredAgent, { startWorker: false });
     cleanups.push(() => own.close());
