@@ -320,6 +320,39 @@ describe('one-tap links', () => {
     ]);
   }, 60_000);
 
+  it('two links pressed at once: one decides, the other is told; with no worker the decision is recorded', async () => {
+    const { card } = await parked('alice');
+    const links = (await call('alice', 'POST', `/cards/${card.id}/links`))
+      .body as unknown as CardLinks;
+    const both = await Promise.all([open(links.approve, 'POST'), open(links.deny, 'POST')]);
+    expect(both.map((one) => one.status).sort()).toEqual([200, 409]);
+    const winner = both.find((one) => one.status === 200)!;
+    const state = await harness.delegations.get(card.delegationId);
+    const decided = state.decidedCards.find((one) => one.id === card.id);
+    expect(decided?.state.status).toBe(
+      winner.html.includes('<h1>Approved</h1>') ? 'approved' : 'denied',
+    );
+
+    // No worker runs: the link's decision is stored in the history and applies once one does.
+    const next = await parked('alice');
+    const nextLinks = (await call('alice', 'POST', `/cards/${next.card.id}/links`))
+      .body as unknown as CardLinks;
+    await harness.stopWorker();
+    try {
+      const recorded = await open(nextLinks.approve, 'POST');
+      expect(recorded.status).toBe(202);
+      expect(recorded.html).toContain('Approval recorded');
+      expect((await open(nextLinks.approve, 'POST')).status).toBe(409);
+    } finally {
+      await harness.startWorker();
+    }
+    const result = await harness.client.workflow.getHandle(next.card.workflowId).result();
+    expect(result.status).toBe('completed');
+    expect((await harness.delegations.get(next.card.delegationId)).decidedCards).toMatchObject([
+      { id: next.card.id, state: { status: 'approved', decidedBy: 'alice' } },
+    ]);
+  }, 90_000);
+
   it('says links are off when no key is configured', async () => {
     const app = createApp({
       delegations: harness.delegations,
