@@ -19,6 +19,7 @@ import type { AppEnv } from './http/app-env.js';
 import type { Auth } from './http/auth.js';
 import { requestBodyLimit } from './http/body-limit.js';
 import { registerCardRoutes } from './cards/routes.js';
+import { registerGrantRoutes } from './delegations/grant-routes.js';
 import { registerCardLinkMinting, registerCardLinkPages } from './cards/link-routes.js';
 import { registerCatalogRoutes } from './workspace/catalog-routes.js';
 import { registerCheckRoutes } from './agents/check-routes.js';
@@ -181,6 +182,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     secrets,
   });
   registerCardRoutes(app, { ...deps, secrets });
+  registerGrantRoutes(app, { ...deps, secrets });
   registerCardLinkMinting(app, { ...deps, settings, secrets, logger });
   registerGenerateRoutes(app, { settings, secrets, logger });
   // Before the agent routes: `POST /workspace/agents/:name` would take `/workspace/agents/check`.

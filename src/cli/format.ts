@@ -8,6 +8,7 @@ import type {
 import { describePermission } from '../shared/permission-in-effect.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
 import type { DelegationDetail, ModelRetry } from '../temporal/delegations/types.js';
+import { grantLines } from './grant-lines.js';
 
 export function approveCommand(cardId: string): string {
   return `deputy approve ${cardId}`;
@@ -122,6 +123,7 @@ export function stateLines(state: DelegationDetail): string[] {
   for (const card of state.decidedCards) {
     lines.push(`  card ${card.id} (${card.tool}): ${card.state.status}`);
   }
+  lines.push(...grantLines(state.grants ?? []));
   if (state.result) lines.push('', ...resultLines(state.result));
   else if (state.deniedCalls.length > 0) lines.push(`  denied so far: ${state.deniedCalls.length}`);
   return lines;

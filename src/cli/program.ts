@@ -13,6 +13,7 @@ import { registerMcpCommands } from './mcp-commands.js';
 import { registerServerCommands } from './server-commands.js';
 import { registerSessionCommands } from './session-commands.js';
 import { registerSteeringCommands } from './steering-commands.js';
+import { registerGrantCommands } from './grant-commands.js';
 import { VERSION } from '../version.js';
 
 export function createProgram(io: Io, setExitCode: (code: number) => void): Command {
@@ -37,6 +38,7 @@ export function createProgram(io: Io, setExitCode: (code: number) => void): Comm
   };
   registerDelegationCommands(program, run);
   registerSteeringCommands(program, run);
+  registerGrantCommands(program, run);
   registerServerCommands(program, run);
   registerAgentCommands(program, run);
   registerMcpCommands(program, run);

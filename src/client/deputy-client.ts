@@ -28,6 +28,7 @@ import type {
 } from '../shared/delegation.js';
 import type { CardLinks } from '../shared/card-links.js';
 import type { SessionState } from '../shared/session.js';
+import type { Grant } from '../shared/policy-contract.js';
 import type {
   DelegationSummary,
   RecordedDecision,
@@ -104,6 +105,8 @@ export interface DeputyClient {
     get(delegationId: string): Promise<StateView<DelegationState>>;
     list(filter?: DelegationFilter): Promise<DelegationSummary[]>;
     stop(delegationId: string): Promise<StopOutcome>;
+    /** Revokes grant `n` (issue 30): calls it allowed ask again. Answers the revoked grant. */
+    revokeGrant(delegationId: string, n: number): Promise<Grant>;
     /**
      * Sends a running delegation a message its model gets at the next round boundary (issue 30):
      * answers it queued (`seq`). 409 once it finished: resume it instead.
@@ -190,6 +193,13 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
         (await get<{ delegations: DelegationSummary[] }>(`/delegations${query(filter)}`))
           .delegations,
       stop: (delegationId) => post(`/delegations/${id(delegationId)}/stop`),
+      revokeGrant: async (delegationId, n) =>
+        (
+          await http.json<{ grant: Grant }>(
+            'DELETE',
+            `/delegations/${id(delegationId)}/grants/${n}`,
+          )
+        ).body.grant,
       send: (delegationId, text, sendOptions = {}) =>
         post(`/delegations/${id(delegationId)}/messages`, { text, ...sendOptions }),
       resume: (delegationId, request) => post(`/delegations/${id(delegationId)}/resume`, request),

@@ -1,7 +1,9 @@
 import { isInside, relativeInside } from '../shared/path-containment.js';
 import { isHiddenPath } from '../shared/policy-contract.js';
 import type { PolicyInput, ProtectedKind, Verdict } from '../shared/policy-contract.js';
+import type { CommandAnalysis } from '../shared/tools/command-analysis.js';
 import type { ToolClass } from '../shared/tools/tool-contract.js';
+import { grantCovering } from './grants.js';
 
 /*
  * Runs inside the Temporal workflow sandbox (the loop decides before it schedules a tool
@@ -25,6 +27,12 @@ export interface PolicyCall {
    * other names cannot all be checked, so a write to one asks like a protected write.
    */
   linkedPaths?: string[];
+  /** The name the model called, when `toolName` is an MCP call's `server/tool` label. */
+  calledName?: string;
+  /** A `bash` call's shell analysis: what a `Bash(...)` grant is matched against. */
+  command?: CommandAnalysis;
+  /** An MCP call's `server/tool`: what an MCP grant is matched against. */
+  mcpTarget?: string;
 }
 
 /** The delegating tool: it writes nothing itself and is never an approval item (POL-1). */
@@ -61,7 +69,7 @@ export function decide(policy: PolicyInput, call: PolicyCall): Verdict {
   // a read of the configuration would hand its secrets to the model.
   const hidden = hiddenReadVerdict(policy, call);
   if (hidden) return hidden;
-  const verdict = decideAttended(policy, call);
+  const verdict = grantedVerdict(policy, call, decideAttended(policy, call));
   if (verdict.kind === 'ask' && policy.noHuman === true) {
     return {
       kind: 'deny',
@@ -126,6 +134,30 @@ function decideAttended(policy: PolicyInput, call: PolicyCall): Verdict {
     case 'config':
       return needs(`configuration change by '${call.toolName}'`);
   }
+}
+
+/**
+ * What a person allowed for the rest of the delegation (src/policy/grants.ts) turns an `ask`
+ * into `allow`, except a write into a protected root or to a hard-linked file: those ask every
+ * time, whoever allowed what, because such a write can widen the agent's own authority.
+ */
+function grantedVerdict(policy: PolicyInput, call: PolicyCall, verdict: Verdict): Verdict {
+  const grants = policy.grants ?? [];
+  if (verdict.kind !== 'ask' || grants.length === 0) return verdict;
+  if (
+    call.toolClass === 'write' &&
+    (protectedWriteVerdict(policy, call) ?? linkedWriteVerdict(policy, call))
+  ) {
+    return verdict;
+  }
+  const grant = grantCovering(grants, {
+    tool: call.calledName ?? call.toolName,
+    toolClass: call.toolClass,
+    paths: call.paths,
+    command: call.command,
+    mcpTarget: call.mcpTarget,
+  });
+  return grant === undefined ? verdict : { kind: 'allow', grant: grant.n };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Caller } from './caller.js';
-import type { PermissionMode, UnattendedVerdict } from './policy-contract.js';
+import type { Grant, PermissionMode, UnattendedVerdict } from './policy-contract.js';
 import type { PermissionInEffect } from './permission-in-effect.js';
 import type { TranscriptEntry } from './model-contract.js';
 import type { SteeringMessage } from './steering.js';
@@ -303,6 +303,11 @@ export interface DelegationState {
   deniedCalls: DeniedCall[];
   /** Tokens so far (a session's include its finished children's); absent from visibility. */
   usage?: UsageTotals;
+  /**
+   * What a person allowed for the rest of this delegation (issue 30), revoked ones included.
+   * Absent when there are none, and from visibility.
+   */
+  grants?: Grant[];
   /**
    * The approval mode and flags it runs with, the caller's stated mode and the agent's own
    * (issue 29). Absent before the agent is resolved, and when rebuilt from visibility.

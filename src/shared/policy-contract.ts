@@ -85,6 +85,36 @@ export interface PolicyInput extends PolicyFlags {
    */
   hiddenRoots?: string[];
   unattended: UnattendedVerdict;
+  /**
+   * What a person allowed for the rest of this delegation (issue 30, src/policy/grants.ts): a
+   * call one of them covers is allowed where it would ask. Missing or empty: none.
+   */
+  grants?: Grant[];
+}
+
+/**
+ * The scope of a grant (docs/policy.md): `paths`, the exact files and folders the approved call
+ * touched (absolute, resolved); `commands`, `Bash(...)` patterns as Claude Code writes them, one
+ * per simple command of the approved one; `mcp`, one MCP server's tool (`server/tool`).
+ */
+export type GrantScope =
+  | { kind: 'paths'; paths: string[] }
+  | { kind: 'commands'; patterns: string[] }
+  | { kind: 'mcp'; target: string };
+
+/** An approval for the rest of a delegation (`allow: 'delegation'` on a card, issue 30). */
+export interface Grant {
+  /** 1, 2, ... in the order they were granted; never reused, also after a revocation. */
+  n: number;
+  /** The tool it allows, by the name the model calls it. */
+  tool: string;
+  scope: GrantScope;
+  /** The card whose approval granted it. */
+  cardId: string;
+  grantedBy: string | null;
+  grantedAt: string;
+  /** Set once revoked: it covers nothing from then on, and stays listed so the record holds. */
+  revoked?: { at: string; by: string | null };
 }
 
 /**
@@ -98,4 +128,7 @@ export function isHiddenPath(hiddenRoots: readonly string[], path: string): bool
 }
 
 export type Verdict =
-  { kind: 'allow' } | { kind: 'ask'; reason: string } | { kind: 'deny'; reason: string };
+  /** `grant`: allowed by that grant where it would have asked (issue 30). */
+  | { kind: 'allow'; grant?: number }
+  | { kind: 'ask'; reason: string }
+  | { kind: 'deny'; reason: string };

@@ -11,6 +11,7 @@ import type {
   UsageTotals,
 } from '../shared/delegation.js';
 import type { TranscriptEntry } from '../shared/model-contract.js';
+import type { Grant } from '../shared/policy-contract.js';
 import type { SteeringMessage } from '../shared/steering.js';
 
 export interface CarriedState {
@@ -31,6 +32,8 @@ export interface CarriedState {
   usage?: UsageTotals;
   /** Messages sent to it (issue 30): the waiting ones, and the latest delivered; absent: none. */
   messages?: SteeringMessage[];
+  /** Grants a person gave for the rest of the delegation (issue 30); absent: none. */
+  grants?: Grant[];
 }
 
 /**

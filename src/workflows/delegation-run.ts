@@ -22,6 +22,9 @@ import { argumentsPreview, redactSecrets } from '../shared/redact.js';
 import type { SessionMessage } from '../shared/session.js';
 import type { SessionTask } from '../shared/delegation.js';
 import { CardBook, type CardRejection } from './card-book.js';
+import { GrantBook } from './grant-book.js';
+import type { Grant } from '../shared/policy-contract.js';
+import type { GrantCall } from '../policy/grants.js';
 import {
   CARRIED_DECIDED_CARDS,
   CARRIED_DENIED_CALLS,
@@ -34,6 +37,8 @@ import { summarizeEntry } from './transcript-summary.js';
 export class DelegationRun {
   readonly transcript: TranscriptEntry[];
   private readonly cards = new CardBook();
+  /** What a person allowed for the rest of this delegation (issue 30). */
+  readonly grants: GrantBook;
   /** The agent as resolved; a continued run starts with the one it carried. */
   private resolvedAgent: ResolvedAgent | null;
   private readonly firstRun: boolean;
@@ -61,6 +66,7 @@ export class DelegationRun {
   ) {
     this.firstRun = !carried;
     this.cards.restore(carried?.decidedCards ?? []);
+    this.grants = new GrantBook(carried?.grants);
     this.events = carried?.events ?? [];
     this.denied = carried?.deniedCalls ?? [];
     this.transcript = carried?.transcript ?? input.fork?.transcript ?? opening;
@@ -115,6 +121,7 @@ export class DelegationRun {
       transcriptSummary: this.transcript.map(summarizeEntry),
       deniedCalls: [...this.denied],
       usage: this.usageTotals(),
+      ...grantsField(this.grants.all()),
       ...(this.resolvedAgent === null
         ? {}
         : { permission: permissionInEffect(this.resolvedAgent.snapshot) }),
@@ -162,8 +169,11 @@ export class DelegationRun {
     return this.rounds - since >= this.maxTurns;
   }
 
-  /** Opens the approval card of a call policy answered with `ask`. */
-  openCard(call: ToolCallRequest, reason: string): ApprovalCard {
+  /**
+   * Opens the approval card of a call policy answered with `ask`. `scope`: the call as a grant
+   * would scope it, for an approval with `allow: 'delegation'` (issue 30).
+   */
+  openCard(call: ToolCallRequest, reason: string, scope?: GrantCall): ApprovalCard {
     this.cardSequence += 1;
     const card: ApprovalCard = {
       id: cardIdFor(this.input.delegationId, this.cardSequence),
@@ -179,6 +189,7 @@ export class DelegationRun {
       state: { status: 'pending' },
     };
     this.cards.open(card);
+    if (scope !== undefined) this.grants.remember(card.id, scope);
     this.emit({ type: 'card-opened', card });
     return card;
   }
@@ -232,7 +243,10 @@ export class DelegationRun {
 
   /** Applies a decision to a pending card; returns the card, or null when it does not apply. */
   decideCard(decision: CardDecision, expired = false): ApprovalCard | null {
-    const card = this.cards.apply(decision, now(), expired);
+    if (this.cards.rejectionOf(decision) !== null) return null;
+    const at = now();
+    const grant = this.grants.record(decision, at);
+    const card = this.cards.apply(decision, at, expired, grant === undefined ? {} : { grant });
     if (card) this.emit({ type: 'card-decided', card });
     return card;
   }
@@ -286,7 +300,7 @@ export class DelegationRun {
     this.emit({
       type: 'tool-call',
       tool: item.call.name,
-      verdict: item.card ? `ask:${item.card.state.status}` : item.verdict.kind,
+      verdict: verdictLabel(item),
       summary: outcome.content.slice(0, 200),
       arguments: argumentsPreview(item.call.arguments),
     });
@@ -330,6 +344,7 @@ export class DelegationRun {
       previousRuns: this.previousRuns + 1,
       deniedCalls: this.denied.slice(-CARRIED_DENIED_CALLS),
       usage: this.usageTotals(),
+      ...grantsField(this.grants.all()),
     };
   }
 
@@ -383,6 +398,20 @@ function deniedBy(item: PlannedCall): Omit<DeniedCall, 'tool'> | null {
   if (!item.card && item.verdict.kind === 'deny')
     return { by: 'policy', reason: item.verdict.reason };
   return null;
+}
+
+/** `allow`, `deny`, `ask:approved`, ...; `allow:grant-2` when a grant allowed it (issue 30). */
+function verdictLabel(item: PlannedCall): string {
+  if (item.card) return `ask:${item.card.state.status}`;
+  const { verdict } = item;
+  return verdict.kind === 'allow' && verdict.grant !== undefined
+    ? `allow:grant-${verdict.grant}`
+    : verdict.kind;
+}
+
+/** Grants travel and show only when there are any: states and hand-overs stay as they were. */
+function grantsField(grants: Grant[]): { grants?: Grant[] } {
+  return grants.length === 0 ? {} : { grants };
 }
 
 function now(): string {

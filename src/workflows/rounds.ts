@@ -89,12 +89,12 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     }
     if (options.outOfTurns()) return { kind: 'out-of-turns', turn };
 
-    const planned = planCalls(turn, resolved, unattended);
+    const planned = planCalls(turn, resolved, unattended, run.grants.active());
     await applyClaudePreToolHooks(planned, turn, resolved, unattended, toolQueue);
     const carded: PlannedCall[] = [];
     for (const item of planned) {
       if (item.verdict.kind === 'ask') {
-        item.card = run.openCard(item.call, item.verdict.reason);
+        item.card = run.openCard(item.call, item.verdict.reason, item.scope);
         carded.push(item);
       }
     }

@@ -8,6 +8,7 @@ import type { ApprovalCard, CardDecision, DelegationState } from '../shared/dele
 import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
 import type { DelegationRun } from './delegation-run.js';
 import type { SettleCard } from './card-deadlines.js';
+import { registerGrantHandlers } from './grant-handlers.js';
 import { publishDecision } from './visibility.js';
 
 /**
@@ -30,6 +31,7 @@ export function registerRunHandlers(
   };
   const decideCard = (decision: CardDecision) => decide(decision, { resumes: true });
   setHandler(stateQuery, state);
+  registerGrantHandlers(run);
   setHandler(eventsQuery, (afterSeq: number) => run.eventsAfter(afterSeq));
   setHandler(decideCardSignal, (decision) => {
     // Signals cannot answer; a bad decision is logged and changes nothing.

@@ -11,7 +11,8 @@ import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { ApprovalCard } from '../shared/delegation.js';
 import { isDelegationTool } from '../shared/tools/delegation-tools.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
-import type { UnattendedVerdict, Verdict } from '../shared/policy-contract.js';
+import type { Grant, UnattendedVerdict, Verdict } from '../shared/policy-contract.js';
+import type { GrantCall } from '../policy/grants.js';
 import { redactSecrets } from '../shared/redact.js';
 import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import { isAtMostOnce, toolFailureText } from '../shared/tools/tool-contract.js';
@@ -46,6 +47,8 @@ export interface PlannedCall {
    * with this, as a failed call, without policy, card or tool. Absent for a well-formed call.
    */
   invalid?: string;
+  /** The call as a grant would scope it (issue 30): set on a call policy asked about. */
+  scope?: GrantCall;
 }
 
 /** Policy's verdict on each call of a model turn; a tool never given to the agent is denied. */
@@ -53,6 +56,7 @@ export function planCalls(
   turn: ModelTurn,
   resolved: ResolvedAgent,
   unattended: UnattendedVerdict | undefined,
+  grants: Grant[] = [],
 ): PlannedCall[] {
   const { snapshot } = resolved;
   const toolsByName = new Map(snapshot.tools.map((tool) => [tool.name, tool]));
@@ -69,6 +73,8 @@ export function planCalls(
       return { call, schema, verdict: { kind: 'allow' }, card: null };
     }
     const scoped = schema === undefined ? null : mcpScope(schema, call, snapshot.mcpServers);
+    const paths = turn.callPaths[call.id] ?? [];
+    const command = turn.callCommands?.[call.id];
     const verdict: Verdict = scoped?.verdict
       ? scoped.verdict
       : schema
@@ -84,22 +90,37 @@ export function planCalls(
               protectedRoots: resolved.protectedRoots ?? [],
               hiddenRoots: resolved.hiddenRoots ?? [],
               unattended: unattended ?? 'ask',
+              // Only when a person gave any (issue 30): older runs decide with the same input.
+              ...(grants.length === 0 ? {} : { grants }),
             },
             {
               // An MCP call is named by its server and tool, so the card says what it reaches.
               toolName: scoped?.label ?? call.name,
               toolClass: schema.toolClass,
-              paths: turn.callPaths[call.id] ?? [],
+              paths,
               confined: schema.confined === true,
               // Absent from turns recorded before issue 25: decided as they were.
               linkedPaths: turn.linkedPaths?.[call.id] ?? [],
+              calledName: call.name,
+              ...(command === undefined ? {} : { command }),
+              ...(scoped === null ? {} : { mcpTarget: scoped.label }),
             },
           )
         : { kind: 'deny', reason: unknownToolText(call.name, snapshot.tools) };
     // Tool patterns (`Bash(git:*)`, `Read(docs/**)`) deny what they do not cover, whatever
     // decide() said; what they cover keeps decide()'s verdict (a card, unless the mode allows).
     const refused = schema === undefined ? null : patternVerdict(schema, call, turn, resolved);
-    return { call, schema, verdict: refused ?? verdict, card: null };
+    const scope: GrantCall | undefined =
+      schema === undefined
+        ? undefined
+        : {
+            tool: call.name,
+            toolClass: schema.toolClass,
+            paths,
+            command,
+            ...(scoped === null ? {} : { mcpTarget: scoped.label }),
+          };
+    return { call, schema, verdict: refused ?? verdict, card: null, ...(scope && { scope }) };
   });
 }
 

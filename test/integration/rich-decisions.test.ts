@@ -14,7 +14,7 @@ import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.
 import { runDeputy } from '../e2e/run-deputy.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { jsonCaller } from './support/app-request.js';
-import { echoAgent } from './support/rich-decision-agents.js';
+import { echoAgent, repeatAgent } from './support/rich-decision-agents.js';
 
 let harness: Harness;
 let server: ApiServer;
@@ -22,7 +22,7 @@ let baseUrl = '';
 const call = jsonCaller(() => baseUrl);
 
 beforeAll(async () => {
-  harness = await createHarness(echoAgent);
+  harness = await createHarness({ ...echoAgent, ...repeatAgent });
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   server = await startApiServer(
@@ -36,10 +36,10 @@ afterAll(async () => {
   await harness?.close();
 });
 
-/** Starts the echo agent and returns its first pending card once it parks. */
-async function parked(): Promise<{ delegationId: string; card: ApprovalCard }> {
+/** Starts an agent and returns its first pending card once it parks. */
+async function parked(agent = 'echo'): Promise<{ delegationId: string; card: ApprovalCard }> {
   const started = await call('POST', '/delegations?wait=true', {
-    agent: 'echo',
+    agent,
     task: 'Write the note',
     session: `rd-${randomUUID().slice(0, 8)}`,
   });
@@ -137,4 +137,99 @@ describe('answer in the tool’s place', () => {
     expect(answered.stdout).toContain(`card ${card.id} answered`);
     await expectAnswered(delegationId, card.id, 'from the shell');
   }, 90_000);
+});
+
+/** The delegation's pending cards, once it has `count` of them (it parked again). */
+async function pendingOf(delegationId: string, count = 1): Promise<DelegationState> {
+  return eventually(
+    async () => {
+      const { body } = await call('GET', `/delegations/${delegationId}`);
+      const state = body as unknown as DelegationState;
+      return state.pendingCards.length >= count ? state : undefined;
+    },
+    `delegation ${delegationId} to park on a card`,
+    60_000,
+  );
+}
+
+describe('allow for the rest of the delegation', () => {
+  it('covers the same tool on the same file, not another file; shown, revoked, then asks again', async () => {
+    const { delegationId, card } = await parked('repeat');
+    const approved = await call('POST', `/cards/${card.id}`, {
+      decision: 'approve',
+      allow: 'delegation',
+    });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body).toMatchObject({ state: { status: 'approved', grant: 1 } });
+
+    // The second write of note.txt runs without a card; other.txt asks.
+    const second = await pendingOf(delegationId);
+    expect(second.pendingCards).toMatchObject([
+      { tool: 'write', arguments: { path: 'other.txt' } },
+    ]);
+    expect(second.grants).toMatchObject([
+      {
+        n: 1,
+        tool: 'write',
+        scope: { kind: 'paths', paths: [join(harness.workspace, 'note.txt')] },
+        cardId: card.id,
+      },
+    ]);
+    const status = await cli(['status', delegationId]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`1. write ${join(harness.workspace, 'note.txt')}`);
+
+    // Revoked through the CLI; the third write of note.txt asks again.
+    const revoked = await cli(['revoke', delegationId, '1']);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain(`grant 1 of ${delegationId} revoked`);
+    const again = await call('DELETE', `/delegations/${delegationId}/grants/1`);
+    expect(again.status).toBe(404);
+    expect(await call('DELETE', `/delegations/${delegationId}/grants/9`)).toMatchObject({
+      status: 404,
+    });
+    const otherCard = second.pendingCards[0]!;
+    await call('POST', `/cards/${otherCard.id}`, { decision: 'approve' });
+    const third = await eventually(
+      async () => {
+        const state = await pendingOf(delegationId);
+        return state.pendingCards[0]?.id !== otherCard.id ? state : undefined;
+      },
+      'the third write to ask',
+      60_000,
+    );
+    expect(third.pendingCards).toMatchObject([{ arguments: { path: 'note.txt' } }]);
+    expect(third.grants).toMatchObject([{ n: 1, revoked: { by: expect.stringMatching(/^cli:/) } }]);
+    await call('POST', `/cards/${third.pendingCards[0]!.id}`, { decision: 'approve' });
+    const done = await finished(delegationId);
+    expect(done.result).toMatchObject({ status: 'completed', text: 'Done.' });
+    expect(done.decidedCards.map((decided) => decided.arguments.path)).toEqual([
+      'note.txt',
+      'other.txt',
+      'note.txt',
+    ]);
+  }, 120_000);
+
+  it('through the typed client, and revoked by it', async () => {
+    const { delegationId, card } = await parked('repeat');
+    const client = createDeputyClient({ url: baseUrl });
+    const decided = await client.cards.decide(card.id, 'approve', { allow: 'delegation' });
+    expect(decided).toMatchObject({ state: { status: 'approved', grant: 1 } });
+    await pendingOf(delegationId);
+    expect(await client.delegations.revokeGrant(delegationId, 1)).toMatchObject({
+      n: 1,
+      revoked: {},
+    });
+    await client.delegations.stop(delegationId);
+  }, 120_000);
+
+  it('through the CLI: deputy approve <card> --allow-rest', async () => {
+    const { delegationId, card } = await parked('repeat');
+    const approved = await cli(['approve', card.id, '--allow-rest', '--json']);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ state: { status: 'approved', grant: 1 } });
+    const state = await pendingOf(delegationId);
+    expect(state.pendingCards).toMatchObject([{ arguments: { path: 'other.txt' } }]);
+    await call('POST', `/delegations/${delegationId}/stop`);
+  }, 120_000);
 });

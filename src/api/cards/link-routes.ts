@@ -69,7 +69,7 @@ function localPortOf(c: Context<AppEnv>): number | null {
 }
 
 /** The card, pending now; `conflict` when it was decided or settled, `not-found` when unknown. */
-export async function pendingCard(delegations: Delegations, cardId: string): Promise<ApprovalCard> {
+async function pendingCard(delegations: Delegations, cardId: string): Promise<ApprovalCard> {
   const state = await delegations.get(delegationIdOfCard(cardId) ?? cardId);
   const pending = state.pendingCards.find((card) => card.id === cardId);
   if (pending !== undefined) return pending;
@@ -127,7 +127,7 @@ export function registerCardLinkPages(app: Hono<AppEnv>, deps: CardLinkPageDeps)
           status: 202,
           html: messagePage(
             claims.decision === 'approve' ? 'Approval recorded' : 'Denial recorded',
-            `${outcome.message} The agent is told when a worker picks the delegation up.`,
+            `${deps.secrets.text(outcome.message)} The agent is told when a worker picks the delegation up.`,
             deps.secrets.value(outcome.card),
           ),
         };

@@ -21,6 +21,7 @@ import {
 } from '../http/fields.js';
 import { component } from '../openapi/parts.js';
 import { DelegationOriginSchema, SteeringMessageSchema } from './steering-schemas.js';
+import { GrantSchema } from './grant-schemas.js';
 import { APPROVAL_MODES, PERMISSION_MODES } from '../../shared/policy-contract.js';
 
 /**
@@ -206,6 +207,12 @@ export const DelegationStateSchema = component(
         'messages sent to it while it ran (POST /delegations/{id}/messages), in order, delivered or waiting; absent when none was sent',
       ),
     origin: DelegationOriginSchema.optional(),
+    grants: z
+      .array(GrantSchema)
+      .optional()
+      .describe(
+        'what a person allowed for the rest of it (`allow: delegation` on a card), revoked ones included; absent when none',
+      ),
     result: DelegationResultSchema.nullable(),
     toolQueue: z
       .string()

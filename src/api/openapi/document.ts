@@ -25,6 +25,7 @@ import { cardLinkPaths } from '../cards/link-paths.js';
 import { checkPaths } from '../agents/check-paths.js';
 import { delegationPaths } from '../delegations/paths.js';
 import { steeringPaths } from '../delegations/steering-paths.js';
+import { grantPaths } from '../delegations/grant-paths.js';
 import { consolePaths } from '../console-routes.js';
 import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from '../workspace/mcp-paths.js';
@@ -70,6 +71,7 @@ const ROUTE_PATHS: readonly PathItems[] = [
   corePaths,
   delegationPaths,
   steeringPaths,
+  grantPaths,
   sessionPaths,
   cardPaths,
   cardLinkPaths,

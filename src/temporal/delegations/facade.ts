@@ -24,6 +24,7 @@ import { createSettle } from './settle.js';
 import { createStartDelegation } from './start-delegation.js';
 import { createStateReader, createWorkflowStateReader } from './state.js';
 import { createStop } from './stop.js';
+import { createRevokeGrant } from './revoke-grant.js';
 import { DELEGATION_WORKFLOW_TYPE, type Delegations } from './types.js';
 import { memoStartedBy } from './visibility.js';
 import { createLiveWorkerCheck } from './worker-liveness.js';
@@ -110,6 +111,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
     },
 
     stop: createStop(client, lookup),
+    revokeGrant: createRevokeGrant({ client, lookup, hasLiveWorker, waitMs: decisionWaitMs }),
 
     ...createCards({
       lookup,

@@ -4,6 +4,7 @@
  * this shape only.
  */
 import type { Caller } from '../../shared/caller.js';
+import type { Grant } from '../../shared/policy-contract.js';
 import type {
   ApprovalCard,
   CardDecision,
@@ -237,6 +238,12 @@ export interface Delegations {
    * a worker longer than the facade's `decisionWaitMs`: then the decision is `recorded`.
    */
   decide(cardId: string, request: DecideRequest): Promise<DecideOutcome>;
+  /**
+   * Revokes grant `n` of a running delegation (issue 30): later calls it covered ask again.
+   * `not-found` for no such grant or one already revoked, `conflict` once it finished,
+   * `unavailable` when no worker runs to answer.
+   */
+  revokeGrant(delegationId: string, n: number, revokedBy: string | null): Promise<Grant>;
   events(delegationId: string, afterSeq: number): Promise<DelegationEvent[]>;
   /** Waits until the delegation finishes or parks on a card, or no worker runs it. */
   settle(delegationId: string, options?: { signal?: AbortSignal }): Promise<Settled>;

@@ -11,3 +11,23 @@ export const echoAgent = {
   - text: "Result: \${lastToolResult}"
 `,
 };
+
+/**
+ * `repeat` writes note.txt, note.txt again, other.txt, then note.txt a third time (`confirm`):
+ * what a grant for note.txt covers, what it does not, and what a revocation changes.
+ */
+export const repeatAgent = {
+  '.subagents/agents/repeat.md':
+    '---\nname: repeat\ndescription: writes a note again and again\nmodel: scripted:scripts/repeat.yaml\ntools: [write]\napprovalMode: confirm\n---\nWrite.\n',
+  'scripts/repeat.yaml': `turns:
+  - text: First.
+    toolCalls: [{ name: write, arguments: { path: note.txt, content: "one\\n" } }]
+  - text: Second.
+    toolCalls: [{ name: write, arguments: { path: note.txt, content: "two\\n" } }]
+  - text: Elsewhere.
+    toolCalls: [{ name: write, arguments: { path: other.txt, content: "other\\n" } }]
+  - text: Third.
+    toolCalls: [{ name: write, arguments: { path: note.txt, content: "three\\n" } }]
+  - text: Done.
+`,
+};

@@ -1,0 +1,13 @@
+/**
+ * Revoking a grant (issue 30): an update, so the caller is told at once whether it applied;
+ * its validator refuses an unknown or already revoked grant with the reason.
+ */
+import { defineUpdate } from '@temporalio/workflow';
+import type { Grant } from './policy-contract.js';
+
+export interface RevokeGrant {
+  n: number;
+  revokedBy?: string | null;
+}
+
+export const revokeGrantUpdate = defineUpdate<Grant, [RevokeGrant]>('revokeGrant');

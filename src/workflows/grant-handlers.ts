@@ -1,0 +1,33 @@
+/**
+ * The `revokeGrant` update (issue 30): a person takes back what they allowed for the rest of a
+ * delegation. Its validator refuses an unknown or already revoked grant with the reason; the
+ * revocation counts from the next call policy decides. Sandbox code.
+ */
+import { ApplicationFailure, setHandler } from '@temporalio/workflow';
+import { revokeGrantUpdate } from '../shared/grant-messages.js';
+import type { DelegationRun } from './delegation-run.js';
+
+/** Failure type of a refused revocation. */
+export const GRANT_UNKNOWN = 'GrantUnknown';
+
+export function registerGrantHandlers(run: DelegationRun): void {
+  setHandler(
+    revokeGrantUpdate,
+    ({ n, revokedBy }) => {
+      const grant = run.grants.revoke(n, revokedBy ?? null, new Date().toISOString());
+      if (grant === null) throw ApplicationFailure.nonRetryable(`grant ${n} cannot be revoked`);
+      return grant;
+    },
+    {
+      validator: ({ n }) => {
+        const problem = run.grants.revocationProblem(n);
+        if (problem !== null)
+          throw ApplicationFailure.create({
+            type: GRANT_UNKNOWN,
+            message: problem,
+            nonRetryable: true,
+          });
+      },
+    },
+  );
+}
