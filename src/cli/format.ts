@@ -9,6 +9,7 @@ import { describePermission } from '../shared/permission-in-effect.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
 import type { DelegationDetail, ModelRetry } from '../temporal/delegations/types.js';
 import { grantLines } from './grant-lines.js';
+import { steeringLines } from './steering-lines.js';
 
 export function approveCommand(cardId: string): string {
   return `deputy approve ${cardId}`;
@@ -124,6 +125,7 @@ export function stateLines(state: DelegationDetail): string[] {
     lines.push(`  card ${card.id} (${card.tool}): ${card.state.status}`);
   }
   lines.push(...grantLines(state.grants ?? []));
+  lines.push(...steeringLines(state));
   if (state.result) lines.push('', ...resultLines(state.result));
   else if (state.deniedCalls.length > 0) lines.push(`  denied so far: ${state.deniedCalls.length}`);
   return lines;

@@ -97,6 +97,37 @@ describe('CLI formatting', () => {
       '    last failure: model local/qwen: HTTP 503 from http://127.0.0.1:8080/v1: 503 busy',
     );
     expect(stateLines({ ...parked, modelRetry: null }).join('\n')).not.toContain('model call');
+    // Steering and revival (issue 30): where it came from, and each message sent to it.
+    expect(stateLines(parked).join('\n')).not.toMatch(/messages|resumed from|forked from/);
+    const steered = stateLines({
+      ...parked,
+      origin: { delegationId: 'd-old', fromRound: 3, resumed: true },
+      messages: [
+        {
+          seq: 1,
+          text: 'use the\nstaging bucket',
+          from: 'erin',
+          sentAt: '2026-01-01T00:00:00.000Z',
+          deliveredAt: '2026-01-01T00:00:01.000Z',
+          deliveredBeforeRound: 2,
+        },
+        {
+          seq: 2,
+          text: 'and log it',
+          from: null,
+          sentAt: '2026-01-01T00:00:02.000Z',
+          deliveredAt: null,
+          deliveredBeforeRound: null,
+        },
+      ],
+    });
+    expect(steered).toContain('  resumed from: d-old (after its round 3)');
+    expect(steered).toContain('  messages: 2');
+    expect(steered).toContain('    1 from erin, before round 2: use the staging bucket');
+    expect(steered).toContain('    2, waiting for the next round: and log it');
+    expect(stateLines({ ...parked, origin: { delegationId: 'd-old', fromRound: 3 } })).toContain(
+      '  forked from: d-old (after its round 3)',
+    );
     const table = summaryTable([
       {
         delegationId: 'd-abc',
