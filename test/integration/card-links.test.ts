@@ -187,7 +187,10 @@ describe('one-tap links', () => {
     expect(existsSync(join(harness.workspace, 'hello.txt'))).toBe(true);
     const state = await harness.delegations.get(card.delegationId);
     expect(state.decidedCards).toMatchObject([
-      { id: card.id, state: { status: 'approved', decidedBy: 'alice' } },
+      {
+        id: card.id,
+        state: { status: 'approved', decidedBy: 'alice', reason: 'approved with a one-tap link' },
+      },
     ]);
 
     // Single use: the same link, the other link, and the page now say it is decided.

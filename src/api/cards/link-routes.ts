@@ -119,7 +119,8 @@ export function registerCardLinkPages(app: Hono<AppEnv>, deps: CardLinkPageDeps)
       await assertMayDecide(deps.delegations, identity, cardId);
       const outcome = await deps.delegations.decide(cardId, {
         decision: claims.decision,
-        ...(claims.decision === 'deny' ? { reason: 'denied with a one-tap link' } : {}),
+        // Recorded on the card (an approval's) or told to the model (a denial's): how it was decided.
+        reason: `${claims.decision === 'approve' ? 'approved' : 'denied'} with a one-tap link`,
         decidedBy: identity.id,
       });
       if (isRecorded(outcome)) {
