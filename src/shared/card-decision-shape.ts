@@ -52,3 +52,6 @@ export function richDecisionFields(
     ...(request.arguments === undefined ? {} : { arguments: request.arguments }),
   };
 }
+
+/** Failure type of an edit the delegation refused: it does not fit the schema, or it widens. */
+export const CARD_EDIT_REFUSED = 'CardEditRefused';

@@ -19,3 +19,20 @@ export function answeredOutcome(
     isError: false,
   };
 }
+
+/**
+ * The call ran with a person's edited arguments: the model is told so, with what they were,
+ * before the tool's own result, so it does not assume its own arguments ran.
+ */
+export function editedOutcome(
+  tool: string,
+  state: Extract<CardState, { status: 'approved' }>,
+  ran: ToolOutcome,
+): ToolOutcome {
+  const who = state.decidedBy === null ? 'a person' : `a person (${state.decidedBy})`;
+  const edited = JSON.stringify(state.editedArguments);
+  return {
+    ...ran,
+    content: `[tool '${tool}' ran with arguments edited by ${who}: ${edited}]\n${ran.content}`,
+  };
+}

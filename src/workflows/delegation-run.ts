@@ -24,7 +24,7 @@ import type { SessionTask } from '../shared/delegation.js';
 import { CardBook, type CardRejection } from './card-book.js';
 import { GrantBook } from './grant-book.js';
 import type { Grant } from '../shared/policy-contract.js';
-import type { GrantCall } from '../policy/grants.js';
+import { CardEdits } from './card-edits.js';
 import {
   CARRIED_DECIDED_CARDS,
   CARRIED_DENIED_CALLS,
@@ -39,6 +39,8 @@ export class DelegationRun {
   private readonly cards = new CardBook();
   /** What a person allowed for the rest of this delegation (issue 30). */
   readonly grants: GrantBook;
+  /** The calls behind pending cards, for approvals with edited arguments (issue 30). */
+  private readonly edits = new CardEdits();
   /** The agent as resolved; a continued run starts with the one it carried. */
   private resolvedAgent: ResolvedAgent | null;
   private readonly firstRun: boolean;
@@ -170,10 +172,10 @@ export class DelegationRun {
   }
 
   /**
-   * Opens the approval card of a call policy answered with `ask`. `scope`: the call as a grant
-   * would scope it, for an approval with `allow: 'delegation'` (issue 30).
+   * Opens the approval card of a call policy answered with `ask`. `planned`: the planned call,
+   * for an approval with `allow: 'delegation'` or with edited arguments (issue 30).
    */
-  openCard(call: ToolCallRequest, reason: string, scope?: GrantCall): ApprovalCard {
+  openCard(call: ToolCallRequest, reason: string, planned?: PlannedCall): ApprovalCard {
     this.cardSequence += 1;
     const card: ApprovalCard = {
       id: cardIdFor(this.input.delegationId, this.cardSequence),
@@ -189,7 +191,8 @@ export class DelegationRun {
       state: { status: 'pending' },
     };
     this.cards.open(card);
-    if (scope !== undefined) this.grants.remember(card.id, scope);
+    if (planned?.scope !== undefined) this.grants.remember(card.id, planned.scope);
+    if (planned !== undefined) this.edits.remember(card.id, planned);
     this.emit({ type: 'card-opened', card });
     return card;
   }
@@ -238,15 +241,19 @@ export class DelegationRun {
 
   /** Why a decision cannot apply, or null when it can (the update's validator). */
   cardRejection(decision: CardDecision): CardRejection | null {
-    return this.cards.rejectionOf(decision);
+    return this.cards.rejectionOf(decision) ?? this.edits.rejectionOf(decision, this.resolvedAgent);
   }
 
   /** Applies a decision to a pending card; returns the card, or null when it does not apply. */
   decideCard(decision: CardDecision, expired = false): ApprovalCard | null {
-    if (this.cards.rejectionOf(decision) !== null) return null;
+    if (this.cardRejection(decision) !== null) return null;
     const at = now();
     const grant = this.grants.record(decision, at);
-    const card = this.cards.apply(decision, at, expired, grant === undefined ? {} : { grant });
+    const editedArguments = this.edits.settle(decision);
+    const card = this.cards.apply(decision, at, expired, {
+      ...(grant === undefined ? {} : { grant }),
+      ...(editedArguments === undefined ? {} : { editedArguments }),
+    });
     if (card) this.emit({ type: 'card-decided', card });
     return card;
   }

@@ -94,7 +94,7 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     const carded: PlannedCall[] = [];
     for (const item of planned) {
       if (item.verdict.kind === 'ask') {
-        item.card = run.openCard(item.call, item.verdict.reason, item.scope);
+        item.card = run.openCard(item.call, item.verdict.reason, item);
         carded.push(item);
       }
     }

@@ -23,7 +23,7 @@ import {
   ONCE_TOOL,
   READ_TOOL,
 } from './activity-options.js';
-import { answeredOutcome } from './card-outcomes.js';
+import { answeredOutcome, editedOutcome } from './card-outcomes.js';
 import { activityCause, causeOf } from './failure-notice.js';
 import { withSnapshot } from './snapshot-carrier.js';
 
@@ -183,6 +183,14 @@ export async function settleCall(
     return { content: `[tool '${call.name}' denied] ${card.state.reason}`, isError: true };
   }
   if (card && card.state.status === 'answered') return answeredOutcome(call.name, card.state);
+  if (card?.state.status === 'approved' && card.state.editedArguments !== undefined) {
+    const ran = await settleCall(
+      { ...item, card: null, verdict: { kind: 'allow' } },
+      resolved,
+      toolQueue,
+    );
+    return editedOutcome(call.name, card.state, ran);
+  }
   if (!card && verdict.kind === 'deny') {
     return { content: `[tool '${call.name}' denied] ${verdict.reason}`, isError: true };
   }

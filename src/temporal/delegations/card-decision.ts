@@ -33,6 +33,7 @@ import { DeputyError } from '../../errors.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
 import { signalOnce } from './signal-once.js';
+import { decideByUpdate } from './edited-decision.js';
 import type { DecideOutcome, Delegations, RecordedDecision } from './types.js';
 import { allDecisions, unappliedDecisions } from './unapplied-decisions.js';
 import { mirroredPendingCards } from './visibility.js';
@@ -77,6 +78,9 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
       (earlier) => earlier.cardId === cardId,
     );
     if (waiting !== undefined) throw alreadyRecorded(cardId, waiting);
+    // An edit is checked by the delegation itself, which answers why it refuses one.
+    if (decision.arguments !== undefined)
+      return decideByUpdate(deps, handle, description, decision);
     try {
       // Found again by its decisionId if its answer is late (a repeat would be logged as ignored).
       await signalOnce(handle, description.runId, decideCardSignal, decision, (stored) =>

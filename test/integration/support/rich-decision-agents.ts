@@ -31,3 +31,14 @@ export const repeatAgent = {
   - text: Done.
 `,
 };
+
+/** `lister` asks to run `ls -a` (`confirm`: bash asks) and answers with what it got. */
+export const listerAgent = {
+  '.subagents/agents/lister.md':
+    '---\nname: lister\ndescription: lists the workspace\nmodel: scripted:scripts/lister.yaml\ntools: [bash]\napprovalMode: confirm\n---\nList.\n',
+  'scripts/lister.yaml': `turns:
+  - text: Listing.
+    toolCalls: [{ name: bash, arguments: { command: "ls -a" } }]
+  - text: "Result: \${lastToolResult}"
+`,
+};
