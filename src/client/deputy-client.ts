@@ -50,6 +50,18 @@ export interface CardDecisionOptions {
   arguments?: Record<string, unknown>;
 }
 
+/** One entry of `decideMany`'s answer. */
+export interface CardDecisionResult {
+  cardId: string;
+  status: 'decided' | 'recorded' | 'refused';
+  card?: ApprovalCard;
+  recorded?: RecordedDecision;
+  /** Refused: why (`not-found`, `conflict`, `forbidden`, `invalid`, `unavailable`). */
+  error?: string;
+  httpStatus?: number;
+  message?: string;
+}
+
 export type StartDelegation = StartDelegationRequest;
 export type StartSession = StartSessionRequest;
 export type DelegationFilter = DelegationListRequest;
@@ -146,6 +158,13 @@ export interface DeputyClient {
       decision: CardDecisionKind,
       options?: string | CardDecisionOptions,
     ): Promise<ApprovalCard | RecordedDecision>;
+    /**
+     * Several cards at once (`POST /cards/decisions`, issue 30): each applied once, in order;
+     * a result per decision (`decided`, `recorded` or `refused` with why), never all-or-nothing.
+     */
+    decideMany(
+      decisions: Array<{ cardId: string; decision: CardDecisionKind } & CardDecisionOptions>,
+    ): Promise<CardDecisionResult[]>;
   };
   agents: {
     list(): Promise<AgentSummary[]>;
@@ -212,6 +231,8 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
       pending: async (filter = {}) =>
         (await get<{ cards: ApprovalCard[] }>(`/cards${query(filter)}`)).cards,
       links: (cardId) => post(`/cards/${id(cardId)}/links`),
+      decideMany: async (decisions) =>
+        (await post<{ results: CardDecisionResult[] }>('/cards/decisions', { decisions })).results,
       decide: (cardId, decision, options) =>
         post(`/cards/${id(cardId)}`, {
           decision,

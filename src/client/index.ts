@@ -7,6 +7,7 @@ export { createDeputyClient } from './deputy-client.js';
 export type {
   AgentLevel,
   CardDecisionOptions,
+  CardDecisionResult,
   CreateAgent,
   DelegationFilter,
   DelegationHandle,

@@ -13,6 +13,7 @@ import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/gener
 import { McpTrustBodySchema } from '../../src/mcp/mcp-view-schemas.js';
 import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi/parts.js';
 import { DecideCardBodySchema } from '../../src/api/cards/schemas.js';
+import { DecideCardsBodySchema } from '../../src/api/cards/batch-schemas.js';
 import {
   ListDelegationsQuerySchema,
   ForkDelegationBodySchema,
@@ -81,6 +82,7 @@ const REQUEST_BODIES: Record<string, z.ZodType> = {
   'POST /delegations/{id}/messages': SendDelegationMessageBodySchema,
   'POST /delegations/{id}/resume': ResumeDelegationBodySchema,
   'POST /cards/{id}': DecideCardBodySchema,
+  'POST /cards/decisions': DecideCardsBodySchema,
   'POST /sessions': StartSessionBodySchema,
   'POST /sessions/{id}/messages': SendMessageBodySchema,
   'POST /workspace/agents': CreateAgentBodySchema,

@@ -84,7 +84,13 @@ async function expectAnswered(delegationId: string, cardId: string, text: string
   expect(state.decidedCards).toMatchObject([
     { id: cardId, state: { status: 'answered', answer: text, reason: null } },
   ]);
-  expect(existsSync(join(harness.workspace, 'note.txt'))).toBe(false);
+  // The echo agent's own content never reached the file (other agents may write note.txt).
+  expect(await noteContent()).not.toBe('noted\n');
+}
+
+async function noteContent(): Promise<string | null> {
+  const path = join(harness.workspace, 'note.txt');
+  return existsSync(path) ? readFile(path, 'utf8') : null;
 }
 
 describe('answer in the tool’s place', () => {
@@ -309,4 +315,70 @@ describe('approve with edited arguments', () => {
     expect(await readFile(join(harness.workspace, 'note.txt'), 'utf8')).toBe('from the shell\n');
     await rm(join(harness.workspace, 'note.txt'));
   }, 90_000);
+});
+
+describe('several decisions at once', () => {
+  it('POST /cards/decisions: each applied once, an answer per card, never all-or-nothing', async () => {
+    const first = await parked();
+    const second = await parked('repeat');
+    const client = createDeputyClient({ url: baseUrl });
+    const results = await client.cards.decideMany([
+      { cardId: first.card.id, decision: 'answer', answer: 'batched answer' },
+      { cardId: second.card.id, decision: 'approve', allow: 'delegation' },
+      { cardId: first.card.id, decision: 'deny' },
+      { cardId: 'd-nosuch.1', decision: 'approve' },
+      { cardId: second.card.id, decision: 'answer' },
+    ]);
+    expect(results.map((result) => [result.cardId, result.status])).toEqual([
+      [first.card.id, 'decided'],
+      [second.card.id, 'decided'],
+      [first.card.id, 'refused'],
+      ['d-nosuch.1', 'refused'],
+      [second.card.id, 'refused'],
+    ]);
+    expect(results[0]!.card).toMatchObject({ state: { status: 'answered' } });
+    expect(results[1]!.card).toMatchObject({ state: { status: 'approved', grant: 1 } });
+    expect(results[2]).toMatchObject({ error: 'conflict', httpStatus: 409 });
+    expect(results[3]).toMatchObject({ error: 'not-found', httpStatus: 404 });
+    expect(results[4]).toMatchObject({ error: 'invalid', httpStatus: 422 });
+    await expectAnswered(first.delegationId, first.card.id, 'batched answer');
+    const next = await pendingOf(second.delegationId);
+    expect(next.pendingCards).toMatchObject([{ arguments: { path: 'other.txt' } }]);
+    expect(next.decidedCards).toHaveLength(1);
+    await call('POST', `/delegations/${second.delegationId}/stop`);
+    // A malformed request as a whole is refused as one.
+    expect((await call('POST', '/cards/decisions', { decisions: [] })).status).toBe(422);
+  }, 120_000);
+});
+
+describe('two doors deciding the same card at once', () => {
+  it('an answer (the stored signal) and an edit (the update): one wins, the other is told', async () => {
+    for (let round = 0; round < 2; round++) {
+      await rm(join(harness.workspace, 'note.txt'), { force: true });
+      const { delegationId, card } = await parked();
+      const client = createDeputyClient({ url: baseUrl });
+      const [answered, edited] = await Promise.allSettled([
+        call('POST', `/cards/${card.id}`, { decision: 'answer', answer: 'the answer door' }),
+        client.cards.decide(card.id, 'approve', {
+          arguments: { path: 'note.txt', content: 'the edit door\n' },
+        }),
+      ]);
+      const answerWon = answered.status === 'fulfilled' && answered.value.status === 200;
+      const editWon = edited.status === 'fulfilled';
+      expect([answerWon, editWon].filter(Boolean)).toHaveLength(1);
+      if (answerWon) {
+        expect(edited.status === 'rejected' && String(edited.reason)).toMatch(/answered|already/);
+      } else {
+        expect(answered.status === 'fulfilled' && answered.value).toMatchObject({
+          status: 409,
+          body: { error: 'conflict' },
+        });
+      }
+      const state = await finished(delegationId);
+      expect(state.decidedCards).toHaveLength(1);
+      expect(state.decidedCards[0]!.state.status).toBe(answerWon ? 'answered' : 'approved');
+      expect(await noteContent()).toBe(answerWon ? null : 'the edit door\n');
+      await rm(join(harness.workspace, 'note.txt'), { force: true });
+    }
+  }, 180_000);
 });

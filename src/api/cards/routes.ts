@@ -11,6 +11,7 @@ import { richDecisionFields } from '../../shared/card-decision-shape.js';
 import type { AppEnv } from '../http/app-env.js';
 import { cardVisibility } from '../../rights/card-visibility.js';
 import { createCardDecisions } from './decisions.js';
+import { registerBatchDecisionRoutes } from './batch-routes.js';
 import { cardEventStream } from './stream.js';
 import { consoleLogger, type Logger } from '../http/errors.js';
 import type { EventStreamOptions } from '../http/event-stream.js';
@@ -72,6 +73,9 @@ export function registerCardRoutes(
       filter,
     );
   });
+
+  // Before POST /cards/:id, which would otherwise take `decisions` for a card id.
+  registerBatchDecisionRoutes(app, { delegations: deps.delegations, secrets, decisions });
 
   app.post('/cards/:id', async (c) => {
     const cardId = cardIdParam(c);

@@ -26,6 +26,7 @@ import { checkPaths } from '../agents/check-paths.js';
 import { delegationPaths } from '../delegations/paths.js';
 import { steeringPaths } from '../delegations/steering-paths.js';
 import { grantPaths } from '../delegations/grant-paths.js';
+import { batchDecisionPaths } from '../cards/batch-paths.js';
 import { consolePaths } from '../console-routes.js';
 import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from '../workspace/mcp-paths.js';
@@ -74,6 +75,7 @@ const ROUTE_PATHS: readonly PathItems[] = [
   grantPaths,
   sessionPaths,
   cardPaths,
+  batchDecisionPaths,
   cardLinkPaths,
   agentPaths,
   checkPaths,
