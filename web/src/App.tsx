@@ -13,6 +13,8 @@ import { DelegationsPage } from './pages/DelegationsPage';
 import { DelegationDetailPage } from './pages/DelegationDetailPage';
 import { McpPage } from './pages/McpPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { SessionsPage } from './pages/SessionsPage';
+import { SessionChatPage } from './pages/SessionChatPage';
 
 export function App() {
   return (
@@ -28,6 +30,8 @@ export function App() {
             <Route path="agents/:name/edit" element={<AgentEditPage mode="edit" />} />
             <Route path="delegations" element={<DelegationsPage />} />
             <Route path="delegations/:id" element={<DelegationDetailPage />} />
+            <Route path="sessions" element={<SessionsPage />} />
+            <Route path="sessions/:id" element={<SessionChatPage />} />
             <Route path="mcp" element={<McpPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>

@@ -12,6 +12,7 @@ export function Layout() {
           <NavLink to="/approvals">Approvals</NavLink>
           <NavLink to="/agents">Agents</NavLink>
           <NavLink to="/delegations">Delegations</NavLink>
+          <NavLink to="/sessions">Sessions</NavLink>
           <NavLink to="/mcp">MCP servers</NavLink>
         </nav>
         <a className="docs-link" href="docs">

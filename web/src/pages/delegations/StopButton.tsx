@@ -4,16 +4,21 @@
  */
 import { useRef, useState } from 'react';
 import { messageOf } from '../../api/client';
-import { stopDelegation } from '../../api/delegations';
+import { stopDelegation, type StopOutcome } from '../../api/delegations';
 
 export function StopButton({
   delegationId,
   pendingCards,
   onStopped,
+  stop: stopRun = stopDelegation,
+  noun = 'delegation',
 }: {
   delegationId: string;
   pendingCards: number;
   onStopped(message: string): void;
+  /** A session's page stops through its own route (its tasks stop with it). */
+  stop?: (id: string) => Promise<StopOutcome>;
+  noun?: 'delegation' | 'session';
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
@@ -23,7 +28,7 @@ export function StopButton({
     setBusy(true);
     setProblem(null);
     try {
-      const outcome = await stopDelegation(delegationId);
+      const outcome = await stopRun(delegationId);
       dialog.current?.close();
       onStopped(
         'stopped' in outcome
@@ -50,7 +55,9 @@ export function StopButton({
         Stop
       </button>
       <dialog ref={dialog} aria-labelledby="stop-title" aria-describedby="stop-what">
-        <h2 id="stop-title">Stop delegation {delegationId}?</h2>
+        <h2 id="stop-title">
+          Stop {noun} {delegationId}?
+        </h2>
         <p id="stop-what">
           It ends as stopped with what it has done so far.
           {pendingCards > 0
@@ -64,7 +71,7 @@ export function StopButton({
         )}
         <div className="toolbar">
           <button type="button" className="danger" disabled={busy} onClick={() => void stop()}>
-            {busy ? 'Stopping…' : 'Stop delegation'}
+            {busy ? 'Stopping…' : `Stop ${noun}`}
           </button>
           <button
             ref={cancel}

@@ -66,13 +66,18 @@ function reducer(previous: EventsState, action: Action): EventsState {
   }
 }
 
-export function useDelegationEvents(delegationId: string, tokenGeneration: number): EventsState {
-  const key = `${tokenGeneration}/${delegationId}`;
+export function useDelegationEvents(
+  delegationId: string,
+  tokenGeneration: number,
+  /** Another stream of the same shape: a session's (`/sessions/:id/events`). */
+  path: string = delegationEventsPath(delegationId),
+): EventsState {
+  const key = `${tokenGeneration}/${path}`;
   const [stored, dispatch] = useReducer(reducer, key, initial);
   useEffect(() => {
     const controller = new AbortController();
     followStream(
-      delegationEventsPath(delegationId),
+      path,
       {
         onEvent({ type, data }) {
           if (type === 'error') {
@@ -102,6 +107,6 @@ export function useDelegationEvents(delegationId: string, tokenGeneration: numbe
       controller.signal,
     );
     return () => controller.abort();
-  }, [delegationId, key]);
+  }, [path, key]);
   return stored.key === key ? stored : initial(key);
 }
