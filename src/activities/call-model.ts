@@ -100,6 +100,7 @@ export async function callModelActivity(
   );
   return {
     ...answer,
+    ...(adapter.contextTokens === undefined ? {} : { contextTokens: adapter.contextTokens }),
     callPaths,
     ...(Object.keys(linkedPaths).length === 0 ? {} : { linkedPaths }),
     ...(Object.keys(callCommands).length === 0 ? {} : { callCommands }),

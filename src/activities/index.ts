@@ -10,6 +10,7 @@ import type { SecretMasker } from '../secrets/masker.js';
 import type { BlobStore } from './blob-store.js';
 import { createBlobStore } from './blob-stores.js';
 import { callModelActivity } from './call-model.js';
+import { summarizeRoundsActivity } from './summarize-rounds.js';
 import type { AgentResolver } from './resolve-agent.js';
 import { resolveAgentActivity } from './resolve-agent.js';
 import { runToolActivity } from './run-tool.js';
@@ -70,6 +71,11 @@ export function createActivities({
     ),
     callModel: masked(async (input: CallModelInput) =>
       callModelActivity(live.current(), blobs, await snapshots.modelCallOf(input), masker),
+    ),
+    summarizeRounds: masked(async (input: CallModelInput) =>
+      summarizeRoundsActivity(await snapshots.modelCallOf(input), (call) =>
+        callModelActivity(live.current(), blobs, call, masker),
+      ),
     ),
     runTool: masked(async (input: RunToolInput) =>
       runToolActivity(live.current(), blobs, await snapshots.toolRunOf(input), masker, mcp),

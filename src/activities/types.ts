@@ -62,6 +62,11 @@ export type ModelCall = ModelCallContext & {
 
 export interface ModelTurn extends ModelResponse {
   /**
+   * The answering model's context window in tokens (issue 30, compaction); absent in turns
+   * recorded before it, and when the model's window is unknown (a scripted model without one).
+   */
+  contextTokens?: number;
+  /**
    * Canonical (symlink-resolved) paths of each tool call, by call id. Resolved here, on the
    * Node side, so the workflow's policy decision stays a pure function of recorded inputs.
    */

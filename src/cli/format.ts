@@ -79,6 +79,10 @@ export function eventLines(event: DelegationEvent): string[] {
       return [
         `task ${event.task.taskId} ${event.task.result?.status ?? event.task.status}: ${event.task.agent} ${oneLine(event.task.lastText, 120)}`,
       ];
+    case 'compacted':
+      return [
+        `compacted ${event.roundsReplaced} earlier round(s) by ${event.by}: ~${event.tokensBefore} -> ~${event.tokensAfter} tokens`,
+      ];
   }
 }
 

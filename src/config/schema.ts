@@ -40,7 +40,15 @@ export const ModelEntrySchema = z.object({
    * Default false.
    */
   toolCallsInContent: z.boolean().optional(),
+  /**
+   * The model's context window, tokens (issue 30): a delegation compacts its transcript once a
+   * model call's input passes 75 % of it. Default `DEFAULT_CONTEXT_TOKENS` (32,768): small enough
+   * for most served models; set the real window of a larger one, or compaction comes early.
+   */
+  contextTokens: z.number().int().min(1024).optional(),
 });
+/** The context window assumed for a catalog entry without `contextTokens`. */
+export const DEFAULT_CONTEXT_TOKENS = 32_768;
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 
 export const ConfiguredMcpServerSchema = z.object({

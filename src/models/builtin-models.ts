@@ -71,6 +71,9 @@ export function builtinModelAliases(
   return aliases;
 }
 
+/** The context window of the Claude models a built-in handle names. */
+const CLAUDE_CONTEXT_TOKENS = 200_000;
+
 /**
  * The catalog entry of a built-in handle (`anthropic/claude-...`) the catalog does not have,
  * when an Anthropic key is configured. It reads the key (and base URL) the catalog's first
@@ -88,6 +91,8 @@ export function builtinCatalogEntry(
   return {
     provider: 'anthropic',
     model,
+    // Every Claude model's window is at least this (issue 30's compaction reads it).
+    contextTokens: CLAUDE_CONTEXT_TOKENS,
     ...(template?.apiKeyEnv === undefined ? {} : { apiKeyEnv: template.apiKeyEnv }),
     ...(template?.baseUrl === undefined ? {} : { baseUrl: template.baseUrl }),
   };

@@ -21,6 +21,11 @@ export interface ModelCallOptions {
 export interface ModelAdapter {
   /** Human-readable label shown in logs, status and `ModelResponse.modelLabel`. */
   readonly label: string;
+  /**
+   * The model's context window in tokens (issue 30: a delegation compacts its transcript past
+   * 75 % of it); absent: unknown, and only the transcript's size bounds trigger a compaction.
+   */
+  readonly contextTokens?: number;
   complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>;
 }
 

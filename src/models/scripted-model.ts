@@ -27,15 +27,22 @@
  * crash, so the turn to replay is derived from the request alone (the number of assistant
  * entries already in the transcript), and tool call ids are deterministic (`call_<turn>_<index>`).
  * Once the script is exhausted it answers a final text without tool calls, which ends the loop.
+ *
+ * Long runs (issue 30): a turn's index counts the rounds a compaction replaced too, and a summary
+ * request is answered with the script's `summary` (`${rounds}` replaced) or, without one, a
+ * deterministic default naming the rounds and their tool calls. `contextTokens` makes the model
+ * claim a context window, so a test can make a delegation compact after a few rounds.
  */
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { isSummaryRequest, roundsIn } from '../shared/compaction.js';
 import type {
   ModelRequest,
   ModelResponse,
   TokenUsage,
   ToolCallRequest,
+  TranscriptEntry,
 } from '../shared/model-contract.js';
 import { ModelConfigError } from './model-adapter.js';
 import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
@@ -63,6 +70,13 @@ export const ScriptSchema = z
   .object({
     description: z.string().optional(),
     turns: z.array(ScriptedTurnSchema).min(1),
+    /**
+     * The answer to a summary request (a compaction, issue 30); `${rounds}` is replaced by how
+     * many rounds it summarizes. Absent: `defaultSummary`'s deterministic text.
+     */
+    summary: z.string().optional(),
+    /** The context window, in tokens, the scripted model claims (compaction's trigger); absent: none. */
+    contextTokens: z.number().int().min(1).optional(),
   })
   .strict();
 export type Script = z.infer<typeof ScriptSchema>;
@@ -153,6 +167,7 @@ export function createScriptedModel(
   const label = scriptedLabel(options.displayPath ?? '<inline>');
   return {
     label,
+    ...(script.contextTokens === undefined ? {} : { contextTokens: script.contextTokens }),
     complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       if (callOptions.signal?.aborted) {
         return Promise.reject(callOptions.signal.reason as Error);
@@ -164,7 +179,9 @@ export function createScriptedModel(
 
 function replayTurn(script: Script, request: ModelRequest, label: string): ModelResponse {
   const { transcript } = request;
-  const turnIndex = transcript.filter((entry) => entry.role === 'assistant').length;
+  if (isSummaryRequest(transcript)) return summaryTurn(script, request, label);
+  // Rounds a compaction replaced count too: the script goes on where the model left off.
+  const turnIndex = roundsIn(transcript);
   const turn = script.turns[turnIndex];
   if (turn === undefined) {
     const text = exhaustedText(script.turns.length);
@@ -188,6 +205,31 @@ function replayTurn(script: Script, request: ModelRequest, label: string): Model
   }));
   const text = substitute(turn.text, variables) as string;
   return { text, toolCalls, modelLabel: label, usage: scriptedUsage(request, text, toolCalls) };
+}
+
+/**
+ * A summary request's answer: the script's `summary`, else `defaultSummary` (a script need not
+ * know about compaction to run long).
+ */
+function summaryTurn(script: Script, request: ModelRequest, label: string): ModelResponse {
+  const entries = request.transcript.slice(0, -1);
+  const rounds = roundsIn(entries);
+  const text =
+    script.summary === undefined
+      ? defaultSummary(entries)
+      : script.summary.replace(/\$\{rounds\}/g, String(rounds));
+  return { text, toolCalls: [], modelLabel: label, usage: scriptedUsage(request, text, []) };
+}
+
+/** A deterministic summary: how many rounds, and which tools they called how often. */
+export function defaultSummary(entries: readonly TranscriptEntry[]): string {
+  const counts = new Map<string, number>();
+  for (const entry of entries) {
+    if (entry.role !== 'assistant') continue;
+    for (const call of entry.toolCalls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+  }
+  const calls = [...counts].map(([name, count]) => `${name} x${count}`).join(', ');
+  return `[scripted model] summary of ${roundsIn(entries)} rounds; tool calls: ${calls || 'none'}`;
 }
 
 /**

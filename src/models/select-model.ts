@@ -16,7 +16,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { DeputyConfig, ModelEntry } from '../config/schema.js';
+import { DEFAULT_CONTEXT_TOKENS, type DeputyConfig, type ModelEntry } from '../config/schema.js';
 import { apiKeyVariable } from '../config/model-keys.js';
 import { isInsideReal } from '../paths/containment.js';
 import { isInside } from '../shared/path-containment.js';
@@ -179,9 +179,14 @@ function createCatalogAdapter(
       ? {}
       : { toolCallsInContent: entry.toolCallsInContent }),
   };
-  return entry.provider === 'anthropic'
-    ? createAnthropicModel(base)
-    : createOpenAiCompatibleModel(base);
+  const adapter =
+    entry.provider === 'anthropic' ? createAnthropicModel(base) : createOpenAiCompatibleModel(base);
+  const contextTokens = entry.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
+  return {
+    label: adapter.label,
+    contextTokens,
+    complete: (request, options) => adapter.complete(request, options),
+  };
 }
 
 /**

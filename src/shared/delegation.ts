@@ -281,7 +281,27 @@ export type DelegationEvent =
   // Sessions only (RUN-7): the answer to a message, a child's start and end.
   | { seq: number; at: string; type: 'reply'; text: string; roundsUsed: number }
   | { seq: number; at: string; type: 'task-started'; task: SessionTask }
-  | { seq: number; at: string; type: 'task-finished'; task: SessionTask };
+  | { seq: number; at: string; type: 'task-finished'; task: SessionTask }
+  // Older rounds replaced by a summary, or dropped with a note (issue 30, docs/sessions.md).
+  | ({ seq: number; at: string; type: 'compacted' } & CompactionReport);
+
+/** What a `compacted` event says (issue 30). */
+export interface CompactionReport {
+  by: 'summary' | 'truncation';
+  /** Rounds used when it happened: it came before round `round + 1`'s model call. */
+  round: number;
+  /** Rounds the new entry stands for (those an earlier compaction replaced included). */
+  roundsReplaced: number;
+  entriesReplaced: number;
+  /** The transcript's size before and after, estimated at four characters a token. */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The last model call's input tokens and the model's context window, when known. */
+  lastInputTokens?: number;
+  contextTokens?: number;
+  /** The summary, or the truncation's note (with why no summary could be written). */
+  text: string;
+}
 
 /** What the `state` query answers (RUN-4). */
 export interface DelegationState {

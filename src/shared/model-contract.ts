@@ -19,7 +19,12 @@ export interface BlobRef {
 
 /** One entry of the conversation a model call sees. */
 export type TranscriptEntry =
-  | { role: 'user'; content: string }
+  | {
+      role: 'user';
+      content: string;
+      /** Set on the entry that replaced older rounds (issue 30, src/shared/compaction.ts). */
+      compacted?: { rounds: number; by: 'summary' | 'truncation' };
+    }
   | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
   | {
       role: 'tool';

@@ -10,6 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { DeputyActivities } from '../activities/index.js';
+import { SUMMARY_EMPTY } from '../shared/compaction.js';
 import { FAILURE_TYPES } from '../shared/failures.js';
 import type { ToolQueueInput } from '../shared/tool-queue.js';
 
@@ -25,6 +26,19 @@ export const MODEL_CALL: ActivityOptions = {
     maximumAttempts: 4,
     initialInterval: '2 seconds',
     nonRetryableErrorTypes: [FAILURE_TYPES.modelConfig],
+  },
+};
+
+/**
+ * A compaction's summary (issue 30): a model call, retried a little less, since dropping the
+ * rounds with a note is a fallback that always works; an empty summary is not retried.
+ */
+export const SUMMARY_CALL: ActivityOptions = {
+  ...MODEL_CALL,
+  retry: {
+    maximumAttempts: 3,
+    initialInterval: '2 seconds',
+    nonRetryableErrorTypes: [FAILURE_TYPES.modelConfig, SUMMARY_EMPTY],
   },
 };
 

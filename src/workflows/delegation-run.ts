@@ -16,7 +16,9 @@ import type {
   DeniedCall,
 } from '../shared/delegation.js';
 import { addUsage, cardIdFor, emptyUsage, type UsageTotals } from '../shared/delegation.js';
-import type { ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
+import type { CompactionReport } from '../shared/delegation.js';
+import { estimatedTokens } from '../shared/compaction.js';
+import type { TokenUsage, ToolCallRequest, TranscriptEntry } from '../shared/model-contract.js';
 import { permissionInEffect } from '../shared/permission-in-effect.js';
 import { argumentsPreview, redactSecrets } from '../shared/redact.js';
 import type { SessionMessage } from '../shared/session.js';
@@ -56,6 +58,8 @@ export class DelegationRun {
   private nextEventSeq: number;
   private readonly previousRuns: number;
   private usage: UsageTotals;
+  /** The last model call's input tokens and context window, for compaction (issue 30). */
+  private lastCall: { inputTokens?: number; contextTokens?: number } = {};
   /** Deadlines new cards get (card-deadlines.ts); null: they wait as long as it takes. */
   private cardDeadlines: CardDeadlines | null = null;
 
@@ -155,6 +159,10 @@ export class DelegationRun {
       modelCalls: 1,
       modelCallsWithoutUsage: turn.usage === undefined ? 1 : 0,
     });
+    this.lastCall = {
+      ...(turn.usage === undefined ? {} : { inputTokens: turn.usage.inputTokens }),
+      ...(turn.contextTokens === undefined ? {} : { contextTokens: turn.contextTokens }),
+    };
     // The adapter's own label says what really answered ("... (scripted model)").
     this.model = turn.modelLabel;
     this.transcript.push({ role: 'assistant', content: turn.text, toolCalls: turn.toolCalls });
@@ -163,6 +171,33 @@ export class DelegationRun {
       round: this.rounds,
       text: turn.text,
       toolCalls: turn.toolCalls.map((call) => call.name),
+    });
+  }
+
+  /** The last model call's input tokens and the model's context window, when known. */
+  lastModelCall(): { inputTokens?: number; contextTokens?: number } {
+    return { ...this.lastCall };
+  }
+
+  /**
+   * Replaces transcript entries `[from, to)` by `entry` (issue 30, compaction.ts), counts the
+   * summary call's tokens, and announces it.
+   */
+  recordCompaction(
+    range: { from: number; to: number },
+    entry: TranscriptEntry,
+    report: Omit<CompactionReport, 'round' | 'tokensAfter'>,
+    usage?: TokenUsage,
+  ): void {
+    this.transcript.splice(range.from, range.to - range.from, entry);
+    if (usage !== undefined) {
+      this.usage = addUsage(this.usage, { ...usage, modelCalls: 1, modelCallsWithoutUsage: 0 });
+    }
+    this.emit({
+      type: 'compacted',
+      ...report,
+      round: this.rounds,
+      tokensAfter: estimatedTokens(this.transcript),
     });
   }
 

@@ -20,6 +20,7 @@ import type { ToolQueueInput } from '../shared/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS, workspaceQueue } from './activity-options.js';
 import type { CarriedState } from './carried-state.js';
 import { cardDeadlinesFor } from './card-deadlines.js';
+import { compactIfDue } from './compaction.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
@@ -81,6 +82,8 @@ export async function delegation(
       outOfTurns: () => run.outOfTurns(),
       maxTokens: input.options.maxTokens ?? resolved.snapshot.limits.maxTokens,
       async betweenRounds() {
+        // Compaction first: a message delivered now stays word for word among the kept rounds.
+        await compactIfDue(run, resolved, toolQueue);
         steering.deliver(run);
         if (!historyNearLimit()) return;
         // Hand over between rounds: no card pending, no tool running, no handler mid-flight,

@@ -73,6 +73,7 @@ describe('built-in Anthropic models', () => {
       provider: 'anthropic',
       model: 'claude-haiku-4-5',
       apiKeyEnv: 'WORK_KEY',
+      contextTokens: 200_000,
     });
     expect(read('haiku', models({ catalog }), {}).code).toBe('model.alias-builtin');
   });

@@ -11,6 +11,7 @@ import {
   ScriptSchema,
 } from '../../src/models/scripted-model.js';
 import type { ModelRequest, TranscriptEntry } from '../../src/shared/model-contract.js';
+import { summaryEntry, summaryRequest } from '../../src/shared/compaction.js';
 
 const scripts = fileURLToPath(new URL('../fixtures/models/scripts/', import.meta.url));
 
@@ -112,6 +113,39 @@ describe('scripted model', () => {
     controller.abort(reason);
     await expect(model.complete(request([task]), { signal: controller.signal })).rejects.toBe(
       reason,
+    );
+  });
+});
+
+describe('scripted model across a compaction (issue 30)', () => {
+  const script = createScriptedModelFrom({
+    contextTokens: 2000,
+    turns: [{ text: 'one', toolCalls: [{ name: 'read' }] }, { text: 'two' }, { text: 'three' }],
+  });
+  const summary: TranscriptEntry = summaryEntry(2, 'earlier');
+
+  it('counts the rounds a summary replaced when it picks the turn', async () => {
+    expect(script.contextTokens).toBe(2000);
+    expect((await script.complete(request([task, summary]), {})).text).toBe('three');
+  });
+
+  it("answers a summary request with its default summary, or the script's summary", async () => {
+    const rounds: TranscriptEntry[] = [
+      task,
+      { role: 'assistant', content: 'one', toolCalls: [{ id: 'c', name: 'read', arguments: {} }] },
+      { role: 'tool', toolCallId: 'c', toolName: 'read', content: 'A', isError: false },
+    ];
+    const answer = await script.complete(request(summaryRequest(rounds)), {});
+    expect(answer).toMatchObject({
+      text: '[scripted model] summary of 1 rounds; tool calls: read x1',
+      toolCalls: [],
+    });
+    const own = createScriptedModelFrom({
+      summary: 'I did ${rounds} rounds',
+      turns: [{ text: 'x' }],
+    });
+    expect((await own.complete(request(summaryRequest([...rounds, summary])), {})).text).toBe(
+      'I did 3 rounds',
     );
   });
 });

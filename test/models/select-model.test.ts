@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelConfigError } from '../../src/models/model-adapter.js';
 import type { ModelConfig } from '../../src/models/select-model.js';
 import { apiKeyVariable } from '../../src/config/model-keys.js';
+import { DEFAULT_CONTEXT_TOKENS } from '../../src/config/schema.js';
 import {
   createModelAdapter,
   describeModel,
@@ -151,6 +152,17 @@ describe('createModelAdapter', () => {
     expect(() => create('openai/gpt-4o-mini', { overrides: { reviewer: 'nope/nothing' } })).toThrow(
       /overridden by models\.overrides\.reviewer/,
     );
+  });
+
+  it("reports a catalog entry's context window, else the conservative default (issue 30)", () => {
+    expect(create('sonnet').contextTokens).toBe(DEFAULT_CONTEXT_TOKENS);
+    const catalog = config().models.catalog;
+    const wide = { ...catalog['openai/gpt-4o-mini']!, contextTokens: 128_000 };
+    expect(
+      create('openai/gpt-4o-mini', { catalog: { ...catalog, 'openai/gpt-4o-mini': wide } })
+        .contextTokens,
+    ).toBe(128_000);
+    expect(create('scripted:scripts/demo.yaml').contextTokens).toBeUndefined();
   });
 
   it('labels catalog adapters with their handle and reads the key only at call time', async () => {

@@ -8,6 +8,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { CallModelInput, ModelTurn } from '../../activities/types.js';
+import { roundsIn } from '../../shared/compaction.js';
 import type { TranscriptEntry } from '../../shared/model-contract.js';
 
 /** The transcript after its last model round, or null when no model call was ever scheduled. */
@@ -53,6 +54,7 @@ export async function transcriptAfterLastRound(
   ];
 }
 
+/** Rounds before a call: its answers, and those a compaction's summary stands for (issue 30). */
 function answersIn(transcript: TranscriptEntry[]): number {
-  return transcript.filter((entry) => entry.role === 'assistant').length;
+  return roundsIn(transcript);
 }

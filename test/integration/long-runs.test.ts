@@ -1,0 +1,141 @@
+/**
+ * Bounded history for long runs (issue 30), on the real dev server: a scripted delegation of 500
+ * read rounds whose model claims a small context window compacts its transcript again and again
+ * (older rounds replaced by the model's summary, a `compacted` event each time), continues-as-new
+ * under the history limit, keeps every model call's transcript bounded, and answers. A fork from
+ * a round after a compaction and a resume after the end both start from the compacted transcript
+ * and count their rounds through the summary.
+ */
+import type { WorkflowHandle } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallModelInput } from '../../src/activities/types.js';
+import { KEPT_ROUNDS, roundsIn } from '../../src/shared/compaction.js';
+import type { DelegationEvent, DelegationResult } from '../../src/shared/delegation.js';
+import { eventsQuery, stateQuery } from '../../src/shared/messages.js';
+import { createHarness, type Harness } from './support/harness.js';
+
+const ROUNDS = 500;
+/** The scripted model's claimed window: about 4 chars a token, ~60 tokens a round: ~50 rounds. */
+const CONTEXT_TOKENS = 4_000;
+const LINE = `${'lorem ipsum '.repeat(16)}\n`;
+
+const files = {
+  'notes.txt': LINE,
+  '.subagents/agents/long.md': `---\nname: long\ndescription: reads a line a round\nmodel: scripted:scripts/long.yaml\napprovalMode: confirm\ntools: [read]\nmaxTurns: ${ROUNDS + 5}\n---\nRead.\n`,
+  // No `summary:` entry: the scripted model's deterministic default summary answers.
+  'scripts/long.yaml': `contextTokens: ${CONTEXT_TOKENS}\nturns:\n${Array.from(
+    { length: ROUNDS },
+    (_, index) =>
+      `  - text: lap ${index + 1}\n    toolCalls: [{ name: read, arguments: { path: notes.txt, limit: 1 } }]`,
+  ).join('\n')}\n  - text: finished ${ROUNDS} laps\n`,
+};
+
+let harness: Harness;
+beforeAll(async () => {
+  harness = await createHarness(files);
+}, 60_000);
+afterAll(() => harness?.close());
+
+type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+
+/** Every run's history of a workflow id, oldest first. */
+async function histories(workflowId: string): Promise<{ status: string; history: History }[]> {
+  const runs: { status: string; history: History; start: number }[] = [];
+  for await (const run of harness.client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    const history = await harness.client.workflow.getHandle(workflowId, run.runId).fetchHistory();
+    runs.push({ status: run.status.name, history, start: run.startTime.getTime() });
+  }
+  return runs.sort((a, b) => a.start - b.start);
+}
+
+function scheduled<T>(history: History, type: string): T[] {
+  return (history.events ?? []).flatMap((event) => {
+    const attributes = event.activityTaskScheduledEventAttributes;
+    if (attributes?.activityType?.name !== type) return [];
+    const data = attributes.input?.payloads?.[0]?.data ?? new Uint8Array();
+    return [JSON.parse(Buffer.from(data).toString('utf8')) as T];
+  });
+}
+
+describe('a 500-round delegation', () => {
+  it('compacts, continues-as-new, stays bounded, answers; fork and resume work across it', async () => {
+    const started = Date.now();
+    const handle = await harness.start('long', 'Read a line, 500 times');
+    const result = (await handle.result()) as DelegationResult;
+    const runTime = Date.now() - started;
+    expect(result).toMatchObject({
+      status: 'completed',
+      text: `finished ${ROUNDS} laps`,
+      roundsUsed: ROUNDS + 1,
+    });
+
+    const runs = await histories(handle.workflowId);
+    expect(runs.map((run) => run.status)).toContain('CONTINUED_AS_NEW');
+    const calls = runs.flatMap((run) => scheduled<CallModelInput>(run.history, 'callModel'));
+    const summaries = runs.flatMap((run) =>
+      scheduled<CallModelInput>(run.history, 'summarizeRounds'),
+    );
+    expect(calls).toHaveLength(ROUNDS + 1);
+    expect(summaries.length).toBeGreaterThanOrEqual(3);
+    // Bounded: no model call was sent more than the task, a summary and about 60 rounds.
+    const longest = Math.max(...calls.map((call) => call.transcript.length));
+    expect(longest).toBeLessThan(2 + 2 * 70);
+    // Every call counts its rounds through the summary: round k is sent k - 1 rounds.
+    expect(calls.map((call) => roundsIn(call.transcript))).toEqual(
+      Array.from({ length: ROUNDS + 1 }, (_, index) => index),
+    );
+
+    const events = await handle.query(eventsQuery, 0);
+    const compacted = events.filter(
+      (event): event is Extract<DelegationEvent, { type: 'compacted' }> =>
+        event.type === 'compacted',
+    );
+    expect(compacted.length).toBeGreaterThan(0);
+    const last = compacted.at(-1)!;
+    expect(last).toMatchObject({ by: 'summary', contextTokens: CONTEXT_TOKENS });
+    expect(last.lastInputTokens).toBeGreaterThan(CONTEXT_TOKENS * 0.75);
+    expect(last.tokensAfter).toBeLessThan(last.tokensBefore);
+    expect(last.text).toMatch(/\[scripted model\] summary of \d+ rounds; tool calls: read x\d+/);
+    const state = await handle.query(stateQuery);
+    expect(state.transcriptSummary.length).toBeLessThan(2 + 2 * 70);
+    expect(state.transcriptSummary[0]).toBe('user: Read a line, 500 times');
+    expect(state.usage?.modelCalls).toBe(ROUNDS + 1 + summaries.length);
+
+    // A fork from two rounds after the last compaction: sent the summary and the kept rounds.
+    const id = handle.workflowId.split('/').pop()!;
+    const fromRound = last.round + 2;
+    const fork = await harness.delegations.fork(id, {
+      fromRound,
+      caller: { id: null, roles: [] },
+    });
+    const forked = harness.client.workflow.getHandle(fork.workflowId);
+    expect(await forked.result()).toMatchObject({
+      status: 'completed',
+      text: `finished ${ROUNDS} laps`,
+      roundsUsed: ROUNDS + 1,
+    });
+    const [forkFirst] = scheduled<CallModelInput>(await forked.fetchHistory(), 'callModel');
+    expect(roundsIn(forkFirst!.transcript)).toBe(fromRound);
+    expect(forkFirst!.transcript[1]).toMatchObject({ role: 'user', compacted: { by: 'summary' } });
+    expect(forkFirst!.transcript.filter((entry) => entry.role === 'assistant')).toHaveLength(
+      KEPT_ROUNDS + 2,
+    );
+
+    // A resume after the end: its whole, compacted transcript, the answer and the message.
+    const resume = await harness.delegations.resume(id, {
+      text: 'one more lap',
+      caller: { id: null, roles: [] },
+    });
+    const resumed = harness.client.workflow.getHandle(resume.workflowId);
+    expect(await resumed.result()).toMatchObject({ status: 'completed' });
+    const [resumeFirst] = scheduled<CallModelInput>(await resumed.fetchHistory(), 'callModel');
+    expect(roundsIn(resumeFirst!.transcript)).toBe(ROUNDS + 1);
+    expect(resumeFirst!.transcript.at(-1)).toEqual({ role: 'user', content: 'one more lap' });
+    expect(resumeFirst!.transcript.some((entry) => entry.role === 'user' && entry.compacted)).toBe(
+      true,
+    );
+    console.log(
+      `500 rounds in ${runTime} ms; ${summaries.length} compactions, ${runs.length} runs`,
+    );
+  }, 240_000);
+});
