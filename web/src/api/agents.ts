@@ -76,6 +76,31 @@ export async function revisions(name: string, signal?: AbortSignal): Promise<Rev
   return answer.revisions;
 }
 
+/**
+ * A revision's text beside the current file's at the revision's level (`current` null when that
+ * file is gone), both with secrets `__redacted__` as in the detail: what a diff compares.
+ * Declared here until the server's schema declares it (GET .../revisions/:rev).
+ */
+export interface RevisionText {
+  revision: Revision;
+  content: string;
+  current: string | null;
+}
+
+/** One revision's text; a server without the route answers 404 or 405 (an ApiError). */
+export function revisionText(
+  name: string,
+  revision: string,
+  signal?: AbortSignal,
+): Promise<RevisionText> {
+  return api<RevisionText>(
+    'GET',
+    `/workspace/agents/${seg(name)}/revisions/${seg(revision)}`,
+    undefined,
+    signal,
+  );
+}
+
 /** Makes a revision current again (at the revision's own level); the current file is kept. */
 export function restoreRevision(name: string, revision: string): Promise<AgentMutation> {
   return api<AgentMutation>(

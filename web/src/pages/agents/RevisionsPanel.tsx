@@ -15,6 +15,7 @@ import {
 import { Empty, ErrorBanner, Loading } from '../../components/Feedback';
 import { useSettings } from '../../components/Settings';
 import { ConfirmDialog } from './ConfirmDialog';
+import { RevisionDiff } from './RevisionDiff';
 
 export function RevisionsPanel({
   name,
@@ -34,6 +35,8 @@ export function RevisionsPanel({
     null,
   );
   const [pending, setPending] = useState<Revision | null>(null);
+  /** The revision compared with the current file, if any. */
+  const [compared, setCompared] = useState<Revision | null>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<unknown>(null);
 
@@ -55,6 +58,7 @@ export function RevisionsPanel({
       (answer) => {
         setBusy(false);
         setPending(null);
+        setCompared(null);
         onRestored(answer.agent);
       },
       (error: unknown) => {
@@ -98,21 +102,44 @@ export function RevisionsPanel({
                   ) : null}
                 </td>
                 <td>
-                  <button
-                    type="button"
-                    aria-label={`Restore the version replaced at ${when(revision.createdAt)} (${revision.contentHash.slice(0, 12)})`}
-                    onClick={() => {
-                      setProblem(null);
-                      setPending(revision);
-                    }}
-                  >
-                    Restore
-                  </button>
+                  <div className="revision-actions">
+                    <button
+                      type="button"
+                      aria-label={`Compare the version replaced at ${when(revision.createdAt)} (${revision.contentHash.slice(0, 12)}) with the current file`}
+                      aria-pressed={compared?.id === revision.id}
+                      onClick={() => setCompared(compared?.id === revision.id ? null : revision)}
+                    >
+                      Compare
+                    </button>
+                    <button
+                      type="button"
+                      aria-label={`Restore the version replaced at ${when(revision.createdAt)} (${revision.contentHash.slice(0, 12)})`}
+                      onClick={() => {
+                        setProblem(null);
+                        setPending(revision);
+                      }}
+                    >
+                      Restore
+                    </button>
+                  </div>
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
+      )}
+      {compared === null ||
+      list?.some((revision) => revision.id === compared.id) !== true ? null : (
+        <RevisionDiff
+          name={name}
+          revision={compared}
+          when={when(compared.createdAt)}
+          onRestore={() => {
+            setProblem(null);
+            setPending(compared);
+          }}
+          onClose={() => setCompared(null)}
+        />
       )}
       <ConfirmDialog
         open={pending !== null}
