@@ -57,13 +57,14 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
   return async function decide(cardId, request) {
     const delegationId = delegationIdOfCard(cardId);
     if (delegationId === null) throw unknownCard(cardId);
+    // A malformed decision is refused as such, before anything is looked up.
+    const shape = decisionShapeProblem(request);
+    if (shape !== null) throw new DeputyError('invalid', shape);
     const handle = await handleOfCard(deps.lookup, delegationId, cardId);
     const description = await describe(delegationId, handle);
     if (description.status.name !== 'RUNNING') {
       throw await closedRunError(deps, delegationId, cardId, description);
     }
-    const shape = decisionShapeProblem(request);
-    if (shape !== null) throw new DeputyError('invalid', shape);
     const card = await pendingCard(deps, delegationId, cardId, description);
     const decision: CardDecision = {
       cardId,
