@@ -13,7 +13,17 @@ export type { CardOutcome };
 /** The events of `GET /cards/events` (src/api/cards/stream.ts): each event's data by its name. */
 export type CardStreamData = { [E in CardStreamEvent as E['event']]: E['data'] };
 
-export type DecisionKind = 'approve' | 'deny';
+export type DecisionKind = 'approve' | 'deny' | 'answer';
+
+/**
+ * Issue 30's richer decisions: `answer` (with decision 'answer') is the tool's result in its
+ * place; `allow` and `arguments` go with 'approve' (the rest of this delegation, edited arguments).
+ */
+export interface DecisionExtras {
+  answer?: string;
+  allow?: 'delegation';
+  arguments?: Record<string, unknown>;
+}
 
 export type DecisionResult =
   /** A worker applied it: the card as decided. */
@@ -41,9 +51,10 @@ export async function decideCard(
   cardId: string,
   decision: DecisionKind,
   reason?: string,
+  extras: DecisionExtras = {},
 ): Promise<DecisionResult> {
   const trimmed = reason?.trim() ?? '';
-  const body = { decision, ...(trimmed === '' ? {} : { reason: trimmed }) };
+  const body = { decision, ...(trimmed === '' ? {} : { reason: trimmed }), ...extras };
   try {
     const answer = await api<ApprovalCard | { status: 'recorded'; message: string }>(
       'POST',

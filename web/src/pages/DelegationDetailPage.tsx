@@ -13,6 +13,9 @@ import type { ApprovalCard, DelegationEvent } from '../api/types';
 import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
 import { DetailHeader } from './delegations/DetailHeader';
+import { GrantsList } from './delegations/GrantsList';
+import { ResumeForm } from './delegations/ResumeForm';
+import { SteerBox } from './delegations/SteerBox';
 import { Timeline } from './delegations/Timeline';
 import { useDelegationEvents, type EventsState } from './delegations/use-delegation-events';
 import { usePolled } from './delegations/use-polled';
@@ -87,6 +90,10 @@ export function DelegationDetailPage() {
   }
 
   const finishedEvent = events.events.find((event) => event.type === 'finished');
+  // Steering and resuming act as its owner: a caller shown a summary may do neither (issue 30).
+  const owned = state.value.withheld === undefined;
+  const ended = finished || ENDED.has(state.value.status);
+  const grants = state.value.grants ?? [];
   return (
     <main className="page delegation-page">
       <DetailHeader
@@ -135,6 +142,24 @@ export function DelegationDetailPage() {
           </ul>
         )}
       </section>
+      {grants.length === 0 ? null : (
+        <GrantsList
+          delegationId={id}
+          grants={grants}
+          mayRevoke={owned && !ended}
+          onRevoked={state.refresh}
+        />
+      )}
+      {owned ? (
+        <SteerBox
+          key={`steer-${id}`}
+          delegationId={id}
+          messages={state.value.messages ?? []}
+          open={!ended}
+          onSent={state.refresh}
+        />
+      ) : null}
+      {owned && ended ? <ResumeForm key={`resume-${id}`} delegationId={id} /> : null}
       <section aria-labelledby="timeline-heading">
         <div className="timeline-bar">
           <h2 id="timeline-heading">Timeline</h2>
@@ -155,6 +180,9 @@ export function DelegationDetailPage() {
     </main>
   );
 }
+
+/** Statuses after which a delegation takes no message, and may be resumed instead. */
+const ENDED = new Set(['completed', 'failed', 'stopped']);
 
 /** Cards opened and not decided yet, as their latest event shows them. */
 function pendingCards(events: DelegationEvent[]): ApprovalCard[] {

@@ -15,6 +15,7 @@ import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
 import { DelegationFilters } from './delegations/DelegationFilters';
 import { DelegationTable } from './delegations/DelegationTable';
+import { StartForm } from './delegations/StartForm';
 import { usePolled } from './delegations/use-polled';
 import { useSessionNames } from './inbox/use-session-names';
 import { absoluteText } from './inbox/time';
@@ -49,10 +50,19 @@ export function DelegationsPage() {
     tokenGeneration,
   );
   const filtered = Object.keys(filter).length > 0;
+  const [starting, setStarting] = useState(false);
 
   return (
     <main className="page delegations-page">
       <h1>Delegations</h1>
+      <details
+        className="start-details"
+        onToggle={(event) => setStarting(event.currentTarget.open)}
+      >
+        <summary>Start a delegation…</summary>
+        {/* Mounted once opened, so its fields never stand beside the filters' unseen. */}
+        {starting ? <StartForm agents={agents} /> : null}
+      </details>
       <div className="toolbar">
         <DelegationFilters
           filter={filter}

@@ -44,9 +44,9 @@ export function InboxPage() {
 
   const keyed: CardDecisions = {
     ...decisions,
-    decide: (card, kind) => {
+    decide: (card, kind, extras) => {
       refocus.current = true;
-      return decisions.decide(card, kind);
+      return decisions.decide(card, kind, extras);
     },
   };
   useInboxKeys({

@@ -4,15 +4,17 @@
  * has waited, and the approve / deny controls with an optional reason. Used by the inbox and by
  * a delegation's page.
  */
-import type { KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import type { ApprovalCard } from '../../api/types';
+import { RichDecisions } from './RichDecisions';
 import { RelativeTime } from './time';
 import type { CardDecisions } from './use-card-decisions';
 
 /** DOM ids derived from the card id, so a page's keys can reach a card and its reason field. */
 export const cardDomId = (cardId: string) => `card-${cardId}`;
 export const reasonInputId = (cardId: string) => `card-${cardId}-reason`;
+const allowRestId = (cardId: string) => `card-${cardId}-allow-rest`;
 
 export interface CardViewProps {
   card: ApprovalCard;
@@ -40,6 +42,8 @@ export function CardView({
   const status = decisions.statusOf(card.id);
   const locked = status.busy !== null || status.recorded;
   const roving = selected !== undefined;
+  // Approve, and allow the same tool in the same scope for the rest of the delegation (a grant).
+  const [allowRest, setAllowRest] = useState(false);
   const onReasonKey = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
       event.preventDefault();
@@ -118,12 +122,25 @@ export function CardView({
           onChange={(event) => decisions.setReason(card.id, event.target.value)}
           onKeyDown={onReasonKey}
         />
+        <span className="allow-rest">
+          <input
+            id={allowRestId(card.id)}
+            type="checkbox"
+            checked={allowRest}
+            disabled={locked}
+            aria-describedby={`${allowRestId(card.id)}-hint`}
+            onChange={(event) => setAllowRest(event.target.checked)}
+          />
+          <label htmlFor={allowRestId(card.id)}>Allow for the rest of this delegation</label>
+        </span>
         <button
           type="button"
           className="primary"
           aria-describedby={titleId}
           disabled={locked}
-          onClick={() => void decisions.decide(card, 'approve')}
+          onClick={() =>
+            void decisions.decide(card, 'approve', allowRest ? { allow: 'delegation' } : {})
+          }
         >
           {status.busy === 'approve' ? 'Approving…' : 'Approve'}
         </button>
@@ -137,6 +154,12 @@ export function CardView({
           {status.busy === 'deny' ? 'Denying…' : 'Deny'}
         </button>
       </div>
+      <p className="hint" id={`${allowRestId(card.id)}-hint`}>
+        Allow for the rest: later <code>{card.tool}</code> calls of this delegation in the same
+        scope (the same paths, the same command patterns, the same MCP tool) run without a card;
+        revocable on the delegation&apos;s page.
+      </p>
+      <RichDecisions card={card} decisions={decisions} disabled={locked} />
       {status.message === null ? null : (
         <p role="status" className={`banner ${status.tone} card-note`}>
           {status.message}

@@ -6,7 +6,7 @@
  * is still pending until a worker applies it.
  */
 import { useCallback, useState } from 'react';
-import { decideCard, type DecisionKind } from '../../api/cards';
+import { decideCard, type DecisionExtras, type DecisionKind } from '../../api/cards';
 import { messageOf } from '../../api/client';
 import type { ApprovalCard } from '../../api/types';
 import { cardStateText } from './outcome-text';
@@ -35,7 +35,8 @@ export interface CardDecisions {
   statusOf(cardId: string): CardDecisionStatus;
   reasonOf(cardId: string): string;
   setReason(cardId: string, text: string): void;
-  decide(card: ApprovalCard, kind: DecisionKind): Promise<void>;
+  /** `extras`: an answer, allow for the rest, edited arguments (issue 30). */
+  decide(card: ApprovalCard, kind: DecisionKind, extras?: DecisionExtras): Promise<void>;
 }
 
 export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDecisions {
@@ -47,17 +48,17 @@ export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDe
   }, []);
 
   const decide = useCallback(
-    async (card: ApprovalCard, kind: DecisionKind) => {
+    async (card: ApprovalCard, kind: DecisionKind, extras: DecisionExtras = {}) => {
       const current = statuses[card.id] ?? IDLE;
       if (current.busy !== null || current.recorded) return;
       update(card.id, { ...IDLE, busy: kind });
       try {
-        const result = await decideCard(card.id, kind, reasons[card.id]);
+        const result = await decideCard(card.id, kind, reasons[card.id], extras);
         if (result.kind === 'applied') {
           update(card.id, IDLE);
           onSettled({ card: result.card, message: cardStateText(result.card), tone: 'info' });
         } else if (result.kind === 'recorded') {
-          const verb = kind === 'approve' ? 'Approval' : 'Denial';
+          const verb = { approve: 'Approval', deny: 'Denial', answer: 'Answer' }[kind];
           update(card.id, {
             busy: null,
             recorded: true,

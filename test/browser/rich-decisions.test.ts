@@ -1,0 +1,212 @@
+/// <reference lib="dom" />
+/**
+ * Issue 30's decisions in the console: answer instead (by keys alone, in the inbox: the text
+ * becomes the tool's result and the tool does not run), approve with edited arguments (a form of
+ * the card's arguments; a widening edit is refused with the card still pending), and allow for
+ * the rest of the delegation (the next call of the same scope runs without a card), its grant
+ * listed on the delegation's page and revoked there.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { DelegationState } from '../../src/shared/delegation.js';
+import { eventually } from '../support/eventually.js';
+import {
+  CHROMIUM,
+  openPage,
+  screenshot,
+  seriousViolations,
+  useConsole,
+} from './support/console.js';
+
+const agent = (name: string) =>
+  [
+    '---',
+    `name: ${name}`,
+    `description: Writes files on the scripted model`,
+    `model: scripted:scripts/${name}.yaml`,
+    'tools: [write]',
+    '---',
+    'You write.',
+    '',
+  ].join('\n');
+
+const write = (path: string, content: string) => [
+  '    toolCalls:',
+  '      - name: write',
+  `        arguments: { path: '${path}', content: '${content}' }`,
+];
+
+const FILES: Record<string, string> = {
+  // One write of `<task>.txt` (a card), then its result as the answer.
+  '.subagents/agents/writer.md': agent('writer'),
+  'scripts/writer.yaml': [
+    'turns:',
+    '  - text: Writing.',
+    ...write('${task}.txt', 'draft'),
+    "  - text: 'Result: ${lastToolResult}'",
+    '',
+  ].join('\n'),
+  // The same file twice (the second covered by a grant), then another file (a card again).
+  '.subagents/agents/granted.md': agent('granted'),
+  'scripts/granted.yaml': [
+    'turns:',
+    '  - text: First.',
+    ...write('${task}.txt', 'one'),
+    '  - text: Second.',
+    ...write('${task}.txt', 'two'),
+    '  - text: Third.',
+    ...write('${task}-other.txt', 'three'),
+    '  - text: Done.',
+    '',
+  ].join('\n'),
+};
+
+const SESSION = `rich-${Date.now().toString(36)}`;
+
+describe.skipIf(CHROMIUM === null)('rich decisions in the console', () => {
+  const running = useConsole(FILES);
+
+  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${running.dev.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok)
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  }
+  const start = async (name: string, task: string) =>
+    (
+      await call<{ delegationId: string }>('POST', '/delegations', {
+        agent: name,
+        task,
+        session: SESSION,
+      })
+    ).delegationId;
+  const stateOf = (id: string) => call<DelegationState>('GET', `/delegations/${id}`);
+  const settledAs = (id: string, status: DelegationState['status']) =>
+    eventually(async () => {
+      const state = await stateOf(id);
+      return state.status === status ? state : undefined;
+    }, `${id} ${status}`);
+  const open = (route: string) => openPage(running.browser, `${running.dev.url}/#${route}`);
+  const focusedText = (page: Page) =>
+    page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+  /** Tab (keys only) until the focused element is the one `matches` says, within 60 presses. */
+  const tabTo = async (page: Page, matches: (page: Page) => Promise<boolean>, what: string) => {
+    for (let presses = 0; presses < 60; presses += 1) {
+      await page.keyboard.press('Tab');
+      if (await matches(page)) return;
+    }
+    throw new Error(`Tab never reached ${what}`);
+  };
+  const timelineEntry = (page: Page, title: string | RegExp) =>
+    page
+      .getByRole('region', { name: 'Timeline' })
+      .getByRole('listitem')
+      .filter({ has: page.locator('.timeline-title', { hasText: title }) });
+
+  it('answers instead of the tool in the inbox, by keys alone: the tool does not run', async () => {
+    const id = await start('writer', 'answered');
+    await settledAs(id, 'parked');
+    const { page, problems } = await open(`/approvals?session=${SESSION}`);
+    const card = page.getByRole('article', { name: 'writer asks to run write' });
+    await card.waitFor();
+
+    await tabTo(page, async (p) => (await focusedText(p)) === 'Answer instead', 'Answer instead');
+    await page.keyboard.press('Enter');
+    const answer = card.getByLabel('Answer in place of write');
+    await answer.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await answer.evaluate((node) => node === document.activeElement)).toBe(true);
+    await page.keyboard.type('The file is already there.');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'inbox-answer-instead');
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Send answer');
+    await page.keyboard.press('Enter');
+
+    await card.waitFor({ state: 'detached' });
+    await page.getByText('Answered: The file is already there.').waitFor();
+    const state = await settledAs(id, 'completed');
+    expect(state.result?.text).toContain('The file is already there.');
+    expect(state.result?.text).toContain('did not run: a person answered in its place');
+    expect(state.decidedCards.map((decided) => decided.state.status)).toEqual(['answered']);
+    expect(existsSync(join(running.dev.workspace, 'answered.txt'))).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('approves with edited arguments; a widening edit is refused and the card stays', async () => {
+    const id = await start('writer', 'edited');
+    await settledAs(id, 'parked');
+    const { page, problems } = await open(`/delegations/${id}`);
+    const card = page
+      .getByRole('region', { name: /^Waiting for a decision/ })
+      .getByRole('article', { name: 'writer asks to run write' });
+    await card.getByText('Edit arguments').click();
+    const path = card.getByLabel('path', { exact: true });
+    const content = card.getByLabel('content', { exact: true });
+    expect(await path.inputValue()).toBe('edited.txt');
+    expect(await content.inputValue()).toBe('draft');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Another path widens the call: refused (422), the card still pending.
+    await path.fill('elsewhere.txt');
+    await card.getByRole('button', { name: 'Approve with these arguments' }).click();
+    const note = card.getByRole('status');
+    await note.getByText(/did not go through: .*\(HTTP 422\)/).waitFor();
+    expect((await stateOf(id)).pendingCards).toHaveLength(1);
+
+    await path.fill('edited.txt');
+    await content.fill('edited by a person');
+    await card.getByRole('button', { name: 'Approve with these arguments' }).click();
+    await page.getByText(/with edited arguments/).waitFor();
+    await timelineEntry(page, /^Finished/).waitFor({ timeout: 30_000 });
+    await settledAs(id, 'completed');
+    expect(readFileSync(join(running.dev.workspace, 'edited.txt'), 'utf8')).toBe(
+      'edited by a person',
+    );
+    expect(existsSync(join(running.dev.workspace, 'elsewhere.txt'))).toBe(false);
+    // The refused edit's 422 is logged by Chromium as a failed load; nothing else may be.
+    expect(problems.filter((problem) => !problem.includes('422'))).toEqual([]);
+  });
+
+  it('allows the rest of the delegation, lists the grant, and revokes it', async () => {
+    const id = await start('granted', 'granted');
+    await settledAs(id, 'parked');
+    const { page, problems } = await open(`/delegations/${id}`);
+    const pending = page.getByRole('region', { name: /^Waiting for a decision/ });
+    const first = pending.getByRole('article', { name: 'granted asks to run write' });
+    await first
+      .getByText(/granted\.txt/)
+      .first()
+      .waitFor();
+    await first.getByLabel('Allow for the rest of this delegation').check();
+    await first.getByRole('button', { name: 'Approve' }).click();
+
+    // The second write of the same file runs without a card; the third (another file) asks.
+    await pending
+      .getByRole('article')
+      .locator('pre', { hasText: 'granted-other.txt' })
+      .waitFor({ timeout: 30_000 });
+    expect(readFileSync(join(running.dev.workspace, 'granted.txt'), 'utf8')).toBe('two');
+    const grants = page.getByRole('region', { name: /^Allowed for the rest/ });
+    const grant = grants.getByRole('listitem').filter({ hasText: 'Grant 1' });
+    await grant.waitFor();
+    expect(await grant.textContent()).toMatch(/write.*granted\.txt/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'delegation-grants');
+
+    await grant.getByRole('button', { name: 'Revoke grant 1' }).click();
+    await grants.getByText('Grant 1 revoked: its next call asks again.').waitFor();
+    await grant.getByText(/revoked/).waitFor();
+    expect(await grant.getByRole('button').count()).toBe(0);
+    const state = await stateOf(id);
+    expect(state.grants?.[0]?.revoked).toBeDefined();
+    await call('POST', `/delegations/${id}/stop`);
+    expect(problems).toEqual([]);
+  });
+});
