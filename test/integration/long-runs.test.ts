@@ -12,15 +12,16 @@ import type { CallModelInput } from '../../src/activities/types.js';
 import { KEPT_ROUNDS, roundsIn } from '../../src/shared/compaction.js';
 import type { DelegationEvent, DelegationResult } from '../../src/shared/delegation.js';
 import { eventsQuery, stateQuery } from '../../src/shared/messages.js';
-import { createHarness, type Harness } from './support/harness.js';
+import { createHarness, recordHistory, type Harness } from './support/harness.js';
 
 const ROUNDS = 500;
 /** The scripted model's claimed window: about 4 chars a token, ~60 tokens a round: ~50 rounds. */
 const CONTEXT_TOKENS = 4_000;
 const LINE = `${'lorem ipsum '.repeat(16)}\n`;
 
-const files = {
+const files: Record<string, string> = {
   'notes.txt': LINE,
+  'short.txt': 'lorem ipsum dolor\n',
   '.subagents/agents/long.md': `---\nname: long\ndescription: reads a line a round\nmodel: scripted:scripts/long.yaml\napprovalMode: confirm\ntools: [read]\nmaxTurns: ${ROUNDS + 5}\n---\nRead.\n`,
   // No `summary:` entry: the scripted model's deterministic default summary answers.
   'scripts/long.yaml': `contextTokens: ${CONTEXT_TOKENS}\nturns:\n${Array.from(
@@ -29,6 +30,24 @@ const files = {
       `  - text: lap ${index + 1}\n    toolCalls: [{ name: read, arguments: { path: notes.txt, limit: 1 } }]`,
   ).join('\n')}\n  - text: finished ${ROUNDS} laps\n`,
 };
+
+/** A short run whose model claims a tiny window: it compacts after a dozen rounds or so. */
+function shortAgent(name: string, summary: string | null): Record<string, string> {
+  return {
+    [`.subagents/agents/${name}.md`]: `---\nname: ${name}\ndescription: reads a line a round\nmodel: scripted:scripts/${name}.yaml\napprovalMode: confirm\ntools: [read]\nmaxTurns: 30\n---\nRead.\n`,
+    [`scripts/${name}.yaml`]: `contextTokens: 480\n${summary === null ? '' : `summary: ${JSON.stringify(summary)}\n`}turns:\n${Array.from(
+      { length: 20 },
+      (_, index) =>
+        `  - text: lap ${index + 1}\n    toolCalls: [{ name: read, arguments: { path: short.txt, limit: 1 } }]`,
+    ).join('\n')}\n  - text: finished after \${lastToolResult}\n`,
+  };
+}
+
+Object.assign(
+  files,
+  shortAgent('brief', 'I read short.txt ${rounds} times.'),
+  shortAgent('mute', ''),
+);
 
 let harness: Harness;
 beforeAll(async () => {
@@ -56,6 +75,42 @@ function scheduled<T>(history: History, type: string): T[] {
     return [JSON.parse(Buffer.from(data).toString('utf8')) as T];
   });
 }
+
+function compactions(events: DelegationEvent[]) {
+  return events.filter(
+    (event): event is Extract<DelegationEvent, { type: 'compacted' }> => event.type === 'compacted',
+  );
+}
+
+describe('compaction of a short run', () => {
+  it("replaces older rounds by the script's summary, keeping the last rounds", async () => {
+    const handle = await harness.start('brief', 'Read a line, 20 times');
+    expect(await handle.result()).toMatchObject({ status: 'completed', roundsUsed: 21 });
+    const [first] = compactions(await handle.query(eventsQuery, 0));
+    expect(first).toMatchObject({ by: 'summary', entriesReplaced: 2 * first!.roundsReplaced });
+    expect(first!.text).toContain(`I read short.txt ${first!.roundsReplaced} times.`);
+    expect(first!.round - first!.roundsReplaced).toBe(KEPT_ROUNDS);
+    await recordHistory(handle, 'compacted-summary');
+  }, 60_000);
+
+  it('drops them with a note when no summary can be written (an empty answer)', async () => {
+    const handle = await harness.start('mute', 'Read a line, 20 times');
+    expect(await handle.result()).toMatchObject({ status: 'completed', roundsUsed: 21 });
+    const events = compactions(await handle.query(eventsQuery, 0));
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.every((event) => event.by === 'truncation')).toBe(true);
+    expect(events[0]!.text).toMatch(
+      /dropped the \d+ earlier rounds .* no summary could be written \(the model answered the summary request with no text\)/,
+    );
+    // The empty answer is not retried: one summary attempt per compaction.
+    const { events: history } = await handle.fetchHistory();
+    const failed = (history ?? []).filter((event) => event.activityTaskFailedEventAttributes);
+    expect(failed).toHaveLength(events.length);
+    const state = await handle.query(stateQuery);
+    expect(state.transcriptSummary[1]).toMatch(/^user: \[deputy dropped the/);
+    await recordHistory(handle, 'compacted-truncation');
+  }, 60_000);
+});
 
 describe('a 500-round delegation', () => {
   it('compacts, continues-as-new, stays bounded, answers; fork and resume work across it', async () => {
