@@ -13,6 +13,7 @@ import type {
   CreateAgentBodySchema,
   DuplicateAgentBodySchema,
   RevisionSchema,
+  RevisionTextSchema,
   UpdateAgentBodySchema,
 } from './agents/schemas.js';
 import type {
@@ -33,6 +34,7 @@ export type {
 export type AgentList = z.infer<typeof AgentListSchema>;
 export type AgentMutation = z.infer<typeof AgentMutationSchema>;
 export type Revision = z.infer<typeof RevisionSchema>;
+export type RevisionText = z.infer<typeof RevisionTextSchema>;
 export type CreateAgentRequest = z.input<typeof CreateAgentBodySchema>;
 export type UpdateAgentRequest = z.input<typeof UpdateAgentBodySchema>;
 export type DuplicateAgentRequest = z.input<typeof DuplicateAgentBodySchema>;

@@ -12,6 +12,7 @@ import {
   CreateAgentBodySchema,
   DuplicateAgentBodySchema,
   RevisionSchema,
+  RevisionTextSchema,
   UpdateAgentBodySchema,
 } from './schemas.js';
 import { ModelCatalogSchema, ToolCatalogSchema } from '../workspace/catalog-schemas.js';
@@ -40,6 +41,7 @@ const AgentRevisions = component(
   'AgentRevisions',
   z.object({ name: z.string(), revisions: z.array(RevisionSchema) }),
 );
+const RevisionText = component('RevisionText', RevisionTextSchema);
 const ToolCatalog = component('ToolCatalog', ToolCatalogSchema);
 const ModelCatalog = component('ModelCatalog', ModelCatalogSchema);
 const GeneratedAgent = component('GeneratedAgent', GeneratedAgentSchema);
@@ -134,6 +136,19 @@ export const agentPaths: PathItems = {
       responses: {
         '200': jsonResponse(AgentRevisions, 'Revisions'),
         '404': notFound,
+        ...commonErrors,
+      },
+    },
+  },
+  '/workspace/agents/{name}/revisions/{rev}': {
+    get: {
+      summary:
+        "One revision's text beside the current file at its level (for a diff); inline MCP secrets `__redacted__`",
+      description: ADMIN,
+      parameters: [nameParameter, pathParameter('rev', z.string(), 'Revision id')],
+      responses: {
+        '200': jsonResponse(RevisionText, 'The two texts'),
+        '404': errorAnswer('No such agent or revision'),
         ...commonErrors,
       },
     },

@@ -28,6 +28,7 @@ import {
 } from './schemas.js';
 import { delegateTargetsOf, resolvedDiagnostics } from './resolution.js';
 import { agentDetail, agentSummary } from './view.js';
+import { revisionText } from './revision-text.js';
 import { clip } from '../../shared/clip.js';
 import { requireAdmin } from '../../rights/rights.js';
 import { parseBody, parseQuery } from '../http/validation.js';
@@ -41,6 +42,8 @@ export interface AgentRouteDeps {
 
 /** How long a built list answer is reused at most (a new SKILL.md shows within this). */
 const LIST_LIFETIME_MS = 2000;
+/** A revision id as the store names them (revisions.ts): anything else is no revision. */
+const REVISION_ID = /^[0-9TZ]{19}-[0-9a-f]{8}$/;
 
 // eslint-disable-next-line max-lines-per-function -- a register* table: one entry per route, each short.
 export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): void {
@@ -185,11 +188,23 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
     return c.json({ name, revisions });
   });
 
+  app.get('/workspace/agents/:name/revisions/:rev', async (c) => {
+    requireAdmin(c.get('caller'), 'reading revisions');
+    const name = nameParam(c);
+    const id = c.req.param('rev');
+    const revision = REVISION_ID.test(id) ? await registry().revision(name, id) : undefined;
+    if (revision === undefined) {
+      throw new DeputyError('not-found', `'${name}' has no revision '${clip(id, 40)}'`);
+    }
+    const current = registry().get(name, revision.info.level);
+    return c.json(secrets.value(await revisionText(revision, current?.filePath)));
+  });
+
   app.post('/workspace/agents/:name/revisions/:rev/restore', async (c) => {
     requireAdmin(c.get('caller'), 'restoring a revision');
     const name = nameParam(c);
     const revision = c.req.param('rev');
-    if (!/^[0-9TZ]{19}-[0-9a-f]{8}$/.test(revision)) {
+    if (!REVISION_ID.test(revision)) {
       throw new DeputyError('not-found', `'${name}' has no revision '${clip(revision, 40)}'`);
     }
     const restored = await registry().restore(name, revision);

@@ -175,6 +175,13 @@ export const RevisionSchema = z.object({
   size: z.number().int(),
 });
 
+/** `GET .../revisions/:rev`: a revision's text and the current file's, secrets `__redacted__`. */
+export const RevisionTextSchema = z.object({
+  revision: RevisionSchema,
+  content: z.string(),
+  current: z.string().nullable().describe("the file at the revision's level now; null: deleted"),
+});
+
 export const AgentDetailSchema = AgentSummarySchema.extend({
   systemPrompt: z.string(),
   /** name -> server; secrets (env values, headers, OAuth client secrets) as `__redacted__`. */

@@ -68,6 +68,11 @@ export interface DefinitionAuthoring {
   /** Revisions of `name`, newest first (also after a delete). */
   revisions(name: string): Promise<RevisionInfo[]>;
   restore(name: string, revisionId: string): Promise<LoadedDefinition>;
+  /** One revision's bytes and facts; undefined for an id `name` does not have. */
+  revision(
+    name: string,
+    revisionId: string,
+  ): Promise<{ info: RevisionInfo; content: string } | undefined>;
 }
 
 export interface AuthoringDeps {
@@ -89,6 +94,7 @@ export function createAuthoring(deps: AuthoringDeps): DefinitionAuthoring {
     duplicate: (name, target) => serialized(() => duplicate(deps, name, target)),
     revisions: (name) => deps.revisions.list(name),
     restore: (name, revisionId) => serialized(() => restore(deps, name, revisionId)),
+    revision: (name, revisionId) => deps.revisions.read(name, revisionId),
   };
 }
 

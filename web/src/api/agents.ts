@@ -11,6 +11,7 @@ import type {
   DelegationStarted,
   DuplicateAgentBody,
   Revision,
+  RevisionText,
   StartDelegationBody,
 } from '../../../src/api/contract.js';
 import { api, seg } from './client';
@@ -18,7 +19,7 @@ import { api, seg } from './client';
 export type { AgentDetail, AgentSummary, DuplicateAgentBody };
 export type AgentLevel = AgentSummary['level'];
 export type WritableLevel = NonNullable<DuplicateAgentBody['level']>;
-export type { AgentList, AgentMutation, DelegationStarted, Revision };
+export type { AgentList, AgentMutation, DelegationStarted, Revision, RevisionText };
 
 /** The levels in the order the console shows them (DEF-3). */
 export const AGENT_LEVELS: readonly AgentLevel[] = ['builtin', 'user', 'project', 'ecosystem'];
@@ -74,17 +75,6 @@ export async function revisions(name: string, signal?: AbortSignal): Promise<Rev
     signal,
   );
   return answer.revisions;
-}
-
-/**
- * A revision's text beside the current file's at the revision's level (`current` null when that
- * file is gone), both with secrets `__redacted__` as in the detail: what a diff compares.
- * Declared here until the server's schema declares it (GET .../revisions/:rev).
- */
-export interface RevisionText {
-  revision: Revision;
-  content: string;
-  current: string | null;
 }
 
 /** One revision's text; a server without the route answers 404 or 405 (an ApiError). */
