@@ -11,8 +11,11 @@ import type { TranscriptEntry } from './model-contract.js';
 export const CONTEXT_SHARE = 0.75;
 /** Compact once the transcript holds more entries than this (a round is 2 or more). */
 export const MAX_TRANSCRIPT_ENTRIES = 1_000;
-/** Compact once the transcript's JSON passes this many characters (each model call records it). */
-export const MAX_TRANSCRIPT_CHARS = 1_000_000;
+/**
+ * Compact once the transcript's JSON passes this many characters: every model call records it
+ * in history, and Temporal warns about a payload past 512 KB (and refuses one past 2 MB).
+ */
+export const MAX_TRANSCRIPT_CHARS = 400_000;
 /** The most recent rounds a compaction keeps word for word. */
 export const KEPT_ROUNDS = 8;
 

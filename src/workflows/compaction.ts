@@ -40,7 +40,7 @@ export async function compactIfDue(
   // The task stays in the request, so the summary is written with it in view.
   const toSummarize = run.transcript.slice(0, range.to);
   let entry: TranscriptEntry;
-  let usage: TokenUsage | undefined;
+  let usage: TokenUsage | null | undefined;
   let reason: string | null = null;
   try {
     const { summarizeRounds } = activitiesWith(
@@ -58,7 +58,7 @@ export async function compactIfDue(
       }),
     );
     entry = summaryEntry(range.rounds, summary.text);
-    usage = summary.usage;
+    usage = summary.usage ?? null;
   } catch (error) {
     // A stop while the summary is written stops the delegation, as anywhere else.
     if (isCancellation(error)) throw error;

@@ -181,17 +181,22 @@ export class DelegationRun {
 
   /**
    * Replaces transcript entries `[from, to)` by `entry` (issue 30, compaction.ts), counts the
-   * summary call's tokens, and announces it.
+   * summary call (`usage` null: it ran but reported none; undefined: no summary was written),
+   * and announces it.
    */
   recordCompaction(
     range: { from: number; to: number },
     entry: TranscriptEntry,
     report: Omit<CompactionReport, 'round' | 'tokensAfter'>,
-    usage?: TokenUsage,
+    usage?: TokenUsage | null,
   ): void {
     this.transcript.splice(range.from, range.to - range.from, entry);
     if (usage !== undefined) {
-      this.usage = addUsage(this.usage, { ...usage, modelCalls: 1, modelCallsWithoutUsage: 0 });
+      this.usage = addUsage(this.usage, {
+        ...(usage ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 }),
+        modelCalls: 1,
+        modelCallsWithoutUsage: usage === null ? 1 : 0,
+      });
     }
     this.emit({
       type: 'compacted',

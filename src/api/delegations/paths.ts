@@ -87,7 +87,7 @@ export const delegationPaths: PathItems = {
     get: {
       summary: 'Live events (Server-Sent Events); pending cards are replayed on attach',
       description:
-        'Event names: started, model-turn, tool-call, card-opened, card-decided, card-reminder, finished. ' +
+        'Event names: started, model-turn, tool-call, card-opened, card-decided, card-reminder, message, compacted, finished. ' +
         'Each `data` is the JSON event; `id` is its sequence number, so `Last-Event-ID` resumes. ' +
         'The stream ends after `finished`. With auth: only the user who started the delegation ' +
         'or an `admin` (else 403).',
