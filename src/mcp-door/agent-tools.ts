@@ -6,7 +6,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { LoadedDefinition } from '../definitions/definition.js';
-import { MAX_TASK_BYTES } from '../shared/delegation.js';
+import { MAX_TASK_BYTES } from '../shared/task-limit.js';
 import { PERMISSION_MODES } from '../shared/policy-contract.js';
 
 export const AgentCallSchema = z

@@ -19,13 +19,6 @@ export const DELEGATION_STATUSES = [
 export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
 export type FinishedStatus = Extract<DelegationStatus, 'completed' | 'failed' | 'stopped'>;
 
-/**
- * Largest task, in UTF-8 bytes: 64 KiB, at every door (the API, the MCP door). A task travels in
- * the workflow input, the first prompt and every continue-as-new; far larger ones belong in a
- * workspace file the task names.
- */
-export const MAX_TASK_BYTES = 64 * 1024;
-
 export interface DelegationOptions {
   /** `deny`: no human will answer, so every `ask` becomes `deny` at once (POL-3). */
   unattended?: UnattendedVerdict;

@@ -3,7 +3,7 @@
  * as a user message at its next round boundary. Sandbox-safe contracts only: the workflow, the
  * facade and the doors all read the same limits and refusal types from here.
  */
-import { MAX_TASK_BYTES } from './delegation.js';
+import { MAX_TASK_BYTES } from './task-limit.js';
 
 /** What a door sends: the text, who sends it, and an id that makes a repeated send harmless. */
 export interface SteeringRequest {

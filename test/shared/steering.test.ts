@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TASK_BYTES } from '../../src/shared/delegation.js';
+import { MAX_TASK_BYTES } from '../../src/shared/task-limit.js';
 import { steeringTextProblem } from '../../src/shared/steering.js';
 
 describe('steeringTextProblem', () => {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { MAX_NAME_LENGTH } from '../../definitions/names.js';
 import { DELEGATION_STATUSES } from '../../shared/delegation.js';
 
-export { MAX_TASK_BYTES } from '../../shared/delegation.js';
+export { MAX_TASK_BYTES } from '../../shared/task-limit.js';
 import { AGENT_NAME_PATTERN, ID_PATTERN } from '../../temporal/delegations/ids.js';
 
 export const IdSchema = z
