@@ -13,7 +13,11 @@ import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import { clip } from '../shared/clip.js';
 import type { ApprovalCard } from '../shared/delegation.js';
-import type { DelegationDetail, Delegations } from '../temporal/delegations/types.js';
+import type {
+  DecideRequest,
+  DelegationDetail,
+  Delegations,
+} from '../temporal/delegations/types.js';
 
 /** A person may take a while: a question stays open this long before the host gives up on it. */
 const QUESTION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -107,13 +111,24 @@ function questionFor(card: ApprovalCard, secrets: SecretMasker) {
         decision: {
           type: 'string' as const,
           title: 'Decision',
-          enum: ['approve', 'deny'],
-          enumNames: ['Approve', 'Deny'],
+          enum: ['approve', 'deny', 'answer'],
+          enumNames: ['Approve', 'Deny', 'Answer in its place (the tool does not run)'],
         },
         reason: {
           type: 'string' as const,
           title: 'Reason',
           description: 'Optional; the agent reads it when the call is denied',
+        },
+        answer: {
+          type: 'string' as const,
+          title: 'Answer',
+          description: "With 'Answer in its place': the text the agent reads as the tool's result",
+        },
+        allowRest: {
+          type: 'boolean' as const,
+          title: 'Allow the same calls for the rest of this delegation',
+          description: "With 'Approve': the same tool and scope run without a card from now on",
+          default: false,
         },
       },
       required: ['decision'],
@@ -121,17 +136,28 @@ function questionFor(card: ApprovalCard, secrets: SecretMasker) {
   };
 }
 
-/** Accept carries the decision; decline is a denial; cancel (dismissed) decides nothing. */
-function decisionOf(
-  answer: ElicitResult,
-): { decision: 'approve' | 'deny'; reason?: string } | null {
+/**
+ * Accept carries the decision; decline is a denial; cancel (dismissed) decides nothing. An
+ * answer without its text decides nothing either (the card stays pending, asked elsewhere).
+ */
+function decisionOf(answer: ElicitResult): Omit<DecideRequest, 'decidedBy'> | null {
   if (answer.action === 'cancel') return null;
   if (answer.action === 'decline') return { decision: 'deny', reason: 'declined in the MCP host' };
-  const decision = answer.content?.decision;
-  const reason = answer.content?.reason;
-  if (decision !== 'approve' && decision !== 'deny') return null;
-  return {
-    decision,
-    ...(typeof reason === 'string' && reason.trim() !== '' ? { reason: reason.trim() } : {}),
-  };
+  const { decision, reason, answer: text, allowRest } = answer.content ?? {};
+  const said = (value: unknown): string | undefined =>
+    typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  switch (decision) {
+    case 'approve':
+      return {
+        decision,
+        ...(said(reason) === undefined ? {} : { reason: said(reason) }),
+        ...(allowRest === true ? { allow: 'delegation' as const } : {}),
+      };
+    case 'deny':
+      return { decision, ...(said(reason) === undefined ? {} : { reason: said(reason) }) };
+    case 'answer':
+      return said(text) === undefined ? null : { decision, answer: said(text)! };
+    default:
+      return null;
+  }
 }

@@ -163,6 +163,25 @@ describe.each<DoorTransport>(['stdio', 'http'])('the MCP door over %s', (transpo
     expect(progress).toContainEqual(expect.stringContaining(`${delegationId}.1 (write)`));
   });
 
+  it('takes a richer answer by elicitation: a person’s text in the tool’s place', async () => {
+    const client = await connect(transport, {
+      elicit: async () => ({
+        action: 'accept',
+        content: { decision: 'answer', answer: 'hello.txt already says hi' },
+      }),
+    });
+    const result = (await client.callTool({
+      name: 'demo',
+      arguments: { task: 'Greet, answered by a person' },
+    })) as CallToolResult;
+    expect(structured(result)).toMatchObject({ status: 'completed' });
+    const state = await harness.delegations.get(structured(result).delegationId as string);
+    expect(state.decidedCards[0]?.state).toMatchObject({
+      status: 'answered',
+      answer: 'hello.txt already says hi',
+    });
+  });
+
   it('asks by elicitation within a task, and a denial reaches the agent', async () => {
     const client = await connect(transport, {
       elicit: async () => ({
