@@ -4,7 +4,9 @@
  * (older rounds replaced by the model's summary, a `compacted` event each time), continues-as-new
  * under the history limit, keeps every model call's transcript bounded, and answers. A fork from
  * a round after a compaction and a resume after the end both start from the compacted transcript
- * and count their rounds through the summary.
+ * and count their rounds through the summary. Shorter runs: the script's summary, the truncation
+ * when the summary request gets no text, and a message sent to a compacted delegation parked on a
+ * card, delivered whole after the compaction.
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +14,7 @@ import type { CallModelInput } from '../../src/activities/types.js';
 import { KEPT_ROUNDS, roundsIn } from '../../src/shared/compaction.js';
 import type { DelegationEvent, DelegationResult } from '../../src/shared/delegation.js';
 import { eventsQuery, stateQuery } from '../../src/shared/messages.js';
-import { createHarness, recordHistory, type Harness } from './support/harness.js';
+import { createHarness, eventually, recordHistory, type Harness } from './support/harness.js';
 
 const ROUNDS = 500;
 /** The scripted model's claimed window: about 4 chars a token, ~60 tokens a round: ~50 rounds. */
@@ -48,6 +50,19 @@ Object.assign(
   shortAgent('brief', 'I read short.txt ${rounds} times.'),
   shortAgent('mute', ''),
 );
+
+// Reads until it has compacted, then asks before a bash call (a card) and says what it heard.
+Object.assign(files, {
+  '.subagents/agents/chatty.md':
+    '---\nname: chatty\ndescription: reads, asks, repeats\nmodel: scripted:scripts/chatty.yaml\ntools: [read, bash]\n---\nWork.\n',
+  'scripts/chatty.yaml': `contextTokens: 480\nturns:\n${Array.from(
+    { length: 15 },
+    (_, index) =>
+      `  - text: lap ${index + 1}\n    toolCalls: [{ name: read, arguments: { path: short.txt, limit: 1 } }]`,
+  ).join(
+    '\n',
+  )}\n  - text: Asking.\n    toolCalls: [{ name: bash, arguments: { command: "echo hi >> chatty.log" } }]\n  - text: "Heard: \${lastUserMessage}"\n`,
+});
 
 let harness: Harness;
 beforeAll(async () => {
@@ -109,6 +124,40 @@ describe('compaction of a short run', () => {
     const state = await handle.query(stateQuery);
     expect(state.transcriptSummary[1]).toMatch(/^user: \[deputy dropped the/);
     await recordHistory(handle, 'compacted-truncation');
+  }, 60_000);
+});
+
+describe('steering across a compaction', () => {
+  it('a message sent to a compacted delegation is delivered whole after it, once', async () => {
+    const handle = await harness.start('chatty', 'Read, then ask');
+    const parked = await eventually(
+      async () => {
+        const state = await handle.query(stateQuery);
+        return state.pendingCards.length === 1 ? state : undefined;
+      },
+      'a pending card',
+      60_000,
+    );
+    const id = handle.workflowId.split('/').pop()!;
+    await harness.delegations.send(id, { text: 'the note', from: null });
+    await harness.delegations.decide(parked.pendingCards[0]!.id, { decision: 'approve' });
+    expect(await handle.result()).toMatchObject({ status: 'completed', text: 'Heard: the note' });
+
+    const events = await handle.query(eventsQuery, 0);
+    const compacted = compactions(events);
+    expect(compacted.length).toBeGreaterThan(0);
+    expect(compacted[0]!.round).toBeLessThan(16);
+    const state = await handle.query(stateQuery);
+    expect(state.messages).toMatchObject([{ seq: 1, deliveredBeforeRound: 17 }]);
+    // Delivered after the last compaction, word for word, once.
+    const lines = state.transcriptSummary;
+    expect(lines.filter((line) => line === 'user: the note')).toHaveLength(1);
+    const lastCompaction = lines.reduce(
+      (found, line, index) => (line.startsWith('user: [deputy compacted') ? index : found),
+      -1,
+    );
+    expect(lastCompaction).toBeGreaterThan(0);
+    expect(lines.indexOf('user: the note')).toBeGreaterThan(lastCompaction);
   }, 60_000);
 });
 
