@@ -55,6 +55,9 @@ export type { SteeringMessage } from '../shared/steering.js';
 
 // The approvals inbox's events.
 export type { CardOutcome, CardStreamEvent } from './cards/stream.js';
+/** One result of `POST /cards/decisions` (several cards decided in one request, issue 30). */
+import type { CardDecisionResultSchema } from './cards/batch-schemas.js';
+export type CardDecisionResult = z.infer<typeof CardDecisionResultSchema>;
 
 // The workspace: catalogs, pickers, MCP servers.
 export type { ModelCatalog, ToolCatalog } from './workspace/catalog-schemas.js';

@@ -78,12 +78,12 @@ describe.skipIf(CHROMIUM === null)('rich decisions in the console', () => {
       throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
     return (await response.json()) as T;
   }
-  const start = async (name: string, task: string) =>
+  const start = async (name: string, task: string, session = SESSION) =>
     (
       await call<{ delegationId: string }>('POST', '/delegations', {
         agent: name,
         task,
-        session: SESSION,
+        session,
       })
     ).delegationId;
   const stateOf = (id: string) => call<DelegationState>('GET', `/delegations/${id}`);
@@ -207,6 +207,44 @@ describe.skipIf(CHROMIUM === null)('rich decisions in the console', () => {
     const state = await stateOf(id);
     expect(state.grants?.[0]?.revoked).toBeDefined();
     await call('POST', `/delegations/${id}/stop`);
+    expect(problems).toEqual([]);
+  });
+
+  it('decides several cards in one request, each with its own reason', async () => {
+    const batch = `${SESSION}-batch`;
+    const [first, second] = await Promise.all([
+      start('writer', 'batch-a', batch),
+      start('writer', 'batch-b', batch),
+    ]);
+    await Promise.all([settledAs(first!, 'parked'), settledAs(second!, 'parked')]);
+    const { page, problems } = await open(`/approvals?session=${batch}`);
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(new URL(request.url()).pathname);
+    });
+    const cards = page.getByRole('list', { name: /^Waiting for a decision/ }).getByRole('article');
+    await eventually(async () => ((await cards.count()) === 2 ? true : undefined), 'two cards');
+    const bar = page.getByRole('group', { name: 'Several cards at once' });
+    expect(await bar.getByRole('button', { name: 'Deny selected' }).isDisabled()).toBe(true);
+    await bar.getByRole('button', { name: 'Select all' }).click();
+    await bar.getByText('2 of 2 selected').waitFor();
+    const cardOf = (task: string) => cards.filter({ hasText: `${task}.txt` });
+    await cardOf('batch-a').getByLabel('Reason').fill('not this one');
+    expect(await seriousViolations(page)).toEqual([]);
+    await bar.getByRole('button', { name: 'Deny selected' }).click();
+
+    await page.getByText('No cards are waiting', { exact: false }).waitFor();
+    const [a, b] = await Promise.all([
+      settledAs(first!, 'completed'),
+      settledAs(second!, 'completed'),
+    ]);
+    expect(a.deniedCalls.map((denied) => [denied.by, denied.reason])).toEqual([
+      ['human', expect.stringContaining('not this one')],
+    ]);
+    expect(b.deniedCalls.map((denied) => denied.by)).toEqual(['human']);
+    expect(existsSync(join(running.dev.workspace, 'batch-a.txt'))).toBe(false);
+    // One request for both (POST /cards/decisions), none per card.
+    expect(posts).toEqual(['/cards/decisions']);
     expect(problems).toEqual([]);
   });
 });

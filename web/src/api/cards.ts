@@ -4,11 +4,15 @@
  * told apart here (applied, recorded for a worker, already decided) so a page never has to
  * read status codes: only an unexpected failure is thrown.
  */
-import type { CardOutcome, CardStreamEvent } from '../../../src/api/contract.js';
+import type {
+  CardDecisionResult,
+  CardOutcome,
+  CardStreamEvent,
+} from '../../../src/api/contract.js';
 import { api, ApiError, seg } from './client';
 import type { ApprovalCard } from './types';
 
-export type { CardOutcome };
+export type { CardDecisionResult, CardOutcome };
 
 /** The events of `GET /cards/events` (src/api/cards/stream.ts): each event's data by its name. */
 export type CardStreamData = { [E in CardStreamEvent as E['event']]: E['data'] };
@@ -71,4 +75,26 @@ export async function decideCard(
     }
     throw error;
   }
+}
+
+/** One entry of a batch: a card and the fields of a single decision. */
+export interface BatchEntry extends DecisionExtras {
+  cardId: string;
+  decision: DecisionKind;
+  reason?: string;
+}
+
+/**
+ * Several cards in one request (`POST /cards/decisions`): a result per entry, in order, each
+ * decided, recorded for a worker, or refused with what `POST /cards/:id` would have answered.
+ */
+export async function decideCards(entries: BatchEntry[]): Promise<CardDecisionResult[]> {
+  const decisions = entries.map(({ reason, ...entry }) => {
+    const trimmed = reason?.trim() ?? '';
+    return { ...entry, ...(trimmed === '' ? {} : { reason: trimmed }) };
+  });
+  const body = await api<{ results: CardDecisionResult[] }>('POST', '/cards/decisions', {
+    decisions,
+  });
+  return body.results;
 }

@@ -7,6 +7,7 @@ import { useSearchParams } from 'react-router';
 import { useSettings } from '../components/Settings';
 import type { ApprovalCard } from '../api/types';
 import { CardView, cardDomId, reasonInputId } from './inbox/CardView';
+import { BatchBar } from './inbox/BatchBar';
 import { ConnectionStatus } from './inbox/ConnectionStatus';
 import { SettledLog } from './inbox/SettledLog';
 import { useNow } from './inbox/time';
@@ -30,6 +31,9 @@ export function InboxPage() {
     tokenGeneration,
   );
   const selection = useSelection(cards);
+  // Cards chosen for one decision together; a card that left the list leaves the choice too.
+  const [batchIds, setBatchIds] = useState<string[]>([]);
+  const batched = cards.filter((card) => batchIds.includes(card.id));
   // After a decision by keys, the decided card leaves and takes the focus with it: hand the
   // focus to the card now selected in its place, so the next key works at once.
   const refocus = useRef(false);
@@ -106,20 +110,30 @@ export function InboxPage() {
           No cards are waiting{session === '' ? '' : ` in session ${session}`}.
         </p>
       ) : (
-        <ul className="card-list" aria-labelledby="pending-heading" aria-describedby="inbox-keys">
-          {cards.map((card) => (
-            <li key={card.id}>
-              <CardView
-                card={card}
-                now={now}
-                decisions={keyed}
-                selected={card.id === selectedId}
-                onSelect={() => selection.select(card)}
-                onReasonEscape={() => focusCard(card.id)}
-              />
-            </li>
-          ))}
-        </ul>
+        <>
+          <BatchBar cards={cards} selected={batched} onSelect={setBatchIds} decisions={decisions} />
+          <ul className="card-list" aria-labelledby="pending-heading" aria-describedby="inbox-keys">
+            {cards.map((card) => (
+              <li key={card.id}>
+                <CardView
+                  card={card}
+                  now={now}
+                  decisions={keyed}
+                  selected={card.id === selectedId}
+                  onSelect={() => selection.select(card)}
+                  onReasonEscape={() => focusCard(card.id)}
+                  batch={{
+                    selected: batchIds.includes(card.id),
+                    onChange: (on) =>
+                      setBatchIds((ids) =>
+                        on ? [...ids, card.id] : ids.filter((id) => id !== card.id),
+                      ),
+                  }}
+                />
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <SettledLog notes={state.settled} />
     </main>

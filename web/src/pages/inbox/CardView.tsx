@@ -27,6 +27,8 @@ export interface CardViewProps {
   onReasonEscape?: () => void;
   /** Hidden on a delegation's own page, where it would link to itself. */
   showDelegation?: boolean;
+  /** In a batch (the inbox): whether it is selected, and the checkbox's change. */
+  batch?: { selected: boolean; onChange(selected: boolean): void };
 }
 
 export function CardView({
@@ -37,6 +39,7 @@ export function CardView({
   onSelect,
   onReasonEscape,
   showDelegation = true,
+  batch,
 }: CardViewProps) {
   const titleId = `${cardDomId(card.id)}-title`;
   const status = decisions.statusOf(card.id);
@@ -67,6 +70,18 @@ export function CardView({
         <h3 id={titleId}>
           {card.agent} asks to run <code>{card.tool}</code>
         </h3>
+        {batch === undefined ? null : (
+          <span className="batch-select">
+            <input
+              id={`${cardDomId(card.id)}-batch`}
+              type="checkbox"
+              checked={batch.selected}
+              disabled={locked}
+              onChange={(event) => batch.onChange(event.target.checked)}
+            />
+            <label htmlFor={`${cardDomId(card.id)}-batch`}>Select</label>
+          </span>
+        )}
         <span className="card-times">
           <RelativeTime iso={card.openedAt} now={now} prefix="opened " />
           {card.remindedAt === undefined ? null : (

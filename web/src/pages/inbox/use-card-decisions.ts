@@ -6,7 +6,7 @@
  * is still pending until a worker applies it.
  */
 import { useCallback, useState } from 'react';
-import { decideCard, type DecisionExtras, type DecisionKind } from '../../api/cards';
+import { decideCard, decideCards, type DecisionExtras, type DecisionKind } from '../../api/cards';
 import { messageOf } from '../../api/client';
 import type { ApprovalCard } from '../../api/types';
 import { cardStateText } from './outcome-text';
@@ -37,6 +37,8 @@ export interface CardDecisions {
   setReason(cardId: string, text: string): void;
   /** `extras`: an answer, allow for the rest, edited arguments (issue 30). */
   decide(card: ApprovalCard, kind: DecisionKind, extras?: DecisionExtras): Promise<void>;
+  /** Several cards the same way in one request (`POST /cards/decisions`), each its own reason. */
+  decideAll(cards: ApprovalCard[], kind: 'approve' | 'deny'): Promise<void>;
 }
 
 export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDecisions {
@@ -81,10 +83,68 @@ export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDe
     [statuses, reasons, update, onSettled],
   );
 
+  const decideAll = useCallback(
+    async (cards: ApprovalCard[], kind: 'approve' | 'deny') => {
+      const open = cards.filter((card) => {
+        const current = statuses[card.id] ?? IDLE;
+        return current.busy === null && !current.recorded;
+      });
+      if (open.length === 0) return;
+      for (const card of open) update(card.id, { ...IDLE, busy: kind });
+      try {
+        const results = await decideCards(
+          open.map((card) => ({
+            cardId: card.id,
+            decision: kind,
+            ...(reasons[card.id] === undefined ? {} : { reason: reasons[card.id] }),
+          })),
+        );
+        results.forEach((result, index) => {
+          const card = open[index]!;
+          if (result.status === 'decided' && result.card !== undefined) {
+            update(card.id, IDLE);
+            onSettled({ card: result.card, message: cardStateText(result.card), tone: 'info' });
+          } else if (result.status === 'recorded') {
+            const verb = kind === 'approve' ? 'Approval' : 'Denial';
+            update(card.id, {
+              busy: null,
+              recorded: true,
+              message: `${verb} recorded; it applies when a worker runs the delegation.`,
+              tone: 'info',
+            });
+          } else if (result.httpStatus === 409) {
+            update(card.id, IDLE);
+            onSettled({
+              card,
+              message: `Already decided: ${result.message ?? 'the card was already decided'}`,
+              tone: 'warning',
+            });
+          } else {
+            update(card.id, {
+              ...IDLE,
+              message: `The decision did not go through: ${result.message ?? result.error ?? 'refused'}${result.httpStatus === undefined ? '' : ` (HTTP ${result.httpStatus})`}`,
+              tone: 'error',
+            });
+          }
+        });
+      } catch (error) {
+        for (const card of open) {
+          update(card.id, {
+            ...IDLE,
+            message: `The decision did not go through: ${messageOf(error)}`,
+            tone: 'error',
+          });
+        }
+      }
+    },
+    [statuses, reasons, update, onSettled],
+  );
+
   return {
     statusOf: (cardId) => statuses[cardId] ?? IDLE,
     reasonOf: (cardId) => reasons[cardId] ?? '',
     setReason: (cardId, text) => setReasons((current) => ({ ...current, [cardId]: text })),
     decide,
+    decideAll,
   };
 }
