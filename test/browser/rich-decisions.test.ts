@@ -4,7 +4,7 @@
  * becomes the tool's result and the tool does not run), approve with edited arguments (a form of
  * the card's arguments; a widening edit is refused with the card still pending), and allow for
  * the rest of the delegation (the next call of the same scope runs without a card), its grant
- * listed on the delegation's page and revoked there.
+ * listed on the delegation's page and revoked there; and several cards denied in one request.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
