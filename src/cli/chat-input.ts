@@ -6,7 +6,8 @@
  *   `n <reason>` denies it with a reason the model is told. With several pending, `y` and `n`
  *   are refused (which card would it be?): name the card with `/approve` or `/deny`.
  * - `/approve [cardId] [reason]`, `/deny [cardId] [reason]`: the card id may be left out when
- *   one card is pending.
+ *   one card is pending. `/allow [cardId]` approves and allows the same calls for the rest of the
+ *   delegation; `/answer [cardId] <text>` answers in the tool's place (the tool does not run).
  * - `/cards` lists the pending cards, `/stop` stops the session, `/detach` (or Ctrl-D, Ctrl-C)
  *   leaves it running, `/help` prints the help.
  * - Any other line is a message to the session; an empty line does nothing.
@@ -16,7 +17,16 @@ import { delegationIdOfCard } from '../shared/delegation.js';
 export type ChatCommand =
   | { kind: 'nothing' }
   | { kind: 'message'; text: string }
-  | { kind: 'decide'; cardId: string; decision: 'approve' | 'deny'; reason?: string }
+  | {
+      kind: 'decide';
+      cardId: string;
+      decision: 'approve' | 'deny' | 'answer';
+      reason?: string;
+      /** `/answer`: the text in the tool's place. */
+      answer?: string;
+      /** `/allow`: approve, and the same calls for the rest of the delegation. */
+      allow?: 'delegation';
+    }
   | { kind: 'cards' }
   | { kind: 'stop' }
   | { kind: 'detach' }
@@ -31,6 +41,8 @@ Approval cards (the session's own and its tasks') are printed as they open. To a
   n <reason>          deny it and tell the model why
   /approve [cardId] [reason]   approve a card (the id may be left out when one is pending)
   /deny [cardId] [reason]      deny a card
+  /allow [cardId]              approve it, and the same calls for the rest of its delegation
+  /answer [cardId] <text>      answer in the tool's place: the tool does not run
   /cards              list the pending cards
   /stop               stop the session (its tasks stop and pending cards are denied)
   /detach, Ctrl-D, Ctrl-C      leave; the session runs on (come back with deputy chat --attach <id>)
@@ -55,6 +67,12 @@ export function parseChatLine(line: string, pending: readonly string[]): ChatCom
     case 'approve':
     case 'deny':
       return decideNamed(pending, name.toLowerCase() as 'approve' | 'deny', rest);
+    case 'allow': {
+      const command = decideNamed(pending, 'approve', rest);
+      return command.kind === 'decide' ? { ...command, allow: 'delegation' } : command;
+    }
+    case 'answer':
+      return answerNamed(pending, rest);
     case 'cards':
       return { kind: 'cards' };
     case 'stop':
@@ -96,6 +114,22 @@ function decideNamed(
     return withReason({ kind: 'decide', cardId: first, decision }, others.join(' '));
   }
   return decideSingle(pending, decision, words.join(' '));
+}
+
+/** `/answer [cardId] <text>`: the text is required (it becomes the tool's result). */
+function answerNamed(pending: readonly string[], words: string[]): ChatCommand {
+  const [first, ...others] = words;
+  const named =
+    first !== undefined && (pending.includes(first) || delegationIdOfCard(first) !== null);
+  const text = (named ? others : words).join(' ').trim();
+  if (text === '') {
+    return { kind: 'error', message: "/answer needs the text the model reads in the tool's place" };
+  }
+  if (named) return { kind: 'decide', cardId: first, decision: 'answer', answer: text };
+  const single = decideSingle(pending, 'approve', undefined);
+  return single.kind === 'decide'
+    ? { kind: 'decide', cardId: single.cardId, decision: 'answer', answer: text }
+    : single;
 }
 
 function withReason(

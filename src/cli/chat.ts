@@ -197,6 +197,8 @@ async function handle(
         const outcome = await delegations.decide(command.cardId, {
           decision: command.decision,
           ...(command.reason === undefined ? {} : { reason: command.reason }),
+          ...(command.answer === undefined ? {} : { answer: command.answer }),
+          ...(command.allow === undefined ? {} : { allow: command.allow }),
           decidedBy: localOperatorId(),
         });
         // Applied: the stream prints the decision. Recorded: say it waits for a worker.

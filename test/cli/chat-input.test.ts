@@ -94,6 +94,36 @@ describe('a line typed into deputy chat', () => {
     expect(parseChatLine('/approve', TWO).kind).toBe('error');
   });
 
+  it('takes the richer decisions: /allow for the rest of the delegation, /answer in the tool’s place', () => {
+    expect(parseChatLine('/allow', ONE)).toEqual({
+      kind: 'decide',
+      cardId: 'd-child.1',
+      decision: 'approve',
+      allow: 'delegation',
+    });
+    expect(parseChatLine('/allow s-main.2', TWO)).toMatchObject({
+      cardId: 's-main.2',
+      allow: 'delegation',
+    });
+    expect(parseChatLine('/allow', TWO).kind).toBe('error');
+    expect(parseChatLine('/answer the file already exists', ONE)).toEqual({
+      kind: 'decide',
+      cardId: 'd-child.1',
+      decision: 'answer',
+      answer: 'the file already exists',
+    });
+    expect(parseChatLine('/answer d-child.1 use notes.md instead', TWO)).toEqual({
+      kind: 'decide',
+      cardId: 'd-child.1',
+      decision: 'answer',
+      answer: 'use notes.md instead',
+    });
+    // The answer is the tool's result: without text there is nothing to answer with.
+    expect(parseChatLine('/answer', ONE)).toMatchObject({ kind: 'error' });
+    expect(parseChatLine('/answer d-child.1', TWO)).toMatchObject({ kind: 'error' });
+    expect(parseChatLine('/answer some text', TWO).kind).toBe('error');
+  });
+
   it('knows /cards, /stop, /detach, /help and refuses other commands', () => {
     expect(parseChatLine('/cards', [])).toEqual({ kind: 'cards' });
     expect(parseChatLine('/STOP', [])).toEqual({ kind: 'stop' });
