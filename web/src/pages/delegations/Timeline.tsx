@@ -215,5 +215,20 @@ function Entry({ event, card }: { event: DelegationEvent; card: ApprovalCard | u
         event.type === 'task-started' ? 'Task started' : 'Task finished',
         <pre>{JSON.stringify(event.task, null, 2)}</pre>,
       );
+    case 'compacted':
+      // A long run's older rounds replaced by a summary (or dropped with a note): docs/sessions.md.
+      return item(
+        'compacted',
+        event.by === 'summary'
+          ? `${event.roundsReplaced} earlier rounds summarized`
+          : `${event.roundsReplaced} earlier rounds dropped`,
+        <>
+          <p>
+            Before round {event.round + 1}: about {event.tokensBefore.toLocaleString()} tokens of
+            transcript became {event.tokensAfter.toLocaleString()}.
+          </p>
+          <p className="turn-text">{event.text}</p>
+        </>,
+      );
   }
 }
