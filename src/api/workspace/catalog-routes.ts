@@ -28,6 +28,7 @@ export function registerCatalogRoutes(
           spec: `${provider.name}:${tool.name}`,
           description: tool.description,
           toolClass: tool.toolClass,
+          inputSchema: tool.inputSchema,
         })),
       };
     });

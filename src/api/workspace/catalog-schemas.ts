@@ -7,6 +7,11 @@ const CatalogToolSchema = z.object({
   spec: z.string(),
   description: z.string(),
   toolClass: z.enum(['read', 'write', 'exec', 'mcp', 'config']),
+  /**
+   * The JSON Schema of the tool's arguments, as the model is given it: what the console's
+   * edit-arguments form is built from, and what an edit is checked against.
+   */
+  inputSchema: z.record(z.string(), z.unknown()),
 });
 
 export const ToolCatalogSchema = z.object({
