@@ -24,8 +24,8 @@ export type ChatCommand =
       reason?: string;
       /** `/answer`: the text in the tool's place. */
       answer?: string;
-      /** `/allow`: approve, and the same calls for the rest of the delegation. */
-      allow?: 'delegation';
+      /** `/allow`: approve, and the same calls for the rest of the delegation (or session). */
+      allow?: 'delegation' | 'session';
     }
   | { kind: 'cards' }
   | { kind: 'stop' }
@@ -42,6 +42,7 @@ Approval cards (the session's own and its tasks') are printed as they open. To a
   /approve [cardId] [reason]   approve a card (the id may be left out when one is pending)
   /deny [cardId] [reason]      deny a card
   /allow [cardId]              approve it, and the same calls for the rest of its delegation
+  /allow --session [cardId]    the same for the rest of the session (the session and its tasks)
   /answer [cardId] <text>      answer in the tool's place: the tool does not run
   /cards              list the pending cards
   /stop               stop the session (its tasks stop and pending cards are denied)
@@ -68,8 +69,11 @@ export function parseChatLine(line: string, pending: readonly string[]): ChatCom
     case 'deny':
       return decideNamed(pending, name.toLowerCase() as 'approve' | 'deny', rest);
     case 'allow': {
-      const command = decideNamed(pending, 'approve', rest);
-      return command.kind === 'decide' ? { ...command, allow: 'delegation' } : command;
+      const session = rest.includes('--session');
+      const words = rest.filter((word) => word !== '--session');
+      const command = decideNamed(pending, 'approve', words);
+      if (command.kind !== 'decide') return command;
+      return { ...command, allow: session ? 'session' : 'delegation' };
     }
     case 'answer':
       return answerNamed(pending, rest);

@@ -1,6 +1,6 @@
 /**
  * The options of `deputy approve` beyond approve itself (issue 30): `--allow-rest` records a
- * grant for the rest of the delegation, `--args '<json>'` runs the call with edited arguments.
+ * grant for the rest of the delegation, `--allow-session` one for the rest of its session, `--args '<json>'` runs the call with edited arguments.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CardDecisionOptions } from '../client/deputy-client.js';
@@ -10,6 +10,7 @@ export interface DecideOptions {
   reason?: string;
   answer?: string;
   allowRest?: boolean;
+  allowSession?: boolean;
   args?: Record<string, unknown>;
 }
 
@@ -18,6 +19,10 @@ export function addApproveOptions(command: Command): void {
     .option(
       '--allow-rest',
       'also allow calls of the same tool and scope without a card for the rest of this delegation',
+    )
+    .option(
+      '--allow-session',
+      "also allow them for the rest of the card's session: its own calls and every Task child",
     )
     .option(
       '--args <json>',
@@ -31,9 +36,15 @@ export function decisionFields(options: DecideOptions): CardDecisionOptions {
   return {
     ...(options.reason === undefined ? {} : { reason: options.reason }),
     ...(options.answer === undefined ? {} : { answer: options.answer }),
-    ...(options.allowRest === true ? { allow: 'delegation' as const } : {}),
+    ...allowField(options),
     ...(options.args === undefined ? {} : { arguments: options.args }),
   };
+}
+
+/** `--allow-session`: the rest of the session (issue 30); `--allow-rest`: of the delegation. */
+function allowField(options: DecideOptions): Pick<CardDecisionOptions, 'allow'> {
+  if (options.allowSession === true) return { allow: 'session' };
+  return options.allowRest === true ? { allow: 'delegation' } : {};
 }
 
 function parseArguments(value: string): Record<string, unknown> {

@@ -44,8 +44,11 @@ export interface CardDecisionOptions {
   reason?: string;
   /** Decision `answer`: the text the model gets in the tool's place. */
   answer?: string;
-  /** Decision `approve`: also allow the same scope for the rest of the delegation. */
-  allow?: 'delegation';
+  /**
+   * Decision `approve`: also allow the same scope for the rest of the delegation, or with
+   * `session` of its session (the session's calls and every Task child; 422 outside one).
+   */
+  allow?: 'delegation' | 'session';
   /** Decision `approve`: run the call with these arguments (never wider than the card). */
   arguments?: Record<string, unknown>;
 }

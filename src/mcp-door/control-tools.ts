@@ -50,9 +50,11 @@ const CONTROL_SCHEMAS = {
         .optional()
         .describe("decision 'answer': the tool's result in its place; the tool does not run"),
       allow: z
-        .literal('delegation')
+        .enum(['delegation', 'session'])
         .optional()
-        .describe("decision 'approve': also allow the same tool and scope for the rest of it"),
+        .describe(
+          "decision 'approve': also allow the same tool and scope for the rest of the delegation, or with 'session' of its session (its own calls and every Task child)",
+        ),
       arguments: z
         .record(z.string(), z.unknown())
         .optional()

@@ -28,7 +28,8 @@ export function decisionShapeProblem(
   }
   if (decision.allow !== undefined) {
     if (kind !== 'approve') return `allow goes with decision 'approve', not '${String(kind)}'`;
-    if (decision.allow !== 'delegation') return `allow must be 'delegation'`;
+    if (decision.allow !== 'delegation' && decision.allow !== 'session')
+      return `allow must be 'delegation' or 'session'`;
   }
   if (decision.arguments !== undefined) {
     if (kind !== 'approve') return `arguments go with decision 'approve', not '${String(kind)}'`;

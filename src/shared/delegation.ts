@@ -48,6 +48,8 @@ export interface DelegationInput {
   options: DelegationOptions;
   /** Set when a session started it with `Task` (RUN-7): it reports its progress there. */
   parent?: ParentSession;
+  /** The session's grants for the rest of the session when it started this child (issue 30). */
+  sessionGrants?: Grant[];
   /** `Task`'s `model`: run on it instead of the definition's (a handle or alias, checked). */
   model?: string;
   /** The session's model, which a definition saying `model: inherit` runs on. */
@@ -175,9 +177,11 @@ export interface CardDecision {
   answer?: string;
   /**
    * `approve` only: also allow later calls of the same scope without a card for the rest of
-   * this delegation (a grant, src/policy/grants.ts). Absent: this card only, as before.
+   * this delegation (a grant, src/policy/grants.ts), or with `session` for the rest of the
+   * session the delegation belongs to (its own calls and every Task child). Absent: this card
+   * only, as before.
    */
-  allow?: 'delegation';
+  allow?: 'delegation' | 'session';
   /**
    * `approve` only: run the call with these arguments instead of the model's; never wider than
    * the card (src/policy/edit-scope.ts). Absent: the arguments the card shows.

@@ -2,7 +2,7 @@
  * Revoking a grant (issue 30): an update, so the caller is told at once whether it applied;
  * its validator refuses an unknown or already revoked grant with the reason.
  */
-import { defineUpdate } from '@temporalio/workflow';
+import { defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Grant } from './policy-contract.js';
 
 export interface RevokeGrant {
@@ -11,3 +11,9 @@ export interface RevokeGrant {
 }
 
 export const revokeGrantUpdate = defineUpdate<Grant, [RevokeGrant]>('revokeGrant');
+
+/**
+ * A session's grants for the rest of the session (issue 30), all of them, revoked ones
+ * included: sent to its running children whenever one is recorded or revoked.
+ */
+export const sessionGrantsSignal = defineSignal<[Grant[]]>('sessionGrants');

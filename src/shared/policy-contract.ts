@@ -115,6 +115,14 @@ export interface Grant {
   grantedAt: string;
   /** Set once revoked: it covers nothing from then on, and stays listed so the record holds. */
   revoked?: { at: string; by: string | null };
+  /**
+   * `session` (`allow: 'session'`, issue 30): it covers the session's own calls and every
+   * delegation the session starts with Task (docs/policy.md, "Allow for the rest of the
+   * session"). Absent: this delegation only.
+   */
+  for?: 'session';
+  /** A session grant given on a child's card: the child whose card it was. */
+  delegationId?: string;
 }
 
 /**

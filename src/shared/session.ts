@@ -11,7 +11,7 @@ import type {
   SessionTask,
   UsageTotals,
 } from './delegation.js';
-import type { PermissionMode, UnattendedVerdict } from './policy-contract.js';
+import type { Grant, PermissionMode, UnattendedVerdict } from './policy-contract.js';
 
 /** The built-in main agent a session runs when none is named (agents/main.md). */
 export const MAIN_AGENT = 'main';
@@ -68,7 +68,9 @@ export type ChildReport =
     }
   | { kind: 'card-opened'; taskId: string; card: ApprovalCard }
   | { kind: 'card-decided'; taskId: string; card: ApprovalCard }
-  | { kind: 'finished'; taskId: string; result: DelegationResult };
+  | { kind: 'finished'; taskId: string; result: DelegationResult }
+  /** A card of the child approved with `allow: 'session'` (issue 30): the session records it. */
+  | { kind: 'grant'; taskId: string; grant: Grant };
 
 /** What the session's `state` query answers: a delegation's state, plus its tasks and inbox. */
 export interface SessionState extends DelegationState {

@@ -34,6 +34,8 @@ export interface CarriedState {
   messages?: SteeringMessage[];
   /** Grants a person gave for the rest of the delegation (issue 30); absent: none. */
   grants?: Grant[];
+  /** The session's grants as last heard from it (issue 30, a Task child); absent: none. */
+  sessionGrants?: Grant[];
 }
 
 /**

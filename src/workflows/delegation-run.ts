@@ -24,7 +24,8 @@ import { argumentsPreview, redactSecrets } from '../shared/redact.js';
 import type { SessionMessage } from '../shared/session.js';
 import type { SessionTask } from '../shared/delegation.js';
 import { CardBook, type CardRejection } from './card-book.js';
-import { GrantBook } from './grant-book.js';
+import { GrantBook, type GrantHolder } from './grant-book.js';
+import { FAILURE_TYPES } from '../shared/failures.js';
 import type { Grant } from '../shared/policy-contract.js';
 import { CardEdits } from './card-edits.js';
 import {
@@ -41,6 +42,10 @@ export class DelegationRun {
   private readonly cards = new CardBook();
   /** What a person allowed for the rest of this delegation (issue 30). */
   readonly grants: GrantBook;
+  /** Where its grants sit (issue 30): a session sets `session`; a Task child is `child`. */
+  grantHolder: GrantHolder;
+  /** Told of a grant for the rest of the session approved on this child's card (issue 30). */
+  onSessionGrant: ((grant: Grant) => void) | null = null;
   /** The calls behind pending cards, for approvals with edited arguments (issue 30). */
   private readonly edits = new CardEdits();
   /** The agent as resolved; a continued run starts with the one it carried. */
@@ -72,7 +77,8 @@ export class DelegationRun {
   ) {
     this.firstRun = !carried;
     this.cards.restore(carried?.decidedCards ?? []);
-    this.grants = new GrantBook(carried?.grants);
+    this.grants = new GrantBook(carried?.grants, carried?.sessionGrants ?? input.sessionGrants);
+    this.grantHolder = input.parent === undefined ? 'delegation' : 'child';
     this.events = carried?.events ?? [];
     this.denied = carried?.deniedCalls ?? [];
     this.transcript = carried?.transcript ?? input.fork?.transcript ?? opening;
@@ -281,20 +287,35 @@ export class DelegationRun {
 
   /** Why a decision cannot apply, or null when it can (the update's validator). */
   cardRejection(decision: CardDecision): CardRejection | null {
-    return this.cards.rejectionOf(decision) ?? this.edits.rejectionOf(decision, this.resolvedAgent);
+    return (
+      this.cards.rejectionOf(decision) ??
+      this.sessionGrantRejection(decision) ??
+      this.edits.rejectionOf(decision, this.resolvedAgent)
+    );
+  }
+
+  /** `allow: 'session'` needs a session: a delegation outside one has none to allow it for. */
+  private sessionGrantRejection(decision: CardDecision): CardRejection | null {
+    if (decision.allow !== 'session' || this.grantHolder !== 'delegation') return null;
+    return {
+      type: FAILURE_TYPES.cardDecisionInvalid,
+      message: `card ${decision.cardId}'s delegation is not in a session (session '${this.input.session}' is no session workflow), so allow: 'session' has no session to allow for; use allow: 'delegation'`,
+    };
   }
 
   /** Applies a decision to a pending card; returns the card, or null when it does not apply. */
   decideCard(decision: CardDecision, expired = false): ApprovalCard | null {
     if (this.cardRejection(decision) !== null) return null;
     const at = now();
-    const grant = this.grants.record(decision, at);
+    const recorded = this.grants.record(decision, at, this.grantHolder);
+    const grant = recorded.n;
     const editedArguments = this.edits.settle(decision);
     const card = this.cards.apply(decision, at, expired, {
       ...(grant === undefined ? {} : { grant }),
       ...(editedArguments === undefined ? {} : { editedArguments }),
     });
     if (card) this.emit({ type: 'card-decided', card });
+    if (card && recorded.forSession !== undefined) this.onSessionGrant?.(recorded.forSession);
     return card;
   }
 
@@ -392,6 +413,7 @@ export class DelegationRun {
       deniedCalls: this.denied.slice(-CARRIED_DENIED_CALLS),
       usage: this.usageTotals(),
       ...grantsField(this.grants.all()),
+      ...sessionGrantsField(this.grants.heldForSession()),
     };
   }
 
@@ -457,6 +479,10 @@ function verdictLabel(item: PlannedCall): string {
 }
 
 /** Grants travel and show only when there are any: states and hand-overs stay as they were. */
+function sessionGrantsField(sessionGrants: Grant[]): { sessionGrants?: Grant[] } {
+  return sessionGrants.length === 0 ? {} : { sessionGrants };
+}
+
 function grantsField(grants: Grant[]): { grants?: Grant[] } {
   return grants.length === 0 ? {} : { grants };
 }

@@ -54,6 +54,9 @@ export async function delegation(
   registerSteering(run, steering);
 
   const ending: Ending = { input, run, toolQueue, background, reports };
+  // A card approved for the rest of the session (issue 30): the session records it.
+  run.onSessionGrant = (grant) =>
+    reports.send({ kind: 'grant', taskId: input.delegationId, grant });
   const finish = (next: DelegationResult) => {
     // From here a message could never reach the model: the update refuses it.
     steering.close();

@@ -4,13 +4,15 @@
  * revocation counts from the next call policy decides. Sandbox code.
  */
 import { ApplicationFailure, setHandler } from '@temporalio/workflow';
-import { revokeGrantUpdate } from '../shared/grant-messages.js';
+import { revokeGrantUpdate, sessionGrantsSignal } from '../shared/grant-messages.js';
 import type { DelegationRun } from './delegation-run.js';
 
 /** Failure type of a refused revocation. */
 export const GRANT_UNKNOWN = 'GrantUnknown';
 
 export function registerGrantHandlers(run: DelegationRun): void {
+  // A Task child: its session's grants, whole, each time one is recorded or revoked.
+  setHandler(sessionGrantsSignal, (grants) => run.grants.setSessionGrants(grants));
   setHandler(
     revokeGrantUpdate,
     ({ n, revokedBy }) => {

@@ -24,10 +24,10 @@ const richDecision = {
     .optional()
     .describe("decision 'answer': the tool's result in its place; the tool does not run"),
   allow: z
-    .literal('delegation')
+    .enum(['delegation', 'session'])
     .optional()
     .describe(
-      "decision 'approve': also allow later calls of the same scope without a card for the rest of this delegation (a grant; docs/policy.md)",
+      "decision 'approve': also allow later calls of the same scope without a card for the rest of this delegation, or with 'session' for the rest of its session: the session's own calls and every delegation it starts with Task (a grant; docs/policy.md). 'session' on a card of a delegation outside a session: 422",
     ),
   arguments: z
     .record(z.string(), z.unknown())

@@ -1,6 +1,8 @@
 /**
  * `DELETE /delegations/:id/grants/:n` (issue 30): revoke what a person allowed for the rest of a
  * delegation. Rights as for a stop: the user who started it or an admin.
+ * `DELETE /sessions/:id/grants/:n`: the same for a session's grants (a session's id is its own
+ * delegation id), among them those for the rest of the session, which its children then drop.
  */
 import type { Hono } from 'hono';
 import { DeputyError } from '../../errors.js';
@@ -14,13 +16,15 @@ export function registerGrantRoutes(
   app: Hono<AppEnv>,
   deps: { delegations: Delegations; secrets: SecretMasker },
 ): void {
-  app.delete('/delegations/:id/grants/:n', async (c) => {
-    const delegationId = delegationIdParam(c);
-    const n = grantNumber(c.req.param('n'));
-    await assertMayStop(deps.delegations, c.get('caller'), delegationId);
-    const grant = await deps.delegations.revokeGrant(delegationId, n, c.get('caller').id);
-    return c.json(deps.secrets.value({ grant }));
-  });
+  for (const path of ['/delegations/:id/grants/:n', '/sessions/:id/grants/:n']) {
+    app.delete(path, async (c) => {
+      const delegationId = delegationIdParam(c);
+      const n = grantNumber(c.req.param('n'));
+      await assertMayStop(deps.delegations, c.get('caller'), delegationId);
+      const grant = await deps.delegations.revokeGrant(delegationId, n, c.get('caller').id);
+      return c.json(deps.secrets.value({ grant }));
+    });
+  }
 }
 
 function grantNumber(value: string | undefined): number {

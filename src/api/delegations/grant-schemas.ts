@@ -35,5 +35,15 @@ export const GrantSchema = component(
       .object({ at: Timestamp, by: z.string().nullable() })
       .optional()
       .describe('set once revoked: it covers nothing from then on'),
+    for: z
+      .literal('session')
+      .optional()
+      .describe(
+        "'session' (allow: 'session'): it covers the session's own calls and every delegation it starts with Task; listed in the session's state",
+      ),
+    delegationId: z
+      .string()
+      .optional()
+      .describe("a session grant given on a Task child's card: that child's delegation id"),
   }),
 );

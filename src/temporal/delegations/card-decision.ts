@@ -80,7 +80,8 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
     );
     if (waiting !== undefined) throw alreadyRecorded(cardId, waiting);
     // An edit is checked by the delegation itself, which answers why it refuses one.
-    if (decision.arguments !== undefined)
+    // So is a grant for the rest of the session: only the delegation knows whether it is in one.
+    if (decision.arguments !== undefined || decision.allow === 'session')
       return decideByUpdate(deps, handle, description, decision);
     try {
       // Found again by its decisionId if its answer is late (a repeat would be logged as ignored).

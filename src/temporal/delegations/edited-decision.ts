@@ -32,7 +32,7 @@ export async function decideByUpdate(
   if (!(await deps.hasLiveWorker(description.taskQueue))) {
     throw new DeputyError(
       'unavailable',
-      `no worker is running for card ${cardId}'s delegation (task queue ${description.taskQueue}); edited arguments are checked by the delegation itself, so approve with an edit once a worker runs (a plain approve or deny is recorded without one)`,
+      `no worker is running for card ${cardId}'s delegation (task queue ${description.taskQueue}); edited arguments and allow: 'session' are checked by the delegation itself, so approve with them once a worker runs (a plain approve or deny is recorded without one)`,
     );
   }
   try {

@@ -158,7 +158,7 @@ export interface DecideRequest {
   decidedBy?: string | null;
   /** Issue 30: the text in the tool's place (`answer`), a grant, edited arguments (`approve`). */
   answer?: string;
-  allow?: 'delegation';
+  allow?: 'delegation' | 'session';
   arguments?: Record<string, unknown>;
 }
 

@@ -20,12 +20,14 @@ import type { SessionInput } from '../../shared/session.js';
 import type { ToolQueueInput } from '../../shared/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from '../activity-options.js';
 import { cardDeadlinesFor, type SettleCard } from '../card-deadlines.js';
+import { compactIfDue } from '../compaction.js';
 import type { DelegationRun } from '../delegation-run.js';
 import { failureNotice } from '../failure-notice.js';
 import { historyNearLimit } from '../history-limit.js';
 import { runRounds, type RoundsEnd } from '../rounds.js';
 import { denyPendingOnStop } from '../run-handlers.js';
 import type { SessionCarried } from './carried.js';
+import { broadcastSessionGrants } from './grant-broadcast.js';
 import { openSession, registerSessionHandlers, type OpenSession } from './state.js';
 import { cancelTask, taskTools } from './task-tools.js';
 import { publish } from '../visibility.js';
@@ -47,6 +49,7 @@ export async function session(
   const { run, tasks } = open;
   // Handlers first, before any await, so no message, report or query is ever missed.
   const settleCard = registerSessionHandlers(open);
+  broadcastSessionGrants(open);
   try {
     const resolved: ResolvedAgent =
       run.resolved ??
@@ -69,7 +72,12 @@ export async function session(
         settleCard,
         outOfTurns: () => run.outOfTurns(since),
         maxTokens: resolved.snapshot.limits.maxTokens,
-        betweenRounds: () => handOverIfLong(open, since),
+        async betweenRounds() {
+          // As a delegation does (issue 30): the patch marker is asked only when one is due, so
+          // a session history recorded before sessions compacted replays unchanged.
+          await compactIfDue(run, resolved, toolQueue);
+          await handOverIfLong(open, since);
+        },
         workflowCall,
       });
       recordAnswer(run, end);

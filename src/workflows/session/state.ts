@@ -44,6 +44,7 @@ export function openSession(
   };
   const run = new DelegationRun(asDelegation, workflowInfo().workflowId, carried?.run, []);
   const tasks = new TaskBook(carried?.tasks);
+  run.grantHolder = 'session';
   return {
     input,
     run,
@@ -93,6 +94,11 @@ export function registerSessionHandlers(session: OpenSession): SettleCard {
     if (task === undefined || task.result !== null) return;
     if (report.kind === 'finished') {
       session.finishTask(task, report.result);
+      return;
+    }
+    if (report.kind === 'grant') {
+      // A child's card approved for the rest of the session (issue 30): the session's grant now.
+      run.grants.adopt(report.grant, report.taskId);
       return;
     }
     tasks.apply(report);

@@ -30,6 +30,7 @@ import {
 import { initialSearchAttributes } from '../../shared/search-attributes.js';
 import type { SessionInput } from '../../shared/session.js';
 import type { SessionTask } from '../../shared/delegation.js';
+import type { Grant } from '../../shared/policy-contract.js';
 import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/tool-queue.js';
 import { toolFailureText } from '../../shared/tools/tool-contract.js';
 import { delegation } from '../delegation.js';
@@ -155,6 +156,9 @@ function childInputOf(
       background: child.background,
     },
     parent: { sessionId: input.sessionId, workflowId: workflowInfo().workflowId },
+    // Grants for the rest of the session (issue 30); only when there are any, so a child
+    // started before any grant is started with the same input as before.
+    ...sessionGrantsOf(context.run),
     ...(child.model === '' ? {} : { model: child.model }),
     parentModel: resolved.snapshot.model,
     // The child works in the session's workspace: its tools run where the session's do.
@@ -311,4 +315,10 @@ function failed(tool: string, cause: string): ToolOutcome {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value.trim() : '';
+}
+
+/** The session's grants for the rest of the session, as a child's input carries them. */
+function sessionGrantsOf(run: DelegationRun): { sessionGrants?: Grant[] } {
+  const grants = run.grants.forSession();
+  return grants.length === 0 ? {} : { sessionGrants: grants };
 }
