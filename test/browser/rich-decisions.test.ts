@@ -147,8 +147,9 @@ describe.skipIf(CHROMIUM === null)('rich decisions in the console', () => {
       .getByRole('region', { name: /^Waiting for a decision/ })
       .getByRole('article', { name: 'writer asks to run write' });
     await card.getByText('Edit arguments').click();
-    const path = card.getByLabel('path', { exact: true });
-    const content = card.getByLabel('content', { exact: true });
+    // Labelled as write's schema (GET /workspace/tools) says: both arguments required.
+    const path = card.getByLabel('path (required)', { exact: true });
+    const content = card.getByLabel('content (required)', { exact: true });
     expect(await path.inputValue()).toBe('edited.txt');
     expect(await content.inputValue()).toBe('draft');
     expect(await seriousViolations(page)).toEqual([]);
@@ -172,6 +173,51 @@ describe.skipIf(CHROMIUM === null)('rich decisions in the console', () => {
     expect(existsSync(join(running.dev.workspace, 'elsewhere.txt'))).toBe(false);
     // The refused edit's 422 is logged by Chromium as a failed load; nothing else may be.
     expect(problems.filter((problem) => !problem.includes('422'))).toEqual([]);
+  });
+
+  it("builds a write card's edit form from write's schema; a keyboard-only edit submits", async () => {
+    const session = `${SESSION}-keys`;
+    const id = await start('writer', 'keyed', session);
+    await settledAs(id, 'parked');
+    const { page, problems } = await open(`/approvals?session=${session}`);
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    const card = page.getByRole('article', { name: 'writer asks to run write' });
+    await card.waitFor();
+
+    await tabTo(page, async (p) => (await focusedText(p)) === 'Edit arguments', 'Edit arguments');
+    await page.keyboard.press('Enter');
+    // The fields come from the schema: required marked, its descriptions as each field's help.
+    const path = card.getByLabel('path (required)', { exact: true });
+    const content = card.getByLabel('content (required)', { exact: true });
+    await content.waitFor();
+    expect(asked).toContain('/workspace/tools');
+    const helpOf = (field: typeof path) =>
+      field.evaluate((node) =>
+        (node.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((hint) => document.getElementById(hint)?.textContent ?? '')
+          .join(' '),
+      );
+    expect(await helpOf(path)).toBe('File path, relative to the workspace root.');
+    expect(await helpOf(content)).toBe('The complete new content of the file.');
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'inbox-edit-arguments-schema');
+
+    await page.keyboard.press('Tab');
+    expect(await path.evaluate((node) => node === document.activeElement)).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await content.evaluate((node) => node === document.activeElement)).toBe(true);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('typed by keys');
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Approve with these arguments');
+    await page.keyboard.press('Enter');
+
+    await card.waitFor({ state: 'detached' });
+    await settledAs(id, 'completed');
+    expect(readFileSync(join(running.dev.workspace, 'keyed.txt'), 'utf8')).toBe('typed by keys');
+    expect(problems).toEqual([]);
   });
 
   it('allows the rest of the delegation, lists the grant, and revokes it', async () => {

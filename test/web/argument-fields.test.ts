@@ -8,6 +8,10 @@ import {
   argumentsOf,
   fieldText,
 } from '../../web/src/pages/inbox/argument-fields.js';
+import {
+  EDIT_TOOL_SCHEMA,
+  WRITE_TOOL_SCHEMA,
+} from '../../src/shared/tools/workspace-tool-schemas.js';
 
 const SCHEMA = {
   type: 'object',
@@ -28,6 +32,31 @@ describe('argumentFields', () => {
       { name: 'force', kind: 'boolean', required: false },
       { name: 'tags', kind: 'json', required: false },
       { name: 'extra', kind: 'number', required: false },
+    ]);
+  });
+
+  it("builds a built-in tool's fields from its real schema (as GET /workspace/tools serves it)", () => {
+    expect(argumentFields(WRITE_TOOL_SCHEMA.inputSchema, { path: 'a.txt', content: 'x' })).toEqual([
+      {
+        name: 'path',
+        kind: 'text',
+        required: true,
+        description: 'File path, relative to the workspace root.',
+      },
+      {
+        name: 'content',
+        kind: 'text',
+        required: true,
+        description: 'The complete new content of the file.',
+      },
+    ]);
+    // edit's optional flag is a checkbox even when the card left it out.
+    const edit = argumentFields(EDIT_TOOL_SCHEMA.inputSchema, { path: 'a', old_string: 'b' });
+    expect(edit.map((field) => [field.name, field.kind, field.required])).toEqual([
+      ['path', 'text', true],
+      ['old_string', 'text', true],
+      ['new_string', 'text', true],
+      ['replace_all', 'boolean', false],
     ]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The fields of the edit-arguments form: one per argument, typed by the tool's JSON Schema when
- * the page has it, else by the value the card shows (the built-in tools' schemas are not served
- * to the console; the server checks every edit against the real schema and answers 422). Values
+ * the page has it (use-tool-schema.ts), else by the value the card shows (the schema could not be
+ * read; the server checks every edit against the real schema and answers 422 either way). Values
  * are held as the text a field shows and turned back into JSON values on submit.
  */
 
