@@ -3,15 +3,18 @@
  * HTTP: a session's Task child asks before writing note.txt twice; approving the first card
  * with `allow: 'session'` lets the second write run without a card, and a later child of the
  * same session writes without one too; revoked on the session, the next child asks again. A
- * card of a delegation outside a session refuses `allow: 'session'` with a 422.
+ * card of a delegation outside a session refuses `allow: 'session'` (a 422; the typed client and
+ * `deputy approve --allow-session` are told why).
  */
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeputyClient } from '../../src/client/deputy-client.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { freePort } from '../../src/servers/dev/dev-server.js';
 import type { DelegationEvent, DelegationState } from '../../src/shared/delegation.js';
+import { runDeputy } from '../e2e/run-deputy.js';
 import { jsonCaller } from './support/app-request.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
@@ -151,6 +154,23 @@ describe('allow for the rest of the session', () => {
     });
     expect(refused.status).toBe(422);
     expect(JSON.stringify(refused.body)).toContain('not in a session');
+    // The typed client and the CLI are told the same.
+    const client = createDeputyClient({ url: baseUrl });
+    await expect(client.cards.decide(card!.id, 'approve', { allow: 'session' })).rejects.toThrow(
+      /not in a session/,
+    );
+    const approved = await runDeputy(['approve', card!.id, '--allow-session'], {
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: harness.address,
+        DEPUTY_TASK_QUEUE: harness.taskQueue,
+        DEPUTY_WORKSPACE: harness.workspace,
+        DEPUTY_USER_DIR: join(harness.workspace, '.user-config'),
+      },
+      cwd: harness.workspace,
+    });
+    expect(approved.code).not.toBe(0);
+    expect(approved.stderr).toContain('not in a session');
     // The card is still pending and can be decided as usual.
     const state = (await call('GET', `/delegations/${delegationId}`))
       .body as unknown as DelegationState;
