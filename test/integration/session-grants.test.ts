@@ -40,6 +40,16 @@ beforeAll(async () => {
     '.subagents/agents/granter.md':
       '---\nname: granter\ndescription: hands writes to twice\nmodel: scripted:scripts/granter.yaml\ntools: [Task]\nmaxTurns: 20\n---\nLead.\n',
     'scripts/granter.yaml': `turns:\n${TASK(1)}${TASK(2)}${TASK(3)}`,
+    // A background writer first, then a foreground one: the second's grant reaches the first.
+    '.subagents/agents/pair.md':
+      '---\nname: pair\ndescription: two writers at once\nmodel: scripted:scripts/pair.yaml\ntools: [Task]\nmaxTurns: 20\n---\nLead.\n',
+    'scripts/pair.yaml': `turns:
+  - text: Starting the background writer.
+    toolCalls: [{ name: Task, arguments: { description: write twice, prompt: Write note.txt twice, subagent_type: twice, run_in_background: true } }]
+  - text: Asking the foreground writer.
+    toolCalls: [{ name: Task, arguments: { description: write twice, prompt: Write note.txt twice, subagent_type: twice } }]
+  - text: Both asked.
+`,
   });
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
@@ -138,6 +148,41 @@ describe('allow for the rest of the session', () => {
     await cardsOpened(sessionId, 3);
     await call('POST', `/sessions/${sessionId}/stop`);
   }, 180_000);
+
+  it('reaches a child already running: its next call is covered', async () => {
+    const { sessionId } = await harness.sessions.start({
+      agent: 'pair',
+      message: 'Write it, both of you.',
+      caller: { id: null, roles: [] },
+      options: {},
+    });
+    const opened = await cardsOpened(sessionId, 2);
+    const state = await harness.sessions.get(sessionId);
+    const background = state.tasks.find((task) => task.background)!;
+    const early = opened.find((event) => event.card.delegationId === background.taskId)!;
+    const late = opened.find((event) => event.card.delegationId !== background.taskId)!;
+    // The foreground child's card, for the rest of the session; the background child's card was
+    // open already, so it is approved on its own.
+    expect(
+      (await call('POST', `/cards/${late.card.id}`, { decision: 'approve', allow: 'session' }))
+        .status,
+    ).toBe(200);
+    await replies(sessionId, 1);
+    expect((await call('POST', `/cards/${early.card.id}`, { decision: 'approve' })).status).toBe(
+      200,
+    );
+    // Its second write runs under the grant the session sent it: no third card.
+    await eventually(
+      async () => {
+        const current = await harness.sessions.get(sessionId);
+        return current.tasks.every((task) => task.status === 'completed') ? current : undefined;
+      },
+      'both tasks to complete',
+      60_000,
+    );
+    expect(ofType(await eventsOf(sessionId), 'card-opened')).toHaveLength(2);
+    await call('POST', `/sessions/${sessionId}/stop`);
+  }, 120_000);
 
   it('is refused with a 422 on a card of a delegation outside a session', async () => {
     const started = await call('POST', '/delegations?wait=true', {
