@@ -316,7 +316,7 @@ function withoutLinks<T extends object>(outcome: T): T {
 }
 
 /** `--caller-mode`: one of Claude Code's permission modes, or a usage error naming them. */
-function parseCallerMode(value: string): PermissionMode {
+export function parseCallerMode(value: string): PermissionMode {
   const problem = callerModeProblem(value);
   if (problem !== null) throw new InvalidArgumentError(problem);
   return value as PermissionMode;

@@ -5,12 +5,14 @@
  * stdout carries MCP only; every line for people goes to stderr. It ends when the host closes
  * stdin, or on SIGINT/SIGTERM; the delegations it started run on without it.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { localOperator } from '../local-operator.js';
-import { callerModeProblem, type PermissionMode } from '../shared/policy-contract.js';
+import type { PermissionMode } from '../shared/policy-contract.js';
 import { configFor, printConfigWarnings } from './context.js';
+import { parseCallerMode } from './delegation-commands.js';
 import { EXIT, type ExitCode, type Run } from './exit-codes.js';
 import type { Io } from './io.js';
+import { untilSignal } from './server-commands.js';
 
 export function registerMcpServeCommand(
   mcp: Command,
@@ -24,7 +26,7 @@ export function registerMcpServeCommand(
     .option(
       '--mode <mode>',
       "a permission ceiling over every call served (Claude Code's names: plan, default, acceptEdits, dontAsk, bypassPermissions)",
-      parseMode,
+      parseCallerMode,
     )
     .action(async (options: { mode?: PermissionMode }, command: Command) =>
       run(command, (io) => serve(command, io, options.mode)),
@@ -94,17 +96,4 @@ async function serve(
     await registry.close();
     await temporal.close();
   }
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
-}
-
-function parseMode(value: string): PermissionMode {
-  const problem = callerModeProblem(value);
-  if (problem !== null) throw new InvalidArgumentError(problem);
-  return value as PermissionMode;
 }

@@ -38,7 +38,7 @@ function queuesLine(worker: WorkerRuntime): string {
 }
 
 /** Settles on the first SIGINT or SIGTERM. */
-function untilSignal(): Promise<NodeJS.Signals> {
+export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const handler = (signal: NodeJS.Signals) => {
       process.off('SIGINT', handler);
