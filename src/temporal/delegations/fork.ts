@@ -8,7 +8,8 @@ import { delegationWorkflowId } from '../../shared/delegation.js';
 import { DeputyError } from '../../errors.js';
 import { transcriptBeforeRound } from './fork-transcript.js';
 import { idempotentRpc } from './rpc.js';
-import type { DelegationDetail, Delegations } from './types.js';
+import type { DelegationFork } from '../../shared/delegation.js';
+import type { DelegationDetail, Delegations, ForkRequest, StartedDelegation } from './types.js';
 
 export interface ForkDeps {
   client: Client;
@@ -27,13 +28,11 @@ export function createFork(deps: ForkDeps): Delegations['fork'] {
         `fromRound must be a whole number of 1 or more, not ${fromRound}`,
       );
     }
-    const original = await deps.get(delegationId);
-    if (!original.workflowId.startsWith(delegationWorkflowId(original.session, ''))) {
-      throw new DeputyError(
-        'invalid',
-        `${delegationId} is not a delegation: only delegations can be forked`,
-      );
-    }
+    const original = await delegationToGoOnFrom(
+      deps,
+      delegationId,
+      'only delegations can be forked',
+    );
     const transcript = await idempotentRpc(client, () =>
       transcriptBeforeRound(client, original.workflowId, fromRound + 1),
     );
@@ -43,16 +42,50 @@ export function createFork(deps: ForkDeps): Delegations['fork'] {
         `delegation ${delegationId} has no round after round ${fromRound} to redo (it has run ${original.roundsUsed}): fork from an earlier round`,
       );
     }
-    const task = transcript.find((entry) => entry.role === 'user')?.content ?? '';
-    return deps.start({
-      agent: request.agent ?? original.agent,
-      task,
-      session: request.session ?? original.session,
-      caller: request.caller,
-      options: request.options ?? {},
-      ...(request.delegationId === undefined ? {} : { delegationId: request.delegationId }),
-      ...(request.model === undefined ? {} : { model: request.model }),
-      fork: { delegationId, workflowId: original.workflowId, fromRound, transcript },
+    return startGoingOn(deps, original, request, {
+      delegationId,
+      workflowId: original.workflowId,
+      fromRound,
+      transcript,
     });
   };
+}
+
+/**
+ * The delegation a fork or a resumed run goes on from; `invalid` (saying `why`) when the id is a
+ * session's: only a delegation's transcript can be carried into a new delegation.
+ */
+export async function delegationToGoOnFrom(
+  deps: Pick<ForkDeps, 'get'>,
+  delegationId: string,
+  why: string,
+): Promise<DelegationDetail> {
+  const original = await deps.get(delegationId);
+  if (!original.workflowId.startsWith(delegationWorkflowId(original.session, ''))) {
+    throw new DeputyError('invalid', `${delegationId} is not a delegation: ${why}`);
+  }
+  return original;
+}
+
+/**
+ * Starts the new delegation of a fork or a resumed run: the original's agent, session and task
+ * unless the request names others, and `fork` (its transcript) to start from.
+ */
+export function startGoingOn(
+  deps: Pick<ForkDeps, 'start'>,
+  original: DelegationDetail,
+  request: Omit<ForkRequest, 'fromRound'>,
+  fork: DelegationFork,
+): Promise<StartedDelegation> {
+  const task = fork.transcript.find((entry) => entry.role === 'user')?.content ?? '';
+  return deps.start({
+    agent: request.agent ?? original.agent,
+    task,
+    session: request.session ?? original.session,
+    caller: request.caller,
+    options: request.options ?? {},
+    ...(request.delegationId === undefined ? {} : { delegationId: request.delegationId }),
+    ...(request.model === undefined ? {} : { model: request.model }),
+    fork,
+  });
 }
