@@ -3,7 +3,10 @@
  * or parks on an approval card (a human must answer first, which may take hours), or no worker
  * runs it (nothing would happen until one does). Each look is a describe(), which Temporal
  * answers without a worker and which is bounded (rpc.ts), so a Temporal outage ends the wait
- * with `unavailable` instead of a hang.
+ * with `unavailable` instead of a hang. Between looks, a long poll on the run's close event
+ * (the SDK's result()) ends the pause the moment the run closes: a finished run is answered
+ * at once instead of up to one poll interval later (issue 31: that sleep was ~250 ms of every
+ * blocking wait at every door).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -33,27 +36,74 @@ export interface SettleDeps {
 export function createSettle(deps: SettleDeps): Delegations['settle'] {
   return async function settle(delegationId, options = {}) {
     const handle = await deps.lookup.handleOf(delegationId);
-    for (;;) {
-      const description = await describe(delegationId, handle);
-      if (description.status.name !== 'RUNNING') {
-        return { status: 'finished', result: await finalResult(deps, delegationId, handle) };
-      }
-      if (statusOf(description) === 'parked') {
-        const state = await deps.get(delegationId);
-        // Decided between the two reads: it runs on, so keep waiting.
-        if (state.pendingCards.length > 0) return { status: 'parked', state };
-      } else {
-        const missing = await missingWorker(deps.hasLiveWorker, description);
-        if (missing !== null) return running(await deps.get(delegationId), missing);
-      }
-      try {
-        await sleep(deps.pollMs, undefined, options.signal ? { signal: options.signal } : {});
-      } catch {
-        // Aborted: the caller went away. What it gets back no longer matters to anyone.
-        return running(await deps.get(delegationId), 'the caller stopped waiting');
-      }
+    const closing = watchForClose(handle);
+    try {
+      return await settleLoop(deps, delegationId, handle, closing.closed, options.signal);
+    } finally {
+      closing.stop();
     }
   };
+}
+
+async function settleLoop(
+  deps: SettleDeps,
+  delegationId: string,
+  handle: WorkflowHandle,
+  closed: Promise<void>,
+  signal: AbortSignal | undefined,
+): Promise<Settled> {
+  for (;;) {
+    const description = await describe(delegationId, handle);
+    if (description.status.name !== 'RUNNING') {
+      return { status: 'finished', result: await finalResult(deps, delegationId, handle) };
+    }
+    if (statusOf(description) === 'parked') {
+      const state = await deps.get(delegationId);
+      // Decided between the two reads: it runs on, so keep waiting.
+      if (state.pendingCards.length > 0) return { status: 'parked', state };
+    } else {
+      const missing = await missingWorker(deps.hasLiveWorker, description);
+      if (missing !== null) return running(await deps.get(delegationId), missing);
+    }
+    if (!(await pause(deps.pollMs, closed, signal))) {
+      // Aborted: the caller went away. What it gets back no longer matters to anyone.
+      return running(await deps.get(delegationId), 'the caller stopped waiting');
+    }
+  }
+}
+
+/** Waits `ms` or until the run closes; false when `signal` aborted the wait. */
+async function pause(ms: number, closed: Promise<void>, signal?: AbortSignal): Promise<boolean> {
+  const timer = new AbortController();
+  const both = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+  try {
+    await Promise.race([sleep(ms, undefined, { signal: both }), closed]);
+    return true;
+  } catch {
+    return timer.signal.aborted;
+  } finally {
+    timer.abort();
+  }
+}
+
+/**
+ * Resolves when the run closes (completed, failed, cancelled, terminated, timed out), as seen
+ * by a long poll on its history; never rejects. Its errors (an outage, not found) are left to
+ * the bounded describe() of the next look, which reports them; stop() ends the poll.
+ */
+function watchForClose(handle: WorkflowHandle): { closed: Promise<void>; stop(): void } {
+  const controller = new AbortController();
+  const closed = new Promise<void>((resolve) => {
+    handle.client
+      .withAbortSignal(controller.signal, () => handle.result())
+      .then(
+        () => resolve(),
+        (error: unknown) => {
+          if (error instanceof WorkflowFailedError) resolve();
+        },
+      );
+  });
+  return { closed, stop: () => controller.abort() };
 }
 
 /**
