@@ -12,7 +12,7 @@ import type { DelegationRun } from './delegation-run.js';
 import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
 import { planCalls, settleCall, type PlannedCall } from './tool-calls.js';
 import { notify } from './notify.js';
-import { publish } from './visibility.js';
+import { catchUpMemo, publish, publishResume } from './visibility.js';
 
 export interface RoundsOptions {
   run: DelegationRun;
@@ -107,7 +107,7 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
         notify(run, resolved, 'card.expiring', { card }),
       );
       run.resume();
-      publish(run);
+      publishResume(run);
       await options.onProgress?.();
     }
 
@@ -118,5 +118,6 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
           : { content: toolFailureText(item.call.name, item.invalid), isError: true };
       run.recordToolResult(item, outcome);
     }
+    catchUpMemo(run);
   }
 }

@@ -22,6 +22,15 @@ const CARDS_IN_MEMO = 'cards-in-memo';
 const MEMO_ARGUMENT_CHARS = 1_000;
 
 export function publish(run: DelegationRun): void {
+  publishStatus(run);
+  if (patched(CARDS_IN_MEMO)) publishCardsMemo(run);
+  // Asked here for their markers (and Temporal's change-version upserts) to land with a park's
+  // commands, not in the task that applies the decision, which is the one these patches shorten.
+  patched(ONE_PUBLISH_ON_RESUME);
+  patched(MEMO_AFTER_RESUME);
+}
+
+function publishStatus(run: DelegationRun): void {
   const tokens = run.tokensUsed();
   upsertSearchAttributes([
     { key: STATUS_ATTRIBUTE, value: run.status },
@@ -29,18 +38,40 @@ export function publish(run: DelegationRun): void {
     // Only once there are some: histories from before usage was counted replay as recorded.
     ...(tokens === 0 ? [] : [{ key: TOKENS_ATTRIBUTE, value: tokens }]),
   ]);
-  if (patched(CARDS_IN_MEMO)) {
-    const deadline = run.earliestCardDeadline();
-    upsertMemo({
-      pendingCards: run.pendingCards().map(cardForMemo),
-      // Only where deadlines apply (older histories replay the memo they recorded); null
-      // removes the key once no pending card has one.
-      ...(deadline === undefined ? {} : { earliestCardDeadline: deadline }),
-    });
-  }
-  // Asked here for its marker (and Temporal's change-version upsert) to land with a park's
-  // commands, not in the task that applies the decision, which is the one this patch shortens.
-  patched(ONE_PUBLISH_ON_RESUME);
+}
+
+function publishCardsMemo(run: DelegationRun): void {
+  memoBehind.delete(run);
+  const deadline = run.earliestCardDeadline();
+  upsertMemo({
+    pendingCards: run.pendingCards().map(cardForMemo),
+    // Only where deadlines apply (older histories replay the memo they recorded); null
+    // removes the key once no pending card has one.
+    ...(deadline === undefined ? {} : { earliestCardDeadline: deadline }),
+  });
+}
+
+/**
+ * Patch id: resuming from a park publishes the status alone; the memo's copy of the decided
+ * cards is cleared in the next workflow task that has commands of its own (catchUpMemo), off
+ * the path from a decision to its tool starting (issue 31). Readers lose nothing meanwhile:
+ * the memo's cards count only while the pending-cards attribute, published at once, says so.
+ */
+const MEMO_AFTER_RESUME = 'memo-after-resume';
+
+/** Runs whose memo still lists the cards they resumed from (a WeakSet: no state of its own). */
+const memoBehind = new WeakSet<DelegationRun>();
+
+/** The rounds resume after their last card was decided: see MEMO_AFTER_RESUME. */
+export function publishResume(run: DelegationRun): void {
+  if (!patched(MEMO_AFTER_RESUME)) return publish(run);
+  publishStatus(run);
+  memoBehind.add(run);
+}
+
+/** Clears the memo's copy of decided cards when a resume left it behind (after the calls). */
+export function catchUpMemo(run: DelegationRun): void {
+  if (memoBehind.has(run)) publishCardsMemo(run);
 }
 
 /**
