@@ -4,6 +4,8 @@
  * alternating. Reports the median time per definition and the ratio. The same is measured on
  * the real Claude Code files of test/fixtures/corpus, read at the ecosystem level (comma-separated
  * tools, aliases, YAML that needs recovering), which the corpus test checks for behaviour only.
+ * Under each pair of rows, "of which" rows split the registry's time per definition by what it
+ * was doing (cpu-breakdown.ts: a CPU profile of further loads in the same run).
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { createRegistry, type DefinitionRegistry } from '../src/definitions/registry/registry.js';
+import { cpuBreakdown, type Category } from './cpu-breakdown.js';
 import { median, type BenchReport, type BenchRow } from './stats.js';
 
 const DEFINITIONS = 1000;
@@ -34,7 +37,42 @@ function definitionText(index: number): string {
 interface LoadTimes {
   registryMedian: number;
   baselineMedian: number;
+  /** Each phase's share of registry.load's time (PHASES, then `other`). */
+  phases: Map<string, number>;
 }
+
+const inPackage = (name: string) => (_: string, url: string) =>
+  url.includes(`/node_modules/${name}/`);
+const inSource = (file: string) => (_: string, url: string) => url.includes(`/src/${file}`);
+
+/**
+ * What registry.load does, by where the code lives; a sample goes to the first phase its stack
+ * matches from the innermost frame out (so zod called by a field reader counts as zod).
+ */
+const PHASES: Category[] = [
+  { label: 'main thread idle (waiting for file I/O)', matches: (name) => name === '(idle)' },
+  { label: 'garbage collection', matches: (name) => name === '(garbage collector)' },
+  {
+    label: 'glob (fast-glob)',
+    matches: (name, url) =>
+      ['fast-glob', '@nodelib', 'micromatch', 'picomatch'].some((pkg) => inPackage(pkg)(name, url)),
+  },
+  {
+    label: 'read (fs open, stat, read, close; bytes to text)',
+    matches: (_, url) => /^node:(internal\/)?(fs|buffer)/.test(url),
+  },
+  { label: 'hash (sha256)', matches: (name, url) => name === 'sha256' || url.includes('crypto') },
+  { label: 'YAML parse (yaml library)', matches: inPackage('yaml') },
+  {
+    label: 'YAML parse (simple frontmatter reader)',
+    matches: inSource('definitions/read/simple-yaml'),
+  },
+  { label: 'YAML checks and copy (yaml-read)', matches: inSource('definitions/read/yaml-read') },
+  { label: 'validation (zod)', matches: inPackage('zod') },
+  { label: 'field reading (definitions/read)', matches: inSource('definitions/read/') },
+  { label: 'index (precedence, sort)', matches: inSource('definitions/registry/precedence') },
+  { label: 'scan and other registry code', matches: inSource('definitions/') },
+];
 
 /** Loads `registry` and reads `files` with fs.readFile, alternating, after one warm-up of each. */
 async function measureLoad(
@@ -66,7 +104,15 @@ async function measureLoad(
     registryTimes.push(await loadRegistry());
     baselineTimes.push(await readBaseline());
   }
-  return { registryMedian: median(registryTimes), baselineMedian: median(baselineTimes) };
+  // Not timed: the profiler slows what it samples, so only the shares are taken from it.
+  const phases = await cpuBreakdown(async () => {
+    for (let run = 0; run < RUNS; run++) await registry.load();
+  }, PHASES);
+  return {
+    registryMedian: median(registryTimes),
+    baselineMedian: median(baselineTimes),
+    phases,
+  };
 }
 
 function reportRows(label: string, count: number, times: LoadTimes): BenchRow[] {
@@ -86,6 +132,11 @@ function reportRows(label: string, count: number, times: LoadTimes): BenchRow[] 
       baseline: times.baselineMedian,
       ratio,
     },
+    ...[...times.phases].map(([phase, share]): BenchRow => ({
+      metric: `${label}:   of which ${phase}`,
+      value: ((times.registryMedian * share) / count) * 1000,
+      unit: 'µs',
+    })),
   ];
 }
 
@@ -126,6 +177,7 @@ export async function benchRegistryLoad(): Promise<BenchReport> {
       notes: [
         'registry.load = glob, read, hash, tolerant parse, validate, index; baseline = fs.readFile of the same files',
         'corpus = the Claude Code files of test/fixtures/corpus, read at the ecosystem level',
+        '"of which" = the per-definition time split by a CPU profile of further loads in the same run (bench/cpu-breakdown.ts)',
       ],
     };
   } finally {
