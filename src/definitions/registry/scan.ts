@@ -1,5 +1,5 @@
 /** Reads every definition file of one level. Unreadable files become diagnostics, not failures. */
-import { readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs';
 import { basename } from 'node:path';
 import fg from 'fast-glob';
 import type { Diagnostic } from '../../shared/diagnostics.js';
@@ -52,7 +52,7 @@ export async function loadFile(
   // An unreadable file still loads, as an empty stub named after the file carrying this error.
   let unreadable: Diagnostic | undefined;
   try {
-    bytes = await readFile(filePath);
+    bytes = await readBytes(filePath);
   } catch (error) {
     // Deleted between listing and reading: the watcher reloads again shortly.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -78,4 +78,15 @@ export async function loadFile(
     contentHash: sha256(bytes),
     diagnostics: unreadable === undefined ? diagnostics : [unreadable],
   };
+}
+
+/**
+ * fs.readFile with a callback, as a promise: the same open, stat, read and close, with the same
+ * errors, but on Node 20 about twice as fast for small files as `fs/promises` readFile, whose
+ * FileHandle and promise per step cost more than reading a definition does.
+ */
+function readBytes(filePath: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    readFile(filePath, (error, bytes) => (error === null ? resolve(bytes) : reject(error)));
+  });
 }
