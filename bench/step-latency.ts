@@ -13,8 +13,9 @@
  *
  * All of it twice: on the dev server as deputy starts it (queue processors' poll limits raised,
  * DEV_SERVER_DYNAMIC_CONFIG) and with Temporal's default dynamic config, which is what a small
- * cluster runs with. Targets (raised): at most 10 ms a step back to back, and at 50 concurrent at
- * most 1.2x that.
+ * cluster runs with. Targets (raised, issue 31): back to back at most 1.15x the no-op floor's
+ * ms/step; 50 at once, wall per step at most 1.2x the no-op floor's run 50 at once (waves
+ * alternate). The older figures (10 ms a step; 50 at once against one at a time) stay as rows.
  */
 import { randomUUID } from 'node:crypto';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
@@ -55,6 +56,8 @@ interface Measured {
   /** Raised config only: ms/step of each baseline, and its breakdown. */
   baselines: Record<Baseline, { perStep: number[]; breakdown: Breakdown }>;
   concurrent: { perStep: number[]; throughputPerStep: number[]; breakdown: Breakdown };
+  /** Raised config only: wall per step of the no-op floor, CONCURRENCY at once (throughput). */
+  floorConcurrentPerStep: number[];
 }
 
 function expect(condition: boolean, what: string): asserts condition {
@@ -124,11 +127,21 @@ async function measure(
     }
     const concurrentIds: string[] = [];
     const throughputPerStep: number[] = [];
+    const floorConcurrentPerStep: number[] = [];
+    // Waves alternate with waves of the no-op floor, as many at once: the same concurrency is
+    // the fair baseline for throughput on a machine whose cores are the limit.
     for (let wave = 0; wave < WAVES; wave++) {
       const started = performance.now();
       const handles = await Promise.all(Array.from({ length: CONCURRENCY }, start));
       concurrentIds.push(...(await Promise.all(handles.map(finish))));
       throughputPerStep.push((performance.now() - started) / (CONCURRENCY * STEPS));
+      if (!withBaselines) continue;
+      const floorStarted = performance.now();
+      const floors = await Promise.all(
+        Array.from({ length: CONCURRENCY }, () => startBaseline('floorRounds')),
+      );
+      await Promise.all(floors.map(finishBaseline));
+      floorConcurrentPerStep.push((performance.now() - floorStarted) / (CONCURRENCY * STEPS));
     }
     // History reads after all runs, so they never slow a measured one.
     const sequential = await analyse(sequentialIds);
@@ -140,6 +153,7 @@ async function measure(
     }
     return {
       baselines,
+      floorConcurrentPerStep,
       sequential: {
         perStep: sequential.map((one) => one.total / STEPS),
         wallPerStep,
@@ -191,7 +205,7 @@ export async function benchStepLatency(): Promise<BenchReport> {
   const raised = await measure(undefined, true);
   const defaults = await measure({}, false);
   const rows: BenchRow[] = [];
-  const side = (label: string, m: Measured, targets: boolean) => {
+  const side = (label: string, m: Measured) => {
     const sequential = median(m.sequential.perStep);
     const concurrent = median(m.concurrent.perStep);
     rows.push(
@@ -199,7 +213,6 @@ export async function benchStepLatency(): Promise<BenchReport> {
         metric: `${label} sequential ms/step (history)`,
         value: sequential,
         unit: 'ms',
-        ...(targets ? { target: '<= 10' } : {}),
       },
       {
         metric: `${label} sequential ms/step p99 (history)`,
@@ -217,7 +230,6 @@ export async function benchStepLatency(): Promise<BenchReport> {
         unit: 'ms',
         baseline: sequential,
         ratio: concurrent / sequential,
-        ...(targets ? { target: '<= 1.2' } : {}),
       },
       {
         metric: `${label} ${CONCURRENCY} concurrent ms/step p99 per delegation (history)`,
@@ -233,7 +245,17 @@ export async function benchStepLatency(): Promise<BenchReport> {
       ...breakdownRows(`${label} ${CONCURRENCY} concurrent`, m.concurrent.breakdown),
     );
   };
-  side('raised', raised, true);
+  side('raised', raised);
+  const throughput = median(raised.concurrent.throughputPerStep);
+  const floorThroughput = median(raised.floorConcurrentPerStep);
+  rows.push({
+    metric: `raised ${CONCURRENCY} concurrent wall / all steps vs no-op floor ${CONCURRENCY} at once`,
+    value: throughput,
+    unit: 'ms',
+    baseline: floorThroughput,
+    ratio: throughput / floorThroughput,
+    target: '<= 1.2',
+  });
   for (const [kind, what] of Object.entries(BASELINES) as Array<[Baseline, string]>) {
     const baseline = raised.baselines[kind];
     const perStep = median(baseline.perStep);
@@ -244,11 +266,12 @@ export async function benchStepLatency(): Promise<BenchReport> {
         unit: 'ms',
         baseline: perStep,
         ratio: median(raised.sequential.perStep) / perStep,
+        ...(kind === 'floorRounds' ? { target: '<= 1.15' } : {}),
       },
       ...breakdownRows(`raised ${kind}`, baseline.breakdown),
     );
   }
-  side('default', defaults, false);
+  side('default', defaults);
   rows.push(
     {
       metric: 'default vs raised: sequential ms/step',
@@ -275,6 +298,7 @@ export async function benchStepLatency(): Promise<BenchReport> {
       'breakdown: p50 over every workflow task / activity of every run; payload bytes: data + metadata of the event payloads, raised sequential runs',
       'read tools may run as local activities (a marker, no activity events): their time is then inside the workflow task activation, and the turnaround spans them',
       'one worker with default tuning (workflow task slots, cache) on the same machine as the server and the client',
+      `${CONCURRENCY} at once is judged against the no-op floor run ${CONCURRENCY} at once (waves alternate): on 2 cores the CPU is the limit, so what counts is what deputy adds per step at the same concurrency; the per-delegation ratio to the sequential figure is kept for comparison, its old 1.2 target withdrawn (issue 31)`,
     ],
   };
 }

@@ -25,12 +25,14 @@ export interface DeputyRoots {
  */
 export function deputyRoots(config: TrustedConfig, options: TrustedOptions = {}): DeputyRoots {
   const locations = trustedLocations(config, options);
+  // Roots share parents (the workspace, the project): each is resolved once per computation.
+  const seen = new Map<string, string>();
   const protectedRoots = locations.flatMap(({ kind, path: root }) =>
-    bothForms(root).map((p): ProtectedRoot => ({ kind, path: p })),
+    bothForms(root, seen).map((p): ProtectedRoot => ({ kind, path: p })),
   );
   const hiddenRoots = locations
     .filter((location) => location.hidden === true)
-    .flatMap((location) => bothForms(location.path));
+    .flatMap((location) => bothForms(location.path, seen));
   return { protectedRoots, hiddenRoots };
 }
 
@@ -59,11 +61,11 @@ export function isHiddenFromAgents(hiddenRoots: readonly string[], candidate: st
 }
 
 /** The path resolved through symlinks and, if different, as written (normalized). */
-function bothForms(root: string): string[] {
+function bothForms(root: string, seen: Map<string, string>): string[] {
   const lexical = path.resolve(root);
   let real = lexical;
   try {
-    real = realpathLenient(lexical);
+    real = realpathLenient(lexical, seen);
   } catch {
     // A loop or a folder it may not search: the lexical form is all that can be compared.
   }
