@@ -152,8 +152,12 @@ export const ConfigFileSchema = z
       .optional(),
     /** Default per-MCP-call timeout in seconds (CAP-3); 0 = none. */
     mcpToolTimeoutSeconds: z.number().min(0).default(60),
-    /** Wait between attempts to (re)connect an MCP server, seconds (CAP-3). */
-    mcpReconnectSeconds: z.number().positive().default(5),
+    /**
+     * Wait before the first retry to (re)connect an MCP server, seconds (CAP-3); each further
+     * retry waits twice as long (with jitter), up to 30 s (or this, if longer), and a good
+     * connection starts over (src/mcp/reconnect-backoff.ts).
+     */
+    mcpReconnectSeconds: z.number().positive().default(0.25),
     /**
      * The variable holding deputy's own bearer token, sent only to http MCP servers that opt in
      * with `auth: bearer` (CAP-3).

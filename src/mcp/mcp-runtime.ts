@@ -2,7 +2,8 @@
  * The MCP side of one process (a worker, or the API for its status routes): the pool of clients,
  * the directory that finds a server's settings, and what the gateway tools and resolution ask
  * of them. Every server the configuration or a definition names is connected ahead of use, in
- * the background, and again after each reload, so the first call rarely waits for a handshake.
+ * the background (a few handshakes at a time), and again after each reload, so the first call
+ * rarely waits for a handshake.
  * This module wires the parts: connect-ahead.ts, server-lookup.ts and status-source.ts.
  */
 import type { McpStatusSource } from '../capabilities/mcp-live.js';
@@ -58,6 +59,7 @@ export function createMcpRuntime(options: McpRuntimeOptions): McpRuntime {
   const { settings } = options;
   const env = options.env ?? process.env;
   const pool = createMcpPool({
+    // The first retry's wait; the backoff doubles it up to its cap (reconnect-backoff.ts).
     reconnectMs: settings.current().mcpReconnectSeconds * 1000,
     env,
     bearerToken: () => env[settings.current().mcpBearerTokenEnv],

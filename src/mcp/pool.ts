@@ -1,9 +1,11 @@
 /**
  * One live MCP client per server per process (CAP-3), shared by every delegation the worker
- * runs. A client connects in the background (asking for one never delays a worker's start),
- * and when it cannot connect or its transport closes (the server died, the network dropped) it
- * tries again after a constant backoff, until the pool is closed. Protocol and transports are the
- * MCP SDK's; this module only keeps the clients alive and says how each one is doing.
+ * runs. A client connects in the background (asking for one never delays a worker's start; a
+ * few handshakes at a time, connect-queue.ts, unless someone waits for one), and when it cannot
+ * connect or its transport closes (the server died, the network dropped) it tries again after an
+ * exponential backoff with jitter (reconnect-backoff.ts), until the pool is closed. Protocol and
+ * transports are the MCP SDK's; this module only keeps the clients alive and says how each one
+ * is doing.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,6 +18,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { resolveSecretReferences } from '../config/secret-references.js';
+import { createConnectQueue, type ConnectQueue, type QueuedAttempt } from './connect-queue.js';
+import { DEFAULT_RECONNECT, reconnectDelayMs, type ReconnectPolicy } from './reconnect-backoff.js';
 import { specKey, type McpServerSpec } from './server-spec.js';
 import { StdioGroupClientTransport } from './stdio-group-transport.js';
 
@@ -41,8 +45,16 @@ export interface PooledServer {
 }
 
 export interface McpPoolOptions {
-  /** Wait between attempts, milliseconds. Default 5000 (CAP-3). */
+  /**
+   * The wait before the first retry after a failed attempt or a lost connection, ms
+   * (`mcpReconnectSeconds`); each further retry waits twice as long, up to `maxReconnectMs`, and
+   * a good connection starts over. Default 250.
+   */
   reconnectMs?: number;
+  /** The longest wait between two attempts, ms (at least `reconnectMs`). Default 30000. */
+  maxReconnectMs?: number;
+  /** Handshakes nobody waits for (ahead of use, retries) running at once. Default 4. */
+  maxConnecting?: number;
   /** Where `${NAME}` references and the bearer token are read. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** The runtime's own token, sent only to http servers with `auth: bearer`. */
@@ -78,12 +90,17 @@ export const NO_TIMEOUT_MS = 2_147_483_647;
 export function createMcpPool(options: McpPoolOptions = {}): McpPool {
   const servers = new Map<string, ManagedServer>();
   let closed = false;
+  const queue = createConnectQueue(options.maxConnecting ?? 4);
+  const policy: ReconnectPolicy = {
+    firstMs: options.reconnectMs ?? DEFAULT_RECONNECT.firstMs,
+    maxMs: options.maxReconnectMs ?? DEFAULT_RECONNECT.maxMs,
+  };
   return {
     server(spec) {
       const key = specKey(spec);
       let server = servers.get(key);
       if (server === undefined) {
-        server = new ManagedServer(spec, options, () => closed);
+        server = new ManagedServer(spec, { ...options, queue, policy }, () => closed);
         servers.set(key, server);
         server.start();
       }
@@ -113,6 +130,12 @@ class ManagedServer implements PooledServer {
   #client: Client | null = null;
   #transport: Transport | null = null;
   #retry: NodeJS.Timeout | null = null;
+  /** When the scheduled retry is due (epoch ms); null while none is. */
+  #retryDueAt: number | null = null;
+  /** Retries since the last good connection: the backoff's step. */
+  #retries = 0;
+  /** The next attempt while it waits for its turn in the queue. */
+  #queued: QueuedAttempt | null = null;
   #waiters: Array<() => void> = [];
   #connecting: Client | null = null;
   /** Stopped for good (the pool closed, or the server is named nowhere any more). */
@@ -122,7 +145,7 @@ class ManagedServer implements PooledServer {
 
   constructor(
     readonly spec: McpServerSpec,
-    private readonly options: McpPoolOptions,
+    private readonly options: McpPoolOptions & { queue: ConnectQueue; policy: ReconnectPolicy },
     private readonly closed: () => boolean,
   ) {
     this.name = spec.name;
@@ -134,8 +157,19 @@ class ManagedServer implements PooledServer {
   pid = (): number | null =>
     this.#transport instanceof StdioGroupClientTransport ? this.#transport.pid : null;
 
+  /** Queues the first attempt; a caller that waits (connected()) starts it at once. */
   start(): void {
-    void this.#connect();
+    this.#enqueue();
+  }
+
+  #enqueue(): void {
+    const queued = this.options.queue.enqueue(async () => {
+      if (this.#queued === queued) this.#queued = null;
+      await this.#connect();
+    });
+    this.#queued = queued;
+    // A call already waits for this retry: it does not queue behind work nobody waits for.
+    if (this.#waiters.length > 0) queued.now();
   }
 
   async #connect(): Promise<void> {
@@ -159,7 +193,10 @@ class ManagedServer implements PooledServer {
       this.#tools = tools;
       this.#status = 'connected';
       this.#error = null;
-      this.options.log?.(`MCP server '${this.name}' connected (${tools.length} tools)`);
+      this.#retries = 0;
+      this.options.log?.(
+        `MCP server '${this.name}' connected over ${this.spec.transport} (${tools.length} tools)`,
+      );
       // Set after connecting: a close while connecting is the failure handled below. On the
       // client, not the transport: the client's own transport handler is what rejects the calls
       // in flight (ConnectionClosed); replacing it left a call to a crashed server hanging.
@@ -189,8 +226,17 @@ class ManagedServer implements PooledServer {
     this.#error = reason;
     this.#wake();
     if (this.closed() || this.#stopped) return;
-    this.options.log?.(`MCP server '${this.name}' is not connected: ${reason}; retrying`);
-    this.#retry = setTimeout(() => void this.#connect(), this.options.reconnectMs ?? 5000);
+    this.#retries += 1;
+    const delay = reconnectDelayMs(this.#retries, this.options.policy);
+    this.options.log?.(
+      `MCP server '${this.name}' is not connected: ${reason}; retrying in ${formatDelay(delay)}`,
+    );
+    this.#retryDueAt = Date.now() + delay;
+    this.#retry = setTimeout(() => {
+      this.#retry = null;
+      this.#retryDueAt = null;
+      this.#enqueue();
+    }, delay);
     // A pending reconnect never keeps the process alive on its own.
     this.#retry.unref();
   }
@@ -235,11 +281,16 @@ class ManagedServer implements PooledServer {
     const deadline = Date.now() + timeoutMs;
     // Lost and waiting to reconnect: wait (within the deadline) for the attempt already
     // scheduled rather than fail at once, so the call right after a server died works once the
-    // server is back. Give up when that attempt (or the one in progress) has failed.
+    // server is back. Give up when that attempt (or the one in progress) has failed, or at once
+    // when the backoff puts it past the deadline (a server down for a while).
     const awaited = this.#attempts + (this.#status === 'failed' ? 1 : 0);
     while (this.#client === null || this.#status !== 'connected') {
+      // Someone waits for this one: it does not take its turn behind attempts nobody waits for.
+      this.#queued?.now();
       const left = deadline - Date.now();
-      const gaveUp = this.#status === 'failed' && this.#attempts >= awaited;
+      const gaveUp =
+        this.#status === 'failed' &&
+        (this.#attempts >= awaited || (this.#retryDueAt ?? 0) > deadline);
       if (this.closed() || left <= 0 || gaveUp) {
         throw new McpNotConnectedError(
           this.#status === 'failed'
@@ -287,6 +338,8 @@ class ManagedServer implements PooledServer {
   async stop(reason = 'the pool was closed'): Promise<void> {
     this.#stopped = true;
     if (this.#retry !== null) clearTimeout(this.#retry);
+    this.#queued?.cancel();
+    this.#queued = null;
     const clients = [this.#client, this.#connecting];
     this.#client = null;
     this.#transport = null;
@@ -308,6 +361,11 @@ async function listAllTools(client: Client): Promise<Tool[]> {
     cursor = page.nextCursor;
   } while (cursor !== undefined);
   return tools;
+}
+
+/** `250 ms`, `1.5 s`, `30 s`: for the log line that says when the next attempt is. */
+function formatDelay(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 function describe(error: unknown): string {
