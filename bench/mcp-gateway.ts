@@ -17,6 +17,19 @@
  *    header, so its pool key differs). The handshake of (b) lands in `resolveAgent`, which
  *    waits up to 5 s for declared servers that are connecting. The pool never drops a server,
  *    so each stdio sample's process lives until the worker stops (30 idle fixture processes).
+ *    Its fair baseline: a plain SDK client's cold start, connect + one call, to a fresh server
+ *    (stdio: a new process of the same fixture; http: a new session on the running server), so
+ *    the row shows what deputy adds over the server's own start.
+ * 3. A fresh worker (issue 31): a second startWorkerRuntime in this process, on a task queue of
+ *    its own, whose workspace declares the same stdio and http servers, so its pool starts
+ *    empty and connects them ahead of use. Its first delegation's first call against a pooled
+ *    call on the long-running worker, twice: (a) started the moment startWorkerRuntime resolved
+ *    (the worker polls; connect-ahead may still be running, and the notes say how often it
+ *    had finished), and (b) started once its pool reports the server connected (the worker is
+ *    up with what it declares). Also: how long after the start began connect-ahead had the
+ *    server connected, against the plain client's cold connect + call. It runs before 2, whose
+ *    fresh agents would add a server each to what every fresh worker connects; min(PAIRS, 10)
+ *    samples (each starts and stops a worker).
  *
  * Every sample set alternates its sides (rotating who goes first) after a warm-up.
  */
@@ -29,6 +42,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client, Connection } from '@temporalio/client';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { createAgentResolver } from '../src/agent-resolver.js';
 import { loadConfig } from '../src/config/load.js';
 import { createRegistry } from '../src/definitions/registry/registry.js';
@@ -38,7 +52,7 @@ import { liveConfigOf } from '../src/config/live-config.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
-import { startWorkerRuntime } from '../src/worker.js';
+import { startWorkerRuntime, WORKFLOWS_PATH, type WorkerRuntime } from '../src/worker.js';
 import { countPids, startHttpFixture, stdioFixtureCommand } from '../test/fixtures/mcp/start.js';
 import {
   alternate,
@@ -50,6 +64,8 @@ import {
 } from './stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 30);
+/** Section 3 starts and stops a worker per sample: fewer of them. */
+const FRESH_WORKER_PAIRS = Math.min(PAIRS, 10);
 const WARMUP = 3;
 const CALLS = 10;
 const SESSION = 'bench';
@@ -91,6 +107,10 @@ export async function benchMcpGateway(): Promise<BenchReport> {
   await writeFile(
     join(workspace, 'scripts', 'read-ten.yaml'),
     script(CALLS, '{ name: read, arguments: { path: note.txt } }'),
+  );
+  await writeFile(
+    join(workspace, 'scripts', 'read-one.yaml'),
+    script(1, '{ name: read, arguments: { path: note.txt } }'),
   );
 
   const stdio = stdioFixtureCommand();
@@ -139,6 +159,7 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       await writeAgent(`gw-${transport}-ten`, 'ten.yaml', serverFor(transport));
     }
     await writeAgent('read-ten', 'read-ten.yaml');
+    await writeAgent('read-one', 'read-one.yaml');
 
     const devServer = await startDevServer({ dataDir: join(root, 'data'), headless: true });
     stops.push(() => devServer.stop());
@@ -147,7 +168,16 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       { DEPUTY_USER_DIR: join(root, 'user') },
     );
     const taskQueue = `bench-mcp-${randomUUID()}`;
-    const worker = await startWorkerRuntime(config, devServer.address, { taskQueue });
+    // Bundled once: section 3 starts a worker per sample, which must not time webpack.
+    const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+    const workflowBundle = await bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      logger: silent,
+    });
+    const worker = await startWorkerRuntime(config, devServer.address, {
+      taskQueue,
+      workflowBundle,
+    });
     stops.push(() => worker.stop());
     const connection = await Connection.connect({ address: devServer.address });
     stops.push(() => connection.close());
@@ -199,13 +229,14 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       agent: string,
       expectedCalls: number,
       echoes = true,
+      queue = taskQueue,
     ): Promise<Timeline> => {
       const id = `m-${++runs}-${randomUUID().slice(0, 8)}`;
       const task = `hello ${id}`;
       const workflowId = delegationWorkflowId(SESSION, id);
       const started = performance.now();
       const result = (await client.workflow.execute('delegation', {
-        taskQueue,
+        taskQueue: queue,
         workflowId,
         args: [
           {
@@ -242,6 +273,29 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       const elapsed = performance.now() - started;
       expect(answer === text, `in-process gateway answered ${answer.slice(0, 200)}`);
       return elapsed;
+    };
+    // A plain client's cold start: a new client (stdio: a new server process), connect, one call.
+    const coldDirect = async (transport: Transport): Promise<number> => {
+      const text = `hello cold ${++runs}`;
+      const cold = new McpClient({ name: 'bench-cold', version: '0.0.0' });
+      const started = performance.now();
+      try {
+        await cold.connect(
+          transport === 'stdio'
+            ? new StdioClientTransport({ ...stdio, stderr: 'ignore', cwd: workspace })
+            : new StreamableHTTPClientTransport(new URL(http.url)),
+        );
+        const result = (await cold.callTool({
+          name: 'echo',
+          arguments: { text },
+        })) as CallToolResult;
+        const elapsed = performance.now() - started;
+        const answer = result.content[0];
+        expect(answer?.type === 'text' && answer.text === text, 'cold echo answered wrong');
+        return elapsed;
+      } finally {
+        await cold.close();
+      }
     };
     const directCalls = async (transport: Transport, count: number): Promise<number> => {
       const started = performance.now();
@@ -288,10 +342,72 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       async () => ten.read.push(await delegate('read-ten', CALLS, false)),
     ]);
 
+    // 3 (run before 2, see the header). A fresh worker per sample, its first delegation.
+    const freshWorker = {
+      stdio: { atReady: [] as FreshWorkerRun[], connected: [] as FreshWorkerRun[] },
+      http: { atReady: [] as FreshWorkerRun[], connected: [] as FreshWorkerRun[] },
+      /** The fresh worker's own first-delegation cost: one built-in read, no MCP. */
+      read: [] as FreshWorkerRun[],
+      pooled: { stdio: [] as Timeline[], http: [] as Timeline[] },
+      cold: { stdio: [] as number[], http: [] as number[] },
+    };
+    const freshWorkerRun = async (
+      transport: Transport,
+      when: 'at ready' | 'once connected' | 'read',
+    ): Promise<FreshWorkerRun> => {
+      const queue = `bench-mcp-fresh-${randomUUID()}`;
+      const began = performance.now();
+      // The pool's own word, the moment it has the server connected (it may be before ready).
+      let connectedMs = Number.NaN;
+      let onConnected = () => {};
+      const connected = new Promise<void>((resolve) => (onConnected = resolve));
+      const fresh: WorkerRuntime = await startWorkerRuntime(config, devServer.address, {
+        taskQueue: queue,
+        workflowBundle,
+        log: (line) => {
+          if (!Number.isNaN(connectedMs)) return;
+          if (!line.startsWith(`MCP server 'fx' connected over ${transport} `)) return;
+          connectedMs = performance.now() - began;
+          onConnected();
+        },
+      });
+      try {
+        const readyMs = performance.now() - began;
+        const connectedAtReady = !Number.isNaN(connectedMs);
+        if (when === 'once connected') {
+          const never = setTimeout(() => onConnected(), 60_000);
+          await connected;
+          clearTimeout(never);
+          expect(
+            !Number.isNaN(connectedMs),
+            `connect-ahead never connected the ${transport} server`,
+          );
+        }
+        const timeline =
+          when === 'read'
+            ? await delegate('read-one', 1, false, queue)
+            : await delegate(`gw-${transport}-one`, 1, true, queue);
+        return { timeline, readyMs, connectedMs, connectedAtReady };
+      } finally {
+        await fresh.stop();
+      }
+    };
+    await alternate(FRESH_WORKER_PAIRS, [
+      async () => freshWorker.stdio.atReady.push(await freshWorkerRun('stdio', 'at ready')),
+      async () => freshWorker.stdio.connected.push(await freshWorkerRun('stdio', 'once connected')),
+      async () => freshWorker.pooled.stdio.push(await delegate('gw-stdio-one', 1)),
+      async () => freshWorker.cold.stdio.push(await coldDirect('stdio')),
+      async () => freshWorker.http.atReady.push(await freshWorkerRun('http', 'at ready')),
+      async () => freshWorker.http.connected.push(await freshWorkerRun('http', 'once connected')),
+      async () => freshWorker.pooled.http.push(await delegate('gw-http-one', 1)),
+      async () => freshWorker.cold.http.push(await coldDirect('http')),
+      async () => freshWorker.read.push(await freshWorkerRun('stdio', 'read')),
+    ]);
+
     // 2. First call: pooled against a server the pool has never seen.
     const first = {
-      stdio: { pooled: [] as Timeline[], fresh: [] as Timeline[] },
-      http: { pooled: [] as Timeline[], fresh: [] as Timeline[] },
+      stdio: { pooled: [] as Timeline[], fresh: [] as Timeline[], cold: [] as number[] },
+      http: { pooled: [] as Timeline[], fresh: [] as Timeline[], cold: [] as number[] },
     };
     let fresh = 0;
     const freshRun = async (transport: Transport): Promise<Timeline> => {
@@ -309,6 +425,8 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       async () => first.stdio.fresh.push(await freshRun('stdio')),
       async () => first.http.pooled.push(await delegate('gw-http-one', 1)),
       async () => first.http.fresh.push(await freshRun('http')),
+      async () => first.stdio.cold.push(await coldDirect('stdio')),
+      async () => first.http.cold.push(await coldDirect('http')),
     ]);
 
     // Each comparison as two rows: p50 and p90, value against baseline.
@@ -368,6 +486,11 @@ export async function benchMcpGateway(): Promise<BenchReport> {
           readPerCall,
         ),
         ...versus(`${transport}: first call, must connect vs pooled`, cold, pooled),
+        ...versus(
+          `${transport}: first call, must connect vs a plain client's cold connect + call (${transport === 'stdio' ? 'new server process' : 'new session'})`,
+          cold,
+          f.cold,
+        ),
         part(
           `${transport}:   resolveAgent p50, pooled`,
           f.pooled.map((run) => run.resolve),
@@ -375,6 +498,42 @@ export async function benchMcpGateway(): Promise<BenchReport> {
         part(
           `${transport}:   resolveAgent p50, must connect`,
           f.fresh.map((run) => run.resolve),
+        ),
+      );
+    }
+    for (const transport of ['stdio', 'http'] as const) {
+      const w = freshWorker[transport];
+      const firstCall = (runs: FreshWorkerRun[]) => runs.map((run) => run.timeline.toFirstResult);
+      const pooled = freshWorker.pooled[transport].map((run) => run.toFirstResult);
+      const doneAtReady = w.atReady.filter((run) => run.connectedAtReady).length;
+      rows.push(
+        ...versus(
+          `${transport}: fresh worker, first delegation at ready (connect-ahead done ${doneAtReady}/${w.atReady.length}) vs pooled`,
+          firstCall(w.atReady),
+          pooled,
+        ),
+        ...versus(
+          `${transport}: fresh worker, first delegation once its server connected vs pooled`,
+          firstCall(w.connected),
+          pooled,
+        ),
+        ...versus(
+          `${transport}: fresh worker, first delegation once its server connected vs one built-in read there, end to end`,
+          w.connected.map((run) => run.timeline.endToEnd),
+          freshWorker.read.map((run) => run.timeline.endToEnd),
+        ),
+        part(
+          `${transport}:   fresh worker ready (startWorkerRuntime) p50`,
+          [...w.atReady, ...w.connected].map((run) => run.readyMs),
+        ),
+        part(
+          `${transport}:   resolveAgent p50, first delegation at ready`,
+          w.atReady.map((run) => run.timeline.resolve),
+        ),
+        ...versus(
+          `${transport}: fresh worker, connect-ahead connected (from start) vs plain cold connect + call`,
+          [...w.atReady, ...w.connected].map((run) => run.connectedMs),
+          freshWorker.cold[transport],
         ),
       );
     }
@@ -389,12 +548,25 @@ export async function benchMcpGateway(): Promise<BenchReport> {
       notes: [
         'A = the runTool activity of a one-call delegation, from history (scheduled -> completed); B = an SDK Client already connected, same process; C = the mcp_call implementation in process, no Temporal',
         'first call = WorkflowExecutionStarted -> first runTool completed; must connect = a server the pool never saw (its handshake lands in resolveAgent)',
+        "plain cold connect + call = a new SDK Client: connect (stdio: spawning the same tsx-run fixture server) and one echo; deputy's must-connect path also lists the tools and runs the delegation's workflow around it",
+        `fresh worker = a second startWorkerRuntime per sample (own task queue, shared bundle, ${FRESH_WORKER_PAIRS} samples): "at ready" starts its first delegation the moment startWorkerRuntime resolved (the worker polls; connect-ahead done in the count shown), "once its server connected" when its pool first reports the server connected; connect-ahead connected = ms from the start of startWorkerRuntime until the pool logged the server connected (it may be before ready); "one built-in read there" = a fresh worker's first delegation of one read call (the worker's own first-delegation cost, no MCP), compared end to end as reads may run as local activities`,
         'built-in reads may run as local activities (no activity events): then no runTool activity figure for them',
       ],
     };
   } finally {
     await stopAll();
   }
+}
+
+/** The first delegation on a worker started for it (section 3). */
+interface FreshWorkerRun {
+  timeline: Timeline;
+  /** startWorkerRuntime, called to resolved, ms. */
+  readyMs: number;
+  /** From the start of startWorkerRuntime until its pool had the server connected, ms. */
+  connectedMs: number;
+  /** Whether connect-ahead had connected the server when startWorkerRuntime resolved. */
+  connectedAtReady: boolean;
 }
 
 /** The activity timings of one finished delegation, checking each echo answered the task. */
