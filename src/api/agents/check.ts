@@ -25,7 +25,7 @@ import type { DefinitionRegistry } from '../../definitions/registry/registry.js'
 import { sha256 } from '../../definitions/registry/revisions.js';
 import { toIssues, validateForSave } from '../../definitions/schema.js';
 import { serializeNewDefinition } from '../../definitions/registry/write-back.js';
-import { readFrontmatterYaml } from '../../definitions/read/yaml-read.js';
+import { readFrontmatterYaml } from '../../definitions/read/yaml-memo.js';
 import { isDeputyError, type Issue } from '../../errors.js';
 import { builtinModelHandle } from '../../models/builtin-models.js';
 import { scanConfigSecrets } from '../../config/config-secrets.js';

@@ -9,7 +9,7 @@ import type { AgentDefinition } from '../definition.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { fileStem, isValidName, looksLikePath, slugifyName } from '../names.js';
 import { INVALID_TOOLS_SPEC, readFields } from './fields.js';
-import { readFrontmatterYaml } from './yaml-read.js';
+import { readFrontmatterYaml } from './yaml-memo.js';
 
 /** Files above this size are not parsed (1 MiB): a definition is a prompt, not a data set. */
 export const MAX_DEFINITION_BYTES = 1024 * 1024;

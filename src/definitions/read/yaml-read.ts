@@ -5,11 +5,6 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Document, Node } from 'yaml';
 import type { Diagnostic } from '../../shared/diagnostics.js';
-import {
-  isSimpleButForUnquotedColons,
-  readSimpleFrontmatter,
-  UNQUOTED_COLON_ERROR,
-} from './simple-yaml.js';
 
 /** Aliases expanded per top-level value; beyond this the value is refused (billion-laughs defence). */
 export const MAX_ALIAS_COUNT = 100;
@@ -38,34 +33,11 @@ export const PARSE_OPTIONS = {
  */
 export const MAX_FLOW_DEPTH = 64;
 
-export function readFrontmatterYaml(yamlText: string): YamlReadResult {
-  // Most files are plain `key: value` lines: read those directly, the rest with the library.
-  const simple = readSimpleFrontmatter(yamlText);
-  if (simple !== undefined) return { values: simple, diagnostics: [] };
-  if (isSimpleButForUnquotedColons(yamlText)) {
-    // What the library would do: fail on the first such value, then read the quoted text.
-    const recovered = readSimpleFrontmatter(recoverUnquotedValues(yamlText));
-    if (recovered !== undefined)
-      return { values: recovered, diagnostics: [recoveredNote(UNQUOTED_COLON_ERROR)] };
-  }
-  return readWithYamlLibrary(yamlText);
-}
-
-/** Claude Code files often write `description: Use when...: 'x'` unquoted; say we quoted it. */
-function recoveredNote(strictError: string | undefined): Diagnostic {
-  return {
-    severity: 'warning',
-    path: '',
-    code: 'frontmatter.yaml-recovered',
-    message: `frontmatter is not valid YAML (${firstLine(strictError)}); read it with unquoted values containing ": " taken as plain strings`,
-  };
-}
-
-/** What readFrontmatterYaml answers for any text, always through the `yaml` library. */
-export function readWithYamlLibrary(
-  yamlText: string,
-  recover: (recovered: string) => PlainRecord | undefined = readSimpleFrontmatter,
-): YamlReadResult {
+/**
+ * The values and diagnostics of one frontmatter text, through the `yaml` library. Callers go
+ * through readFrontmatterYaml (yaml-memo.ts), which reads each distinct text once.
+ */
+export function parseFrontmatterYaml(yamlText: string): YamlReadResult {
   const diagnostics: Diagnostic[] = [];
   if (flowDepthExceeds(yamlText, MAX_FLOW_DEPTH)) {
     diagnostics.push({
@@ -80,15 +52,16 @@ export function readWithYamlLibrary(
   if (doc.errors.length > 0) {
     const first = doc.errors[0];
     const recovered = recoverUnquotedValues(yamlText);
-    // Claude Code files often write `description: Use when...: 'x'` unquoted, which strict
-    // YAML rejects. Quoting such values is what their authors meant; say that we did it.
-    // The quoted text is usually simple again: read it without a second library parse.
-    const simple = recovered === yamlText ? undefined : recover(recovered);
-    if (simple !== undefined)
-      return { values: simple, diagnostics: [recoveredNote(first?.message)] };
     const retry = recovered === yamlText ? undefined : parseDocument(recovered, PARSE_OPTIONS);
     if (retry !== undefined && retry.errors.length === 0) {
-      diagnostics.push(recoveredNote(first?.message));
+      // Claude Code files often write `description: Use when...: 'x'` unquoted, which strict
+      // YAML rejects. Quoting such values is what their authors meant; say that we did it.
+      diagnostics.push({
+        severity: 'warning',
+        path: '',
+        code: 'frontmatter.yaml-recovered',
+        message: `frontmatter is not valid YAML (${firstLine(first?.message)}); read it with unquoted values containing ": " taken as plain strings`,
+      });
       doc = retry;
     } else {
       diagnostics.push({

@@ -4,7 +4,7 @@
  */
 import { invalidDefinition } from '../../errors.js';
 import { splitFrontmatter } from '../read/frontmatter.js';
-import { readFrontmatterYaml } from '../read/yaml-read.js';
+import { readFrontmatterYaml } from '../read/yaml-memo.js';
 import { FRONTMATTER_FIELDS } from '../schema.js';
 import { isClearingValue } from './write-back.js';
 
