@@ -3,7 +3,7 @@
  * stream serves). Only the workflow knows them, so this is a query: asked only while a worker
  * polls the run's task queue (with none it would hang), and bounded by the facade's timeout.
  */
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { eventsQuery } from '../../shared/messages.js';
 import { describe, orNotFound, type DelegationLookup } from './lookup.js';
 import type { Delegations } from './types.js';
@@ -17,13 +17,27 @@ export interface EventsDeps {
   queryTimeoutMs: number;
 }
 
+/** Task queues remembered, one per workflow; the oldest is forgotten past this many. */
+const QUEUE_CACHE_LIMIT = 1000;
+
 export function createEvents(deps: EventsDeps): Delegations['events'] {
   const { client, lookup, hasLiveWorker, queryTimeoutMs } = deps;
+  // A workflow's task queue never changes (deputy continues as new on the same one), so it is
+  // described once, not on every look: a follower polling events pays one RPC a look, not two.
+  const queues = new Map<string, string>();
+  const queueOf = async (delegationId: string, handle: WorkflowHandle): Promise<string> => {
+    const known = queues.get(handle.workflowId);
+    if (known !== undefined) return known;
+    const { taskQueue } = await describe(delegationId, handle);
+    if (queues.size >= QUEUE_CACHE_LIMIT) queues.delete(queues.keys().next().value!);
+    queues.set(handle.workflowId, taskQueue);
+    return taskQueue;
+  };
   return async function events(delegationId, afterSeq) {
     const handle = await lookup.handleOf(delegationId);
-    const description = await describe(delegationId, handle);
-    if (!(await hasLiveWorker(description.taskQueue))) {
-      throw new Error(`no worker is polling task queue ${description.taskQueue}`);
+    const taskQueue = await queueOf(delegationId, handle);
+    if (!(await hasLiveWorker(taskQueue))) {
+      throw new Error(`no worker is polling task queue ${taskQueue}`);
     }
     return orNotFound(
       delegationId,
