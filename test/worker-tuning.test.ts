@@ -61,7 +61,8 @@ describe('worker tuning', () => {
     expect(workerEnvName('stickyQueueScheduleToStartTimeoutSeconds')).toBe(
       'DEPUTY_WORKER_STICKY_QUEUE_SCHEDULE_TO_START_TIMEOUT_SECONDS',
     );
-    expect(WORKER_TUNING_KEYS).toHaveLength(6);
+    expect(workerEnvName('workflowThreadPoolSize')).toBe('DEPUTY_WORKER_WORKFLOW_THREAD_POOL_SIZE');
+    expect(WORKER_TUNING_KEYS).toHaveLength(7);
   });
 
   it('lets the environment win over the file, key by key', () => {
@@ -127,11 +128,13 @@ describe('worker tuning', () => {
         ...WORKER_TUNING_DEFAULTS,
         shutdownGraceSeconds: 1.5,
         stickyQueueScheduleToStartTimeoutSeconds: 4,
+        workflowThreadPoolSize: 3,
       }),
     ).toEqual({
       maxCachedWorkflows: WORKER_TUNING_DEFAULTS.maxCachedWorkflows,
       maxConcurrentWorkflowTaskExecutions:
         WORKER_TUNING_DEFAULTS.maxConcurrentWorkflowTaskExecutions,
+      workflowThreadPoolSize: 3,
       maxConcurrentActivityTaskExecutions:
         WORKER_TUNING_DEFAULTS.maxConcurrentActivityTaskExecutions,
       maxConcurrentLocalActivityExecutions:
