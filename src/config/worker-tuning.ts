@@ -28,12 +28,13 @@ export const WORKER_TUNING_DEFAULTS = {
    */
   maxConcurrentWorkflowTaskExecutions: 40,
   /**
-   * Threads running workflow code. Temporal's default is 1 (with its reused V8 context): then a
-   * parent's workflow task and its child's first one queue behind each other, and one core runs
-   * every activation. 2 measured (issue 31) a `Task` child within 0.97x-0.98x of a direct start
-   * against 1.06x-1.07x, for one more V8 context and bundle (see docs/operations.md).
+   * Threads running workflow code: Temporal's 1 (with its reused V8 context). On 2 cores, 2
+   * measured slower (issue 31, step-latency: 15.3 ms a step against 11.6, and 5.5 ms of wall per
+   * step 50 at once against 4.6): the server, the activities and a second workflow thread then
+   * contend for the same cores. More threads pay where cores are free; each holds its own copy of
+   * the workflow bundle.
    */
-  workflowThreadPoolSize: 2,
+  workflowThreadPoolSize: 1,
   /** Activities (model turns, tools) run at once: Temporal's 100; mostly waiting on I/O. */
   maxConcurrentActivityTaskExecutions: 100,
   /** Reads run as local activities (at most 3 s each); Temporal's 100 was not the limit measured. */
