@@ -8,6 +8,7 @@ import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { delegationWorkflowId } from '../../shared/delegation.js';
 import { initialSearchAttributes } from '../../shared/search-attributes.js';
 import { TOOL_QUEUE_MEMO } from '../../shared/tool-queue.js';
+import { staticSummaryOf } from '../../shared/workflow-summary.js';
 import { parseDuration } from '../../shared/duration.js';
 import { DeputyError } from '../../errors.js';
 import { assertValidCallerMode } from '../caller-mode.js';
@@ -71,7 +72,7 @@ export function assertValidStart(delegationId: string, request: StartDelegationR
   assertValidCallerMode(request.options.callerMode);
 }
 
-/** The workflow's start options: its input, search attributes and memo. */
+/** The workflow's start options: its input, search attributes, memo and the UI's summary. */
 export function delegationStartOptions(
   request: StartDelegationRequest,
   ids: { delegationId: string; workflowId: string },
@@ -119,5 +120,19 @@ export function delegationStartOptions(
             },
           }),
     },
+    staticSummary: summaryOf(request),
   };
+}
+
+/**
+ * The Temporal UI's one line for the run: agent and task, and where a fork or a resumed run
+ * comes from (its task is the original's first message, so that alone would not tell them apart).
+ */
+function summaryOf({ agent, task, fork }: StartDelegationRequest): string {
+  if (fork === undefined) return staticSummaryOf(agent, task);
+  const origin =
+    fork.resumed === true
+      ? `resumed from ${fork.delegationId}`
+      : `fork of ${fork.delegationId} at round ${fork.fromRound}`;
+  return staticSummaryOf(`${agent} (${origin})`, task);
 }

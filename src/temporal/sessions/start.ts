@@ -11,6 +11,7 @@ import { firstLine } from '../../shared/delegation.js';
 import { initialSearchAttributes } from '../../shared/search-attributes.js';
 import { MAIN_AGENT, sessionWorkflowId, type SessionInput } from '../../shared/session.js';
 import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/tool-queue.js';
+import { staticSummaryOf } from '../../shared/workflow-summary.js';
 import {
   DEFAULT_SESSION,
   assertValidAgentName,
@@ -102,6 +103,7 @@ export function sessionStartOptions(
       ...(request.caller.id === null ? {} : { startedBy: request.caller.id }),
       ...(toolQueue === null ? {} : { [TOOL_QUEUE_MEMO]: toolQueue }),
     },
-    staticSummary: `session of ${agent}`,
+    // The first message when the start brings one; later messages are in its details.
+    staticSummary: staticSummaryOf(`session of ${agent}`, request.message),
   };
 }

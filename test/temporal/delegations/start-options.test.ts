@@ -78,6 +78,8 @@ describe('delegationStartOptions', () => {
     expect(attributes.get(SESSION_ATTRIBUTE.name)).toBe('default');
     expect(attributes.get(DELEGATION_ID_ATTRIBUTE.name)).toBe('d-1');
     expect(attributes.has(FORKED_FROM_ATTRIBUTE.name)).toBe(false);
+    // The Temporal UI's line: agent and task on one line.
+    expect(options.staticSummary).toBe('reviewer: Review the diff in detail');
   });
 
   it('records the tool queue, the model and a fork, and leaves the transcript out of the memo', () => {
@@ -102,5 +104,8 @@ describe('delegationStartOptions', () => {
       options.typedSearchAttributes as Array<{ key: { name: string }; value: unknown }>
     ).find((pair) => pair.key.name === FORKED_FROM_ATTRIBUTE.name);
     expect(forkedFrom?.value).toBe('d-0');
+    expect(options.staticSummary).toBe(
+      'reviewer (fork of d-0 at round 2): Review the diff in detail',
+    );
   });
 });

@@ -42,7 +42,7 @@ describe('sessionStartOptions', () => {
     expect(options).toMatchObject({
       taskQueue: 'q',
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      staticSummary: 'session of main',
+      staticSummary: 'session of main: Plan the release then ship it',
       args: [{ sessionId: 's-1', agent: 'main', caller: request.caller, message: request.message }],
     });
     expect(options.workflowId).toBe('session/s-1');
