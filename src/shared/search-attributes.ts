@@ -28,6 +28,9 @@ export const TOKENS_ATTRIBUTE = defineSearchAttributeKey('DeputyTokens', SearchA
 /** On a fork: the delegation id it was forked from. */
 export const FORKED_FROM_ATTRIBUTE = keyword('DeputyForkedFrom');
 
+/** On a run a Temporal Schedule started (src/schedules): the schedule's name. */
+export const SCHEDULE_ATTRIBUTE = keyword('DeputySchedule');
+
 export const CUSTOM_SEARCH_ATTRIBUTES = [
   AGENT_ATTRIBUTE,
   SESSION_ATTRIBUTE,
@@ -37,6 +40,7 @@ export const CUSTOM_SEARCH_ATTRIBUTES = [
   PARENT_ATTRIBUTE,
   TOKENS_ATTRIBUTE,
   FORKED_FROM_ATTRIBUTE,
+  SCHEDULE_ATTRIBUTE,
 ] as const;
 
 /**

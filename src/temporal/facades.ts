@@ -9,11 +9,15 @@ import { toolQueueOf } from '../shared/tool-queue.js';
 import { createDelegations } from './delegations/facade.js';
 import type { Delegations } from './delegations/types.js';
 import { createSessions } from './sessions/facade.js';
+import { createSchedules } from '../schedules/facade.js';
+import type { Schedules } from '../schedules/types.js';
 import type { Sessions } from './sessions/types.js';
 
 export interface Facades {
   delegations: Delegations;
   sessions: Sessions;
+  /** Recurring delegations on Temporal Schedules (src/schedules). */
+  schedules: Schedules;
 }
 
 /**
@@ -25,5 +29,10 @@ export function facadesFor(client: Client, temporal: DeputyConfig['temporal']): 
   const toolQueue = toolQueueOf(temporal);
   const delegations = createDelegations(client, { namespace, taskQueue, toolQueue });
   const sessions = createSessions(client, delegations, { taskQueue, toolQueue });
-  return { delegations, sessions };
+  const schedules = createSchedules({
+    client,
+    queues: { taskQueue, toolQueue },
+    runsOf: (schedule) => delegations.list({ schedule }),
+  });
+  return { delegations, sessions, schedules };
 }

@@ -29,6 +29,7 @@ import { runRounds, type RoundsOptions } from './rounds.js';
 import { denyPendingOnStop, registerRunHandlers } from './run-handlers.js';
 import { notify } from './notify.js';
 import { registerSteering, SteeringQueue } from './steering.js';
+import { asOwnRun } from './scheduled-run.js';
 import { publish } from './visibility.js';
 
 /**
@@ -36,9 +37,10 @@ import { publish } from './visibility.js';
  * `toolQueue` (issue 16) its workspace-bound activities run there; its webhooks do not.
  */
 export async function delegation(
-  input: DelegationInput & ToolQueueInput,
+  started: DelegationInput & ToolQueueInput,
   carried?: CarriedState,
 ): Promise<DelegationResult> {
+  const input = asOwnRun(started);
   const toolQueue = workspaceQueue(input);
   const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve agent', toolQueue);
   const run = new DelegationRun(input, workflowInfo().workflowId, carried);

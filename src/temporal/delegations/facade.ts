@@ -18,6 +18,7 @@ import { createFork } from './fork.js';
 import { createResume } from './resume.js';
 import { createSendMessage } from './send-message.js';
 import { listSummaries } from './listing.js';
+import { scheduleClauses } from '../../schedules/names.js';
 import { createDelegationLookup, describe, sessionClauses } from './lookup.js';
 import { rpc } from './rpc.js';
 import { createSettle } from './settle.js';
@@ -105,7 +106,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
       return listSummaries(
         lookup,
         DELEGATION_WORKFLOW_TYPE,
-        sessionClauses(filter.session),
+        [...sessionClauses(filter.session), ...scheduleClauses(filter.schedule)],
         filter,
       );
     },

@@ -148,6 +148,8 @@ export interface ListFilter {
   status?: DelegationStatus;
   /** Only those this user started (the memo's owner): the MCP door's listings of a caller's tasks. */
   owner?: string;
+  /** Only the runs of this schedule (the DeputySchedule search attribute, src/schedules). */
+  schedule?: string;
 }
 
 export type StopOutcome = { stopped: true } | { alreadyFinished: true; status: DelegationStatus };
