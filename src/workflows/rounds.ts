@@ -13,6 +13,7 @@ import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
 import { planCalls, settleCall, type PlannedCall } from './tool-calls.js';
 import { notify } from './notify.js';
 import { catchUpMemo, publish, publishResume } from './visibility.js';
+import { showDoing } from './details.js';
 
 export interface RoundsOptions {
   run: DelegationRun;
@@ -66,6 +67,7 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     }
     // The model call too: it computes the calls' real paths in the workspace, and the scripted
     // model reads its script from there.
+    showDoing(run, run.roundsUsed + 1, 'waiting for the model');
     const { callModel } = activitiesWith(
       MODEL_CALL,
       `model round ${run.roundsUsed + 1}`,
@@ -112,6 +114,7 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     }
 
     for (const item of planned) {
+      showDoing(run, run.roundsUsed, `running \`${item.call.name}\``);
       const outcome =
         item.invalid === undefined
           ? await (options.workflowCall?.(item) ?? settleCall(item, resolved, toolQueue))

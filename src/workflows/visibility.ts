@@ -11,6 +11,7 @@ import {
   TOKENS_ATTRIBUTE,
 } from '../shared/search-attributes.js';
 import type { DelegationRun } from './delegation-run.js';
+import { showDetails } from './details.js';
 
 /**
  * Patch id: pending cards mirrored into the memo, and status published on every decision.
@@ -31,6 +32,8 @@ export function publish(run: DelegationRun): void {
 }
 
 function publishStatus(run: DelegationRun): void {
+  // The UI's details follow the status (not a command: details.ts).
+  showDetails(run);
   const tokens = run.tokensUsed();
   upsertSearchAttributes([
     { key: STATUS_ATTRIBUTE, value: run.status },

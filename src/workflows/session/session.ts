@@ -31,6 +31,7 @@ import { broadcastSessionGrants } from './grant-broadcast.js';
 import { openSession, registerSessionHandlers, type OpenSession } from './state.js';
 import { cancelTask, taskTools } from './task-tools.js';
 import { publish } from '../visibility.js';
+import { showAsSession } from '../details.js';
 
 /** How long a stopping session waits for its children to confirm they stopped. */
 const CHILDREN_STOP_WAIT = '2 minutes';
@@ -47,6 +48,11 @@ export async function session(
   const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve main agent', toolQueue);
   const open = openSession(input, carried);
   const { run, tasks } = open;
+  showAsSession(run, {
+    tasks: () => tasks.list(),
+    queuedMessages: () => open.inbox.length,
+    messageStartedAtRound: () => open.messageStartedAtRound,
+  });
   // Handlers first, before any await, so no message, report or query is ever missed.
   const settleCard = registerSessionHandlers(open);
   broadcastSessionGrants(open);

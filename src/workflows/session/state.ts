@@ -13,6 +13,7 @@ import type { SessionInput, SessionMessage, SessionState } from '../../shared/se
 import type { ToolQueueInput } from '../../shared/tool-queue.js';
 import type { SettleCard } from '../card-deadlines.js';
 import { DelegationRun } from '../delegation-run.js';
+import { showDetails } from '../details.js';
 import { registerRunHandlers } from '../run-handlers.js';
 import type { SessionCarried } from './carried.js';
 import { TaskBook } from './task-book.js';
@@ -57,6 +58,7 @@ export function openSession(
       if (task.result !== null) return;
       tasks.settle(task, result);
       run.recordTask('task-finished', task);
+      showDetails(run);
     },
   };
 }
@@ -103,6 +105,7 @@ export function registerSessionHandlers(session: OpenSession): SettleCard {
     }
     tasks.apply(report);
     if (report.kind !== 'progress') run.recordChildCard(report.kind, report.card);
+    showDetails(run);
   });
   return settle;
 }

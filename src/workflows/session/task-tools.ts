@@ -33,9 +33,11 @@ import type { SessionTask } from '../../shared/delegation.js';
 import type { Grant } from '../../shared/policy-contract.js';
 import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/tool-queue.js';
 import { toolFailureText } from '../../shared/tools/tool-contract.js';
+import { staticSummaryOf } from '../../shared/workflow-summary.js';
 import { delegation } from '../delegation.js';
 import type { DelegationRun } from '../delegation-run.js';
 import { causeOf } from '../failure-notice.js';
+import { showDetails } from '../details.js';
 import type { TaskBook } from './task-book.js';
 import type { PlannedCall } from '../tool-calls.js';
 
@@ -105,6 +107,7 @@ async function startTask(
   }
   tasks.add(task);
   run.recordTask('task-started', task);
+  showDetails(run);
   if (background) {
     return {
       content:
@@ -206,7 +209,7 @@ function childStartOptions(context: TaskToolsContext, child: ChildTask) {
       ...(input.caller.id === null ? {} : { startedBy: input.caller.id }),
       ...(input.toolQueue === undefined ? {} : { [TOOL_QUEUE_MEMO]: input.toolQueue }),
     },
-    staticSummary: `${agent}: ${description}`.slice(0, 200),
+    staticSummary: staticSummaryOf(agent, description),
   };
 }
 
