@@ -43,6 +43,8 @@ import { jsonBodiesOnly } from './http/json-only.js';
 import { liveAuth } from './http/live-auth.js';
 import { registerMcpRoutes } from './workspace/mcp-routes.js';
 import { registerSessionRoutes } from './sessions/routes.js';
+import { registerScheduleRoutes } from './schedules/routes.js';
+import type { Schedules } from '../schedules/types.js';
 import { registerWorkspaceRoutes } from './workspace/routes.js';
 import { openApiDocument } from './openapi/document.js';
 
@@ -50,6 +52,8 @@ export interface AppDeps {
   delegations: Delegations;
   /** Sessions (RUN-7) on the same client; without it the session routes answer 503. */
   sessions?: Sessions;
+  /** Schedules (issue 32) on the same client; without them the schedule routes answer 503. */
+  schedules?: Schedules;
   config: DeputyConfig;
   /**
    * The watched configuration (src/config/watch.ts): maskers, the default auth and `/health`
@@ -98,6 +102,7 @@ const PUBLIC_PATHS = ['/health', '/openapi.json', ...DOCS_PUBLIC_PATHS];
 /** Liveness answers under any host name: probes and load balancers use their own. */
 const HOST_CHECK_EXEMPT = new Set(['/health']);
 
+// eslint-disable-next-line max-lines-per-function -- the app's guards, then one register* line per area.
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? consoleLogger;
   const settings = deps.settings ?? fixedConfig(deps.config);
@@ -181,6 +186,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     logger,
     secrets,
   });
+  registerScheduleRoutes(app, { schedules: deps.schedules, agentNames, secrets });
   registerCardRoutes(app, { ...deps, secrets });
   registerGrantRoutes(app, { ...deps, secrets });
   registerCardLinkMinting(app, { ...deps, settings, secrets, logger });

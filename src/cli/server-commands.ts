@@ -19,7 +19,9 @@ async function startWorkerRuntime(
   const { quietTemporalRuntime } = await import('./temporal-logging.js');
   const { liveSecretMasker } = await import('../secrets/live-masker.js');
   const masker = liveSecretMasker(settings);
-  quietTemporalRuntime(masker);
+  const { metricsSettings } = await import('../metrics/settings.js');
+  const metrics = metricsSettings(settings.current());
+  quietTemporalRuntime(masker, metrics.enabled ? metrics.temporalAddress : null);
   const worker = await import('../worker.js');
   // MCP news (a server connected, lost, or held back until a person approves it) is the
   // operator's to see; the lines name servers and reasons, and are masked all the same.
@@ -110,6 +112,9 @@ async function startApi(
     import('../temporal/facades.js'),
   ]);
   const temporal = await connectTemporal(config);
+  // `deputy_delegations{status}` of GET /metrics: counted in visibility at scrape time.
+  const { watchDelegationCounts } = await import('../metrics/delegation-counts.js');
+  const unwatchCounts = watchDelegationCounts(temporal.client, config.temporal.namespace);
   // The API checks agent names against the same definitions the worker resolves (DEF-4 live).
   const { createRegistry } = await import('../definitions/registry/registry.js');
   // Saves check model handles against the catalog as it is now (the configuration is watched).
@@ -124,11 +129,12 @@ async function startApi(
     }
     const ownRuntime = own;
     await registry.watch(ownRuntime === undefined ? undefined : () => ownRuntime.connectAll());
-    const { delegations, sessions } = facadesFor(temporal.client, config.temporal);
+    const { delegations, sessions, schedules } = facadesFor(temporal.client, config.temporal);
     const server = await startApiServer(config, {
       settings,
       delegations,
       sessions,
+      schedules,
       definitions: registry,
       mcp: mcp ?? own,
       console: { temporalUi },
@@ -143,6 +149,7 @@ async function startApi(
     return {
       server,
       close: async () => {
+        unwatchCounts();
         await server.close();
         await registry.close();
         await own?.close();
@@ -150,6 +157,7 @@ async function startApi(
       },
     };
   } catch (error) {
+    unwatchCounts();
     await registry.close();
     await own?.close();
     await temporal.close();
@@ -178,6 +186,7 @@ export function registerServerCommands(
           io.err(
             `worker polling ${address} (workspace ${config.workspace}) on ${queuesLine(worker)}; Ctrl-C stops it`,
           );
+          if (worker.metricsUrl !== null) io.err(`worker metrics on ${worker.metricsUrl}`);
           const outcome = await Promise.race([
             untilSignal(),
             worker.done.then(() => 'done' as const),

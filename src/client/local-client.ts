@@ -38,10 +38,17 @@ export async function createLocalDeputyClient(
   const config = options.config ?? loadConfig();
   const own = options.temporal === undefined ? await connectTemporal(config) : null;
   const temporal = options.temporal ?? own!.client;
-  const { delegations, sessions } = facadesFor(temporal, config.temporal);
+  const { delegations, sessions, schedules } = facadesFor(temporal, config.temporal);
   const definitions = createRegistry({ config });
   await definitions.load();
-  const app = createApp({ delegations, sessions, definitions, config, auth: TRUSTED });
+  const app = createApp({
+    delegations,
+    sessions,
+    schedules,
+    definitions,
+    config,
+    auth: TRUSTED,
+  });
   const client = createDeputyClient({
     url: 'http://localhost',
     fetch: (input, init) => Promise.resolve(app.fetch(new Request(input, init))),

@@ -46,9 +46,6 @@ const TEMPORAL_OVERLAP: Record<OverlapPolicy, ScheduleOverlapPolicy> = {
   'allow-all': 'ALLOW_ALL',
 };
 
-/** gRPC INVALID_ARGUMENT: Temporal refused the request as written. */
-const INVALID_ARGUMENT = 3;
-
 export interface SchedulesDeps {
   client: Client;
   queues: DelegationQueues;
@@ -222,12 +219,12 @@ async function orUnknown<T>(name: string, pending: Promise<T>): Promise<T> {
   }
 }
 
-/** Temporal's refusal of the spec (a cron it cannot read) as `invalid`; null for anything else. */
+/**
+ * Temporal's refusal of the spec (a cron it cannot read) as `invalid`; null for anything else.
+ * The SDK turns the server's INVALID_ARGUMENT into a TypeError carrying the server's reason.
+ */
 function refusedSpec(error: unknown): DeputyError | null {
-  const cause = (error as { cause?: { code?: unknown; details?: unknown } }).cause;
-  const code = (error as { code?: unknown }).code ?? cause?.code;
-  if (code !== INVALID_ARGUMENT) return null;
-  const reason = typeof cause?.details === 'string' ? cause.details : (error as Error).message;
-  const message = `Temporal refused the schedule: ${reason.slice(0, 300)}`;
+  if (!(error instanceof TypeError)) return null;
+  const message = `Temporal refused the schedule: ${error.message.slice(0, 300)}`;
   return new DeputyError('invalid', message, { issues: [{ path: 'cron', message }] });
 }

@@ -60,6 +60,7 @@ export const delegationPaths: PathItems = {
         session: 'Only this session',
         agent: 'Only this agent',
         status: 'Only this status',
+        schedule: 'Only the runs of this schedule',
       }),
       responses: {
         '200': jsonResponse(DelegationListSchema, 'Delegations'),

@@ -31,6 +31,7 @@ import { consolePaths } from '../console-routes.js';
 import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from '../workspace/mcp-paths.js';
 import { sessionPaths } from '../sessions/paths.js';
+import { schedulePaths } from '../schedules/paths.js';
 import { workspacePaths } from '../workspace/paths.js';
 import {
   apiSchemas,
@@ -74,6 +75,7 @@ const ROUTE_PATHS: readonly PathItems[] = [
   steeringPaths,
   grantPaths,
   sessionPaths,
+  schedulePaths,
   cardPaths,
   batchDecisionPaths,
   cardLinkPaths,

@@ -1,0 +1,173 @@
+/**
+ * Schedules (issue 32) on the real dev server, over HTTP (the API app in-process) with a real
+ * worker: a run is an ordinary delegation (found by id, carrying DeputySchedule, listed by
+ * `?schedule=`), overlap `skip` keeps a second run from starting while the first is parked on a
+ * card, pause/resume/delete show in the answers, and bad input is refused before Temporal
+ * starts anything. Runs are triggered, never waited for: the test takes seconds.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/api/app.js';
+import { createAuth } from '../../src/api/http/auth.js';
+import { createSchedules } from '../../src/schedules/facade.js';
+import type { ScheduleDetail, ScheduleSummary } from '../../src/schedules/types.js';
+import type { DelegationSummary } from '../../src/temporal/delegations/types.js';
+import { SCHEDULE_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { createHarness, eventually, type Harness } from './support/harness.js';
+import { scribeAgent } from './support/scribe-agent.js';
+
+let harness: Harness;
+let call: (
+  method: string,
+  path: string,
+  body?: unknown,
+) => Promise<{ status: number; body: Answer }>;
+const created: string[] = [];
+
+/** Every answer's fields a test reads, loosely: the routes' own schemas are checked elsewhere. */
+type Answer = Partial<ScheduleDetail> & {
+  message?: string;
+  schedules?: ScheduleSummary[];
+  delegations?: DelegationSummary[];
+  delegationId?: string;
+  pendingCards?: { id: string }[];
+};
+
+beforeAll(async () => {
+  harness = await createHarness(scribeAgent);
+  const schedules = createSchedules({
+    client: harness.client,
+    queues: { taskQueue: harness.taskQueue, toolQueue: null },
+    runsOf: (schedule) => harness.delegations.list({ schedule }),
+  });
+  const app = createApp({
+    delegations: harness.delegations,
+    schedules,
+    definitions: harness.registry,
+    config: harness.config,
+    auth: createAuth({}),
+  });
+  call = async (method, path, body) => {
+    const response = await app.request(path, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    return { status: response.status, body: (await response.json()) as Answer };
+  };
+});
+
+afterAll(async () => {
+  for (const name of created) await call?.('DELETE', `/schedules/${name}`);
+  await harness?.close();
+});
+
+const newName = () => `t-${randomUUID().slice(0, 8)}`;
+/** Far enough apart that no run falls due on its own during the test: runs come by trigger. */
+const rarely = { agent: 'scribe', task: 'Write the note.', every: '30d' };
+
+describe('schedules', () => {
+  it('refuses a bad cron, a bad name, cron with every, and an unknown agent', async () => {
+    const badCron = await call('POST', '/schedules', {
+      ...rarely,
+      every: undefined,
+      name: newName(),
+      cron: 'every tuesday at noon',
+    });
+    expect(badCron.status).toBe(422);
+    expect(badCron.body.message).toMatch(/Temporal refused the schedule: .*cron/i);
+    const both = await call('POST', '/schedules', {
+      ...rarely,
+      name: newName(),
+      cron: '0 9 * * *',
+    });
+    expect(both.status).toBe(422);
+    expect(both.body.message).toMatch(/exactly one of cron/);
+    expect((await call('POST', '/schedules', { ...rarely, name: 'no spaces' })).status).toBe(422);
+    const zone = await call('POST', '/schedules', {
+      ...rarely,
+      name: newName(),
+      timezone: 'Mars/Olympus',
+    });
+    expect(zone.status).toBe(422);
+    expect(zone.body.message).toMatch(/unknown time zone/);
+    const agent = await call('POST', '/schedules', { ...rarely, name: newName(), agent: 'ghost' });
+    expect(agent.status).toBe(404);
+  });
+
+  it('answers 404 for a schedule that does not exist', async () => {
+    for (const [method, path] of [
+      ['GET', '/schedules/nope-nope'],
+      ['POST', '/schedules/nope-nope/pause'],
+      ['POST', '/schedules/nope-nope/trigger'],
+      ['DELETE', '/schedules/nope-nope'],
+      ['GET', '/schedules/not..valid'],
+    ] as const) {
+      expect((await call(method, path)).status, `${method} ${path}`).toBe(404);
+    }
+  });
+
+  it('runs ordinary delegations, skips a run while one is parked, pauses, resumes, deletes', async () => {
+    const name = newName();
+    const made = await call('POST', '/schedules', { ...rarely, name, unattended: false });
+    expect(made.status).toBe(201);
+    created.push(name);
+    expect(made.body).toMatchObject({
+      name,
+      agent: 'scribe',
+      every: '30d',
+      cron: null,
+      timezone: 'UTC',
+      overlap: 'skip',
+      paused: false,
+      catchupWindowMs: 60_000,
+      recentRuns: [],
+    });
+    expect(made.body.nextRuns?.length).toBeGreaterThan(0);
+    expect((await call('POST', '/schedules', { ...rarely, name })).status).toBe(409);
+
+    expect((await call('POST', `/schedules/${name}/trigger`)).status).toBe(202);
+    const run = await eventually(async () => {
+      const shown = await call('GET', `/schedules/${name}`);
+      const first = shown.body.recentRuns?.[0];
+      return first?.status === 'parked' ? first : undefined;
+    }, 'the triggered run to park on its card');
+    expect(run.delegationId).toMatch(new RegExp(`^${name}-\\d{8}T\\d{6}Z$`));
+
+    // An ordinary delegation: found by its id, its schedule in DeputySchedule and the listing.
+    const state = await call('GET', `/delegations/${run.delegationId}`);
+    expect(state.status).toBe(200);
+    expect(state.body).toMatchObject({ delegationId: run.delegationId, status: 'parked' });
+    expect(state.body.pendingCards?.[0]?.id).toBe(`${run.delegationId}.1`);
+    const description = await harness.client.workflow.getHandle(run.workflowId).describe();
+    expect(description.typedSearchAttributes.get(SCHEDULE_ATTRIBUTE)).toBe(name);
+    const listed = await call('GET', `/delegations?schedule=${name}`);
+    expect(listed.body.delegations?.map((row) => row.delegationId)).toEqual([run.delegationId]);
+
+    // Overlap skip: a trigger while the first run is parked starts nothing.
+    expect((await call('POST', `/schedules/${name}/trigger`)).status).toBe(202);
+    await eventually(async () => {
+      const described = await harness.client.schedule.getHandle(`deputy/${name}`).describe();
+      return described.info.numActionsSkippedOverlap >= 1 ? true : undefined;
+    }, 'the second trigger to be skipped');
+    expect((await call('GET', `/schedules/${name}`)).body.recentRuns).toHaveLength(1);
+
+    const paused = await call('POST', `/schedules/${name}/pause`, { note: 'holiday' });
+    expect(paused.body).toMatchObject({ paused: true, nextRuns: [], nextRunAt: null });
+    await eventually(async () => {
+      const { body } = await call('GET', '/schedules');
+      const row = body.schedules?.find((entry) => entry.name === name);
+      return row?.paused === true ? row : undefined;
+    }, 'the listing to show the pause');
+    const resumed = await call('POST', `/schedules/${name}/resume`);
+    expect(resumed.body.paused).toBe(false);
+    expect(resumed.body.nextRuns?.length).toBeGreaterThan(0);
+
+    expect((await call('DELETE', `/schedules/${name}`)).status).toBe(200);
+    created.splice(created.indexOf(name), 1);
+    expect((await call('GET', `/schedules/${name}`)).status).toBe(404);
+    // The run it started goes on, still an ordinary delegation.
+    expect((await call('POST', `/delegations/${run.delegationId}/stop`)).status).toBe(200);
+  });
+});
