@@ -180,10 +180,11 @@ export const BOUNDARIES = [
         'tools',
         'paths',
         'policy',
+        'metrics',
         'errors.js',
       ],
       message:
-        'activities/ imports what runs below it (tools, mcp, models, policy, secrets, config, paths, shared), never a door, the worker or Temporal.',
+        'activities/ imports what runs below it (tools, mcp, models, policy, secrets, config, paths, shared, metrics), never a door, the worker or Temporal.',
     },
   },
   {

@@ -7,9 +7,9 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { DeputyConfig } from './config/schema.js';
-import { createApp, type AppDeps } from './api/app.js';
+import { createApp, type AppDeps, type HostCheckOptions } from './api/app.js';
 import { liveAuth } from './api/http/live-auth.js';
-import { consoleLogger } from './api/http/errors.js';
+import { consoleLogger, type Logger } from './api/http/errors.js';
 import { isLoopbackHost, normalizeAllowedHost, parseAllowedHosts } from './api/http/host-guard.js';
 import { DeputyError } from './errors.js';
 import { fixedConfig } from './config/live-config.js';
@@ -18,6 +18,8 @@ import { definitionSecretSource } from './secrets/definition-secrets.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
 import { createMcpHttpEndpoint } from './mcp-door/http-endpoint.js';
+import { countedDelegations } from './metrics/counted-delegations.js';
+import { registerMetricsRoute } from './metrics/api-route.js';
 
 export interface ApiServer {
   /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */
@@ -51,6 +53,28 @@ export { isLoopbackHost };
 
 /** Wildcard binds name no host a client could use; a specific address is one. */
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
+
+/** The Host names the app answers to: DEPUTY_ALLOWED_HOSTS (or `allowedHosts`) and the bind host. */
+function hostCheckOf(
+  config: DeputyConfig,
+  deps: Pick<ApiServerDeps, 'allowedHosts'>,
+  logger: Pick<Logger, 'warn'>,
+): HostCheckOptions {
+  const listed =
+    deps.allowedHosts ??
+    parseAllowedHosts(process.env.DEPUTY_ALLOWED_HOSTS, (entry) =>
+      logger.warn(
+        `DEPUTY_ALLOWED_HOSTS: '${entry}' is not a host name (write api or api:4780); ignored`,
+      ),
+    );
+  const bindHost = WILDCARD_BINDS.has(config.api.host)
+    ? null
+    : normalizeAllowedHost(config.api.host);
+  return {
+    allowed: [...(listed ?? []), ...(bindHost === null ? [] : [bindHost])],
+    checkWithAuth: listed !== undefined,
+  };
+}
 
 export async function startApiServer(
   config: DeputyConfig,
@@ -87,27 +111,16 @@ export async function startApiServer(
   }
   // The configuration's own warnings too: `deputy api` and `deputy dev` say them once, here.
   for (const warning of [...settings.current().warnings, ...auth.warnings]) logger.warn(warning);
-  const listed =
-    deps.allowedHosts ??
-    parseAllowedHosts(process.env.DEPUTY_ALLOWED_HOSTS, (entry) =>
-      logger.warn(
-        `DEPUTY_ALLOWED_HOSTS: '${entry}' is not a host name (write api or api:4780); ignored`,
-      ),
-    );
-  const bindHost = WILDCARD_BINDS.has(config.api.host)
-    ? null
-    : normalizeAllowedHost(config.api.host);
-  const hosts = {
-    allowed: [...(listed ?? []), ...(bindHost === null ? [] : [bindHost])],
-    checkWithAuth: listed !== undefined,
-  };
+  const hosts = hostCheckOf(config, deps, logger);
+  // Starts and card decisions are counted for `GET /metrics`, through the routes and the door.
+  const delegations = countedDelegations(deps.delegations);
   // The MCP door at /mcp (API-9): answers masked like the routes', sessions closed with the server.
   const mcpDoor =
     deps.mcpDoor ??
     (deps.definitions === undefined
       ? undefined
       : createMcpHttpEndpoint({
-          delegations: deps.delegations,
+          delegations,
           definitions: deps.definitions,
           secrets: liveSecretMasker(
             settings,
@@ -118,6 +131,7 @@ export async function startApiServer(
         }));
   const app = createApp({
     ...deps,
+    delegations,
     config,
     settings,
     auth,
@@ -125,6 +139,8 @@ export async function startApiServer(
     hosts,
     ...(mcpDoor === undefined ? {} : { mcpDoor }),
   });
+  // Behind the app's guards like every route; answers 404 while metrics are off (src/metrics/).
+  registerMetricsRoute(app, settings);
   const server = await new Promise<ServerType>((resolve, reject) => {
     const created = serve(
       { fetch: app.fetch, hostname: config.api.host, port: config.api.port },

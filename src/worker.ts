@@ -27,6 +27,9 @@ import { liveSecretMasker } from './secrets/live-masker.js';
 import type { SecretMasker } from './secrets/masker.js';
 import { assertSearchAttributes } from './temporal/search-attribute-check.js';
 import { workerTuningOptions } from './config/worker-tuning.js';
+import { deputyMetrics } from './metrics/deputy-metrics.js';
+import { startMetricsEndpoint, type MetricsEndpoint } from './metrics/http-endpoint.js';
+import { metricsSettings } from './metrics/settings.js';
 
 /**
  * The workflows' TypeScript source (a clone runs it; webpack bundles it when the worker starts).
@@ -192,6 +195,8 @@ export interface WorkerRuntime {
   mcp: McpRuntime;
   /** The queues it polls: the shared task queue, then the workspace's tool queue if any. */
   queues: { taskQueue: string; toolQueue: string | null };
+  /** Its own `/metrics` (metrics on and `metrics.workerAddress` set), else null. */
+  metricsUrl: string | null;
 }
 
 /** For tests: their own task queue, and a shared bundle. */
@@ -231,12 +236,19 @@ export async function startWorkerRuntime(
     ...(log === undefined ? {} : { log }),
   });
   mcp.connectAll();
+  const unwatchMcp = deputyMetrics.watchMcpPool(mcp.pool);
   // Hand-edited definitions are picked up without a restart (DEF-4); runs keep their snapshot.
   await registry.watch(() => mcp.connectAll());
   const agents = createAgentResolver(live, registry, {}, mcp);
   const connection = await NativeConnection.connect({ address });
   let workers: DeputyWorkers;
+  let metrics: MetricsEndpoint | null = null;
   try {
+    // Read once: a listening socket does not follow edits of the file.
+    const { enabled, workerAddress } = metricsSettings(config);
+    if (enabled && workerAddress !== null) {
+      metrics = await startMetricsEndpoint(workerAddress, live, log === undefined ? {} : { log });
+    }
     workers = await createDeputyWorkers({
       config,
       settings: live,
@@ -248,6 +260,8 @@ export async function startWorkerRuntime(
       ...workerOptions,
     });
   } catch (error) {
+    unwatchMcp();
+    await metrics?.close();
     await connection.close();
     await registry.close();
     await mcp.close();
@@ -261,6 +275,8 @@ export async function startWorkerRuntime(
   // One stops (a fatal error), all stop: a process half serving its workspace would hide it.
   const runs = running.map((worker) => worker.run().finally(shutdown));
   const done = Promise.allSettled(runs).then(async (outcomes) => {
+    unwatchMcp();
+    await metrics?.close();
     await connection.close();
     await registry.close();
     await mcp.close();
@@ -273,6 +289,7 @@ export async function startWorkerRuntime(
     done,
     mcp,
     queues: { taskQueue: workers.taskQueue, toolQueue: workers.toolQueue },
+    metricsUrl: metrics?.url ?? null,
     stop() {
       stopping ??= (async () => {
         shutdown();

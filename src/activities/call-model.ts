@@ -13,6 +13,7 @@ import { whileHeartbeating } from './heartbeat.js';
 import type { ModelResponse, TranscriptEntry } from '../shared/model-contract.js';
 import { schemaProblems } from '../models/check-tool-calls.js';
 import { modelCallFailure } from './model-call-failure.js';
+import { deputyMetrics } from '../metrics/deputy-metrics.js';
 
 /**
  * One model call: (system, transcript, tools) -> (text, tool calls), plus the calls' real paths.
@@ -65,6 +66,7 @@ export async function callModelActivity(
       ),
     );
   } catch (error) {
+    deputyMetrics.modelCall(input.model, 'error');
     // A missing API key surfaces only at call time; retrying cannot fix configuration.
     if (error instanceof ModelConfigError) {
       throw ApplicationFailure.nonRetryable(error.message, FAILURE_TYPES.modelConfig);
@@ -77,6 +79,9 @@ export async function callModelActivity(
     }
     throw error;
   }
+  // Counted by the handle the configuration names (never the prompt or the calls' arguments).
+  deputyMetrics.modelCall(input.model, 'ok', response.usage);
+  deputyMetrics.toolsRequested(response.toolCalls, new Set(input.tools.map((tool) => tool.name)));
   const invalidCalls = secrets.value(invalidCallsOf(response, input.tools));
   const answer = {
     ...response,

@@ -16,6 +16,7 @@ import { heartbeatOf, whileHeartbeating } from './heartbeat.js';
 import { runPostToolHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
 import type { ToolOutcome, ToolRun } from './types.js';
+import { deputyMetrics, type ToolRunOutcome } from '../metrics/deputy-metrics.js';
 
 /** The built-in tools that list or search a tree, and so consult the hidden roots themselves. */
 const WALKS_TREES = new Set(['glob', 'grep', 'kb_search']);
@@ -33,6 +34,7 @@ export async function runToolActivity(
   mcp?: McpGatewayDeps,
 ): Promise<ToolOutcome> {
   const outcome = await runTool(config, blobs, input, secrets, mcp);
+  deputyMetrics.toolRun(toolLabel(input), outcome.isError ? runFailure(input, outcome) : 'ok');
   return { ...outcome, content: secrets.text(outcome.content) };
 }
 
@@ -113,4 +115,15 @@ async function runTool(
 function mcpTargetOf(snapshot: CapabilitySnapshot, call: ToolCallRequest) {
   const schema = snapshot.tools.find((tool) => tool.name === call.name);
   return schema === undefined ? null : mcpTarget(schema, call.arguments);
+}
+
+/** The call's tool when the agent has it; any other name (a model's invention) is `unknown`. */
+function toolLabel({ snapshot, call }: ToolRun): string {
+  return snapshot.tools.some((tool) => tool.name === call.name) ? call.name : 'unknown';
+}
+
+/** A failed run: stopped by a PreToolUse hook, or the tool's own error. */
+function runFailure({ call }: ToolRun, outcome: ToolOutcome): ToolRunOutcome {
+  const blocked = `[tool '${call.name}' blocked by a PreToolUse hook]`;
+  return outcome.content.startsWith(blocked) ? 'blocked' : 'error';
 }

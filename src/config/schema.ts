@@ -198,6 +198,20 @@ export const ConfigFileSchema = z
       .strict()
       .default({ variables: {} }),
     /**
+     * Prometheus metrics (src/metrics/): off by default. `enabled` (env DEPUTY_METRICS) serves
+     * `GET /metrics` on the API, behind its auth; `workerAddress` (env
+     * DEPUTY_WORKER_METRICS_ADDRESS) a worker's own endpoint; `temporalAddress` (env
+     * DEPUTY_TEMPORAL_METRICS_ADDRESS) the Temporal SDK's exporter. Addresses are read at start.
+     */
+    metrics: z
+      .object({
+        enabled: z.boolean().default(false),
+        workerAddress: z.string().min(1).optional(),
+        temporalAddress: z.string().min(1).optional(),
+      })
+      .strict()
+      .default({ enabled: false }),
+    /**
      * The file's part of `temporal` (the rest comes from the environment): read once, at start,
      * into `DeputyConfig.temporal`; an edit while running is not applied.
      */
