@@ -50,8 +50,11 @@ export function showDetails(run: DelegationRun): void {
 
 function detailsOf(run: DelegationRun): string {
   const session = sessions.get(run);
-  const lines = [headline(run, session), ...(session === undefined ? [] : tasksOf(session))];
-  return lines.join('\n');
+  const tasks = session === undefined ? [] : tasksOf(session);
+  // Markdown: a blank line keeps the children's block from running into the headline.
+  return tasks.length === 0
+    ? headline(run, session)
+    : `${headline(run, session)}\n\n${tasks.join('\n')}`;
 }
 
 function headline(run: DelegationRun, session: SessionView | undefined): string {
@@ -93,12 +96,14 @@ function parked(run: DelegationRun, session: SessionView | undefined): string {
   return [head, ...listed(cards.map(cardLine), 'more cards')].join('\n');
 }
 
-/** "- `write` path=notes.md (card d-1.1), waiting since 2026-12-02 16:20:03 UTC" */
+/** "- `write` `path=notes.md` (card d-1.1), waiting since 2026-12-02 16:20:03 UTC" */
 function cardLine(card: ApprovalCard): string {
   const args = Object.entries(card.arguments)
     .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' ');
-  const glimpse = args === '' ? '' : ` ${oneLine(args, CARD_ARGUMENTS_CHARS)}`;
+  // In a code span: arguments are the model's text, and the UI renders details as Markdown.
+  const glimpse =
+    args === '' ? '' : ` \`${oneLine(args, CARD_ARGUMENTS_CHARS).replaceAll('`', "'")}\``;
   const deadline = card.deadline === undefined ? '' : `, deadline ${utc(card.deadline)}`;
   return `- \`${card.tool}\`${glimpse} (card ${card.id}), waiting since ${utc(card.openedAt)}${deadline}`;
 }
@@ -108,7 +113,7 @@ function finished(run: DelegationRun): string {
   const result: DelegationResult | null = run.state().result;
   if (result === null) return `**${run.status}**`;
   const denied = [...new Set((result.deniedCalls ?? []).map((call) => call.tool))];
-  const notice = result.notice === null ? '' : `\n${oneLine(result.notice)}`;
+  const notice = result.notice === null ? '' : `\n\n${oneLine(result.notice)}`;
   return `**finished**: ${result.status}, ${plural(result.roundsUsed, 'round')}, denied: ${denied.length === 0 ? 'none' : denied.join(', ')}${notice}`;
 }
 

@@ -69,10 +69,10 @@ describe('the Temporal UI', () => {
     expect(parked).toMatch(/^\*\*parked\*\* in round 1 of \d+ on 2 cards, waiting for a decision:/);
     const lines = parked.split('\n').slice(1);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^- `write` path=a\.txt content=a \(card (\S+)\), waiting since /);
+    expect(lines[0]).toMatch(/^- `write` `path=a\.txt content=a` \(card (\S+)\), waiting since /);
     expect(lines[0]).toContain(`(card ${cardIds[0]})`);
     expect(lines[0]).toMatch(/waiting since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
-    expect(lines[1]).toMatch(/^- `write` path=b\.txt content=b \(card (\S+)\)/);
+    expect(lines[1]).toMatch(/^- `write` `path=b\.txt content=b` \(card (\S+)\)/);
     expect(lines[1]).toContain(`(card ${cardIds[1]})`);
 
     await handle.executeUpdate(decideCardUpdate, {
