@@ -19,7 +19,6 @@ import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
 import { createMcpHttpEndpoint } from './mcp-door/http-endpoint.js';
 import { countedDelegations } from './metrics/counted-delegations.js';
-import { registerMetricsRoute } from './metrics/api-route.js';
 
 export interface ApiServer {
   /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */
@@ -139,8 +138,6 @@ export async function startApiServer(
     hosts,
     ...(mcpDoor === undefined ? {} : { mcpDoor }),
   });
-  // Behind the app's guards like every route; answers 404 while metrics are off (src/metrics/).
-  registerMetricsRoute(app, settings);
   const server = await new Promise<ServerType>((resolve, reject) => {
     const created = serve(
       { fetch: app.fetch, hostname: config.api.host, port: config.api.port },

@@ -47,6 +47,7 @@ import { registerScheduleRoutes } from './schedules/routes.js';
 import type { Schedules } from '../schedules/types.js';
 import { registerWorkspaceRoutes } from './workspace/routes.js';
 import { openApiDocument } from './openapi/document.js';
+import { registerMetricsRoute } from '../metrics/api-route.js';
 
 export interface AppDeps {
   delegations: Delegations;
@@ -161,6 +162,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.get('/health', healthRoute(deps.delegations, { auth, settings }, logger));
   app.get('/openapi.json', (c) => c.json(openApiDocument()));
   registerDocsRoutes(app);
+  // Prometheus text (src/metrics/): a 404 while metrics are off, behind auth like any route.
+  registerMetricsRoute(app, settings);
   registerConsoleRoutes(app, consoleFiles, {
     ...deps.console,
     namespace: deps.console?.namespace ?? deps.config.temporal.namespace,

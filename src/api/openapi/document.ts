@@ -32,6 +32,7 @@ import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from '../workspace/mcp-paths.js';
 import { sessionPaths } from '../sessions/paths.js';
 import { schedulePaths } from '../schedules/paths.js';
+import { metricsPaths } from '../../metrics/openapi-paths.js';
 import { workspacePaths } from '../workspace/paths.js';
 import {
   apiSchemas,
@@ -85,6 +86,7 @@ const ROUTE_PATHS: readonly PathItems[] = [
   mcpPaths,
   docsPaths,
   consolePaths,
+  metricsPaths,
 ];
 
 let built: JsonSchema | undefined;
