@@ -53,6 +53,20 @@ export type { StateView, Withheld } from '../rights/transcript-view.js';
 export type ResumeDelegationRequest = z.input<typeof ResumeDelegationBodySchema>;
 export type { SteeringMessage } from '../shared/steering.js';
 
+// Schedules (issue 32): recurring delegations.
+import type {
+  CreateScheduleBodySchema,
+  ScheduleDeletedSchema,
+  ScheduleDetailSchema,
+  ScheduleSummarySchema,
+  ScheduleTriggeredSchema,
+} from './schedules/schemas.js';
+export type CreateScheduleRequest = z.input<typeof CreateScheduleBodySchema>;
+export type ScheduleSummary = z.infer<typeof ScheduleSummarySchema>;
+export type ScheduleDetail = z.infer<typeof ScheduleDetailSchema>;
+export type ScheduleTriggered = z.infer<typeof ScheduleTriggeredSchema>;
+export type ScheduleDeleted = z.infer<typeof ScheduleDeletedSchema>;
+
 // The approvals inbox's events.
 export type { CardOutcome, CardStreamEvent } from './cards/stream.js';
 /** One result of `POST /cards/decisions` (several cards decided in one request, issue 30). */

@@ -80,6 +80,14 @@ export function withDelegations<T>(
   return withFacades(command, ({ delegations }, config) => fn(delegations, config));
 }
 
+/** Runs `fn` with the Schedules facade (issue 32). */
+export function withSchedules<T>(
+  command: Command,
+  fn: (schedules: Facades['schedules'], config: DeputyConfig) => Promise<T>,
+): Promise<T> {
+  return withFacades(command, ({ schedules }, config) => fn(schedules, config));
+}
+
 /** Runs `fn` with the Sessions facade (and the Delegations one it reads through). */
 export function withSessions<T>(
   command: Command,

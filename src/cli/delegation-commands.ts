@@ -151,10 +151,16 @@ export function registerDelegationCommands(
     .option('--session <session>', 'only this session')
     .option('--agent <agent>', 'only this agent')
     .addOption(new Option('--status <status>', 'only this status').choices(DELEGATION_STATUSES))
+    .option('--schedule <name>', 'only the runs of this schedule')
     .option('--json', 'machine-readable output')
     .action(
       async (
-        options: JsonOption & { session?: string; agent?: string; status?: DelegationStatus },
+        options: JsonOption & {
+          session?: string;
+          agent?: string;
+          status?: DelegationStatus;
+          schedule?: string;
+        },
         command: Command,
       ) =>
         run(command, (io) =>
@@ -163,6 +169,7 @@ export function registerDelegationCommands(
               ...(options.session === undefined ? {} : { session: options.session }),
               ...(options.agent === undefined ? {} : { agent: options.agent }),
               ...(options.status === undefined ? {} : { status: options.status }),
+              ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
             });
             if (options.json) printJson(io, rows);
             else for (const line of summaryTable(rows)) io.out(line);

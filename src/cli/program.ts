@@ -14,6 +14,7 @@ import { registerServerCommands } from './server-commands.js';
 import { registerSessionCommands } from './session-commands.js';
 import { registerSteeringCommands } from './steering-commands.js';
 import { registerGrantCommands } from './grant-commands.js';
+import { registerScheduleCommands } from './schedule-commands.js';
 import { VERSION } from '../version.js';
 
 export function createProgram(io: Io, setExitCode: (code: number) => void): Command {
@@ -43,6 +44,7 @@ export function createProgram(io: Io, setExitCode: (code: number) => void): Comm
   registerAgentCommands(program, run);
   registerMcpCommands(program, run);
   registerSessionCommands(program, run);
+  registerScheduleCommands(program, run);
   registerClusterCommands(program, run);
   registerInitCommand(program, run);
   return program;

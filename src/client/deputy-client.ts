@@ -37,6 +37,7 @@ import type {
 import type { SessionSummary } from '../temporal/sessions/types.js';
 import { followEvents, type EventsOptions, type StreamEvent } from './event-iterator.js';
 import { httpTransport, type HttpOptions } from './http-transport.js';
+import { scheduleMethods, type ScheduleMethods } from './schedule-client.js';
 
 /** What a decision may say besides approve, deny or answer (issue 30; docs/policy.md). */
 export interface CardDecisionOptions {
@@ -187,6 +188,8 @@ export interface DeputyClient {
     stop(sessionId: string): Promise<StopOutcome>;
     events(sessionId: string, options?: EventsOptions): AsyncGenerator<StreamEvent>;
   };
+  /** Recurring delegations on Temporal Schedules (issue 32). */
+  schedules: ScheduleMethods;
 }
 
 /** A client over a deputy API (`deputy dev`, `deputy api`). */
@@ -283,6 +286,7 @@ export function createDeputyClient(options: HttpOptions): DeputyClient {
       events: (sessionId, eventOptions) =>
         followEvents(http, `/sessions/${id(sessionId)}/events`, eventOptions),
     },
+    schedules: scheduleMethods(http),
   };
   return client;
 }

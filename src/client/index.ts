@@ -21,6 +21,14 @@ export type {
   StartSession,
   UpdateAgent,
 } from './deputy-client.js';
+export type { ScheduleMethods } from './schedule-client.js';
+export type {
+  CreateScheduleRequest,
+  ScheduleDeleted,
+  ScheduleDetail,
+  ScheduleSummary,
+  ScheduleTriggered,
+} from '../api/contract.js';
 export { createLocalDeputyClient } from './local-client.js';
 export type { LocalClientOptions, LocalDeputyClient } from './local-client.js';
 export { DeputyClientError } from './client-error.js';

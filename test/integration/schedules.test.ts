@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/http/auth.js';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { runCli } from '../../src/cli/program.js';
 import { createSchedules } from '../../src/schedules/facade.js';
 import type { ScheduleDetail, ScheduleSummary } from '../../src/schedules/types.js';
 import type { DelegationSummary } from '../../src/temporal/delegations/types.js';
@@ -169,5 +171,38 @@ describe('schedules', () => {
     expect((await call('GET', `/schedules/${name}`)).status).toBe(404);
     // The run it started goes on, still an ordinary delegation.
     expect((await call('POST', `/delegations/${run.delegationId}/stop`)).status).toBe(200);
+  });
+
+  it('does the same from the CLI: create with a cron and a time zone, list, show, delete', async () => {
+    // The CLI reads its Temporal target and task queue from the environment, as a user's does.
+    process.env.TEMPORAL_ADDRESS = harness.address;
+    process.env.DEPUTY_TASK_QUEUE = harness.taskQueue;
+    const cli = async (...args: string[]) => {
+      const io = { stdout: '', stderr: '' };
+      const code = await runCli(['--workspace', harness.workspace, ...args], {
+        out: (text) => void (io.stdout += `${text}\n`),
+        err: (text) => void (io.stderr += `${text}\n`),
+      });
+      return { code, ...io };
+    };
+    const name = newName();
+    const weekdays = ['--agent', 'scribe', '--task', 'Triage.', '--cron', '0 9 * * 1-5'];
+    const made = await cli('schedule', 'create', name, ...weekdays, '--timezone', 'Europe/Paris');
+    expect(made.code, made.stderr).toBe(EXIT.ok);
+    created.push(name);
+    expect(made.stdout).toContain('when:     cron "0 9 * * 1-5" Europe/Paris');
+    expect(made.stdout).toContain('overlap:  skip');
+    const bad = await cli('schedule', 'create', newName(), ...weekdays.slice(0, 4), '--cron', 'x');
+    expect(bad.code).toBe(EXIT.usage);
+    expect(bad.stderr).toMatch(/Temporal refused the schedule/);
+    expect((await cli('schedule', 'show', 'nope-nope')).code).toBe(EXIT.notFound);
+    const listed = await eventually(async () => {
+      const answer = await cli('schedule', 'list');
+      return answer.stdout.includes(name) ? answer : undefined;
+    }, 'the CLI listing to show the schedule');
+    expect(listed.stdout).toMatch(new RegExp(`${name}\\s+scribe\\s+cron "0 9 \\* \\* 1-5"`));
+    expect((await cli('list', '--schedule', name)).stdout).toContain('no delegations');
+    expect((await cli('schedule', 'delete', name)).code).toBe(EXIT.ok);
+    created.splice(created.indexOf(name), 1);
   });
 });
