@@ -4,7 +4,7 @@ const temporalSuites = ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'
 // The web console in a real Chromium against a real `deputy dev` (test/browser/support).
 const browserSuites = ['test/browser/**/*.test.ts'];
 // On the cluster profile (`npm run test:cluster`): the cluster's own faults, and the durability,
-// card and workspace-affinity suites again, on a cluster instead of the dev server.
+// card, workspace-affinity and schedule suites again, on a cluster instead of the dev server.
 const clusterSuites = ['test/cluster/**/*.test.ts'];
 // A real model in the loop (`npm run smoke:model`): the local model or DEPUTY_SMOKE_MODEL's.
 const smokeSuites = ['test/smoke/**/*.smoke.test.ts'];
@@ -14,6 +14,7 @@ const rerunOnCluster = [
   'test/integration/cards-inbox.test.ts',
   'test/integration/card-deadlines.test.ts',
   'test/integration/workspace-affinity.test.ts',
+  'test/integration/schedules.test.ts',
 ];
 
 export default defineConfig({

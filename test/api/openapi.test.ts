@@ -40,6 +40,10 @@ import {
   ResumeDelegationBodySchema,
   SendDelegationMessageBodySchema,
 } from '../../src/api/delegations/steering-schemas.js';
+import {
+  CreateScheduleBodySchema,
+  PauseScheduleBodySchema,
+} from '../../src/api/schedules/schemas.js';
 
 type Schema = Record<string, unknown>;
 interface Operation {
@@ -93,6 +97,8 @@ const REQUEST_BODIES: Record<string, z.ZodType> = {
   'POST /workspace/agents/generate': GenerateAgentBodySchema,
   'POST /workspace/agents/check': CheckAgentBodySchema,
   'POST /workspace/mcp/{server}/trust': McpTrustBodySchema,
+  'POST /schedules': CreateScheduleBodySchema,
+  'POST /schedules/{name}/pause': PauseScheduleBodySchema,
 };
 
 /** The routes that validate a query, with the schema that does. */
