@@ -226,5 +226,7 @@ async function orUnknown<T>(name: string, pending: Promise<T>): Promise<T> {
 function refusedSpec(error: unknown): DeputyError | null {
   if (!(error instanceof TypeError)) return null;
   const message = `Temporal refused the schedule: ${error.message.slice(0, 300)}`;
-  return new DeputyError('invalid', message, { issues: [{ path: 'cron', message }] });
+  // Mostly a cron it cannot read; else, say, a search attribute the namespace lacks.
+  const path = /cron/i.test(error.message) ? 'cron' : 'schedule';
+  return new DeputyError('invalid', message, { issues: [{ path, message }] });
 }
