@@ -34,7 +34,7 @@ export function scheduleLines(schedule: ScheduleDetail): string[] {
     `  overlap:  ${schedule.overlap}; a run missed by more than ${schedule.catchupWindowMs / 1000}s is skipped`,
     ...(options.length === 0 ? [] : [`  options:  ${options.join(', ')}`]),
     `  created:  ${at(schedule.createdAt)}${schedule.createdBy === null ? '' : ` by ${schedule.createdBy}`}`,
-    `  next:     ${schedule.nextRuns.length === 0 ? '-' : schedule.nextRuns.map(at).join(', ')}`,
+    `  next:     ${schedule.nextRuns.length === 0 ? '-' : `${schedule.nextRuns.map(at).join(', ')} (UTC)`}`,
     ...(schedule.recentRuns.length === 0
       ? ['  runs:     none yet']
       : [
