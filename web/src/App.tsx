@@ -15,6 +15,7 @@ import { McpPage } from './pages/McpPage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { SessionsPage } from './pages/SessionsPage';
 import { SessionChatPage } from './pages/SessionChatPage';
+import { SchedulesPage } from './pages/SchedulesPage';
 
 export function App() {
   return (
@@ -32,6 +33,7 @@ export function App() {
             <Route path="delegations/:id" element={<DelegationDetailPage />} />
             <Route path="sessions" element={<SessionsPage />} />
             <Route path="sessions/:id" element={<SessionChatPage />} />
+            <Route path="schedules" element={<SchedulesPage />} />
             <Route path="mcp" element={<McpPage />} />
             <Route path="*" element={<NotFoundPage />} />
           </Route>

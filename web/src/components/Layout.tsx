@@ -13,6 +13,7 @@ export function Layout() {
           <NavLink to="/agents">Agents</NavLink>
           <NavLink to="/delegations">Delegations</NavLink>
           <NavLink to="/sessions">Sessions</NavLink>
+          <NavLink to="/schedules">Schedules</NavLink>
           <NavLink to="/mcp">MCP servers</NavLink>
         </nav>
         <a className="docs-link" href="docs">
