@@ -22,6 +22,7 @@ import { startCluster } from '../src/servers/cluster/cluster.js';
 import { BLOB_STORE_URL_VARIABLE } from '../src/secrets/environment-secrets.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { workerTuningOptions } from '../src/config/worker-tuning.js';
+import { workflowMetricSinks } from '../src/metrics/workflow-sinks.js';
 
 export interface RigOptions {
   /** Temp directory prefix. */
@@ -130,7 +131,8 @@ export async function startRig(options: RigOptions): Promise<Rig> {
         // bench/floor-workflow.ts: a step that does nothing, for Temporal's own cost.
         floorStep: () => Promise.resolve(),
       },
-      // As deputy's own worker runs (src/worker.ts): its cache, slots and heartbeat throttle.
+      // As deputy's own worker runs (src/worker.ts): its metric sink, cache, slots and heartbeat throttle.
+      sinks: workflowMetricSinks,
       ...workerTuningOptions(config.worker),
       maxHeartbeatThrottleInterval: '2 seconds',
     });

@@ -30,6 +30,7 @@ import { workerTuningOptions } from './config/worker-tuning.js';
 import { deputyMetrics } from './metrics/deputy-metrics.js';
 import { startMetricsEndpoint, type MetricsEndpoint } from './metrics/http-endpoint.js';
 import { metricsSettings } from './metrics/settings.js';
+import { workflowMetricSinks } from './metrics/workflow-sinks.js';
 
 /**
  * The workflows' TypeScript source (a clone runs it; webpack bundles it when the worker starts).
@@ -145,6 +146,8 @@ export async function createDeputyWorkers(options: DeputyWorkerOptions): Promise
     taskQueue,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : workflowCode()),
     activities,
+    // Verdicts and cards opened, counted from the workflows (not on replay).
+    sinks: workflowMetricSinks,
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',

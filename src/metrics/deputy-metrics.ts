@@ -6,10 +6,11 @@
  * from fixed lists. Never a task, an argument, a result, a delegation or card id, or a secret.
  *
  * Workflow code never calls this (it runs in Temporal's sandbox): the worker counts what its
- * activities see, the API what its facade does.
+ * activities see and what workflows tell its sink (workflow-sinks.ts), the API what its facade does.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { McpServerStatus } from '../mcp/pool.js';
+import type { ToolVerdict } from '../shared/workflow-metrics.js';
 
 export const registry = new Registry();
 
@@ -61,6 +62,20 @@ const toolRuns = new Counter({
   name: 'deputy_tool_runs_total',
   help: 'Tool calls run by this worker after policy allowed them or a person approved them, by tool and outcome (ok, error, blocked by a hook).',
   labelNames: ['tool', 'outcome'] as const,
+  registers: [registry],
+});
+
+const toolVerdicts = new Counter({
+  name: 'deputy_tool_calls_total',
+  help: 'Tool calls by policy verdict (allow, ask, deny), after PreToolUse hooks, by tool ("unknown" for a name the agent was not given); counted by the worker running the workflow, never on replay.',
+  labelNames: ['tool', 'verdict'] as const,
+  registers: [registry],
+});
+
+const cardsOpened = new Counter({
+  name: 'deputy_cards_opened_total',
+  help: 'Approval cards opened, by tool; counted by the worker running the workflow, never on replay.',
+  labelNames: ['tool'] as const,
   registers: [registry],
 });
 
@@ -116,6 +131,13 @@ export const deputyMetrics = {
   },
   toolRun(tool: string, outcome: ToolRunOutcome): void {
     toolRuns.inc({ tool, outcome });
+  },
+  /** Told by a workflow through the worker's sink; `tool` is already bounded there. */
+  toolVerdict(tool: string, verdict: ToolVerdict): void {
+    toolVerdicts.inc({ tool, verdict });
+  },
+  cardOpened(tool: string): void {
+    cardsOpened.inc({ tool });
   },
   /** Reports `pool`'s servers at each scrape until the returned function is called. */
   watchMcpPool(pool: { list(): Array<{ name: string; status(): McpServerStatus }> }): () => void {

@@ -11,6 +11,7 @@ import { applyClaudePreToolHooks } from './claude-hooks.js';
 import type { DelegationRun } from './delegation-run.js';
 import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
 import { planCalls, settleCall, type PlannedCall } from './tool-calls.js';
+import { countCardOpened, countVerdicts } from './metric-sink.js';
 import { notify } from './notify.js';
 import { catchUpMemo, publish, publishResume } from './visibility.js';
 import { showDoing } from './details.js';
@@ -93,10 +94,12 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
 
     const planned = planCalls(turn, resolved, unattended, run.grants.active());
     await applyClaudePreToolHooks(planned, turn, resolved, unattended, toolQueue);
+    countVerdicts(planned, resolved);
     const carded: PlannedCall[] = [];
     for (const item of planned) {
       if (item.verdict.kind === 'ask') {
         item.card = run.openCard(item.call, item.verdict.reason, item);
+        countCardOpened(item, resolved);
         carded.push(item);
       }
     }

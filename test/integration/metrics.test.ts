@@ -2,17 +2,20 @@
  * Metrics on the dev server (issue 32): an API with metrics on runs a delegation that parks on a
  * card and is approved, over real HTTP, and its `/metrics` (parsed by a real Prometheus text
  * parser) shows the delegation started and finished, the card decided, the model calls and their
- * tokens, the tool run. With auth on a scrape needs the token; with metrics off it is a 404. The
+ * tokens, the tool run, the workflow's verdict and card (through the worker's sink), and a replay
+ * of its history does not count them again. With auth on a scrape needs the token; with metrics off it is a 404. The
  * worker's own endpoint serves the same registry. Neither shows the task or a secret.
  */
+import { Worker } from '@temporalio/worker';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuth } from '../../src/api/http/auth.js';
 import { fixedConfig } from '../../src/config/live-config.js';
 import { watchDelegationCounts } from '../../src/metrics/delegation-counts.js';
 import { startMetricsEndpoint, type MetricsEndpoint } from '../../src/metrics/http-endpoint.js';
+import { workflowMetricSinks } from '../../src/metrics/workflow-sinks.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
-import { createHarness, eventually, type Harness } from './support/harness.js';
+import { createHarness, eventually, workflowBundle, type Harness } from './support/harness.js';
 import { jsonCaller } from './support/app-request.js';
 import { scribeAgent } from './support/scribe-agent.js';
 
@@ -106,6 +109,11 @@ describe('GET /metrics', () => {
     expect(moved('deputy_model_tokens_total', { ...model, kind: 'output' })).toBeGreaterThan(0);
     expect(moved('deputy_tool_calls_requested_total', { tool: 'write' })).toBe(1);
     expect(moved('deputy_tool_runs_total', { tool: 'write', outcome: 'ok' })).toBe(1);
+    // Only the workflow knows these: its sink call reaches the worker's counters.
+    const asked = { tool: 'write', verdict: 'ask' };
+    expect(moved('deputy_tool_calls_total', asked)).toBe(1);
+    expect(moved('deputy_tool_calls_total', { tool: 'write', verdict: 'allow' })).toBe(0);
+    expect(moved('deputy_cards_opened_total', { tool: 'write' })).toBe(1);
     expect(valueOf(text, 'deputy_delegation_counts_up')).toBe(1);
     expect(valueOf(text, 'deputy_delegations', { status: 'completed' })).toBeGreaterThanOrEqual(1);
     expect(parsePrometheusTextFormat(text).map((family) => family.name)).toContain(
@@ -115,6 +123,19 @@ describe('GET /metrics', () => {
     for (const secretOrText of [TASK, 'metrics-canary', id, card.id, TOKEN]) {
       expect(text).not.toContain(secretOrText);
     }
+
+    // Replaying the history (as a recovering worker would) runs the sink calls again: not counted.
+    await Worker.runReplayHistory(
+      { workflowBundle: await workflowBundle(), replayName: 'metrics', sinks: workflowMetricSinks },
+      await harness.client.workflow.getHandle(started.body.workflowId as string).fetchHistory(),
+    );
+    const replayed = await (await scrape(`${open.url}/metrics`)).text();
+    expect(valueOf(replayed, 'deputy_tool_calls_total', asked)).toBe(
+      valueOf(text, 'deputy_tool_calls_total', asked),
+    );
+    expect(valueOf(replayed, 'deputy_cards_opened_total', { tool: 'write' })).toBe(
+      valueOf(text, 'deputy_cards_opened_total', { tool: 'write' }),
+    );
   });
 
   it('needs the bearer token when auth is on, on the API and on the worker endpoint', async () => {

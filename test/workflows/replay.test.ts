@@ -9,6 +9,7 @@ import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load.js';
+import { workflowMetricSinks } from '../../src/metrics/workflow-sinks.js';
 import { WORKFLOWS_PATH } from '../../src/worker.js';
 
 const directory = join(PROJECT_ROOT, 'test/fixtures/histories');
@@ -26,7 +27,8 @@ describe('replay of recorded histories', () => {
     }));
     const outcomes: Array<{ workflowId: string; error: unknown }> = [];
     for await (const outcome of Worker.runReplayHistories(
-      { workflowsPath: WORKFLOWS_PATH, replayName: 'deputy-replay' },
+      // The workflows' metric sink, as the worker has it (a replay worker never calls it).
+      { workflowsPath: WORKFLOWS_PATH, replayName: 'deputy-replay', sinks: workflowMetricSinks },
       (async function* () {
         yield* histories;
       })(),
