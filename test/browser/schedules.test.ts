@@ -60,6 +60,11 @@ describe.skipIf(CHROMIUM === null)('the Schedules page', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await form.getByRole('button', { name: 'Create schedule' }).click();
 
+    await form
+      .getByRole('status')
+      .filter({ hasText: `Created ${NAME}.` })
+      .waitFor();
+    expect(await form.getByLabel('Name').inputValue()).toBe('');
     const card = page.getByRole('article', { name: NAME });
     await card.waitFor();
     const fact = (term: string) => card.locator('dt', { hasText: term }).locator('+ dd');

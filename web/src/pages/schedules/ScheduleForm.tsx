@@ -37,12 +37,14 @@ export function ScheduleForm({
   const [maxTokens, setMaxTokens] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [created, setCreated] = useState<string | null>(null);
   const chosen = agent === '' ? (agents[0] ?? '') : agent;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setProblem(null);
+    setCreated(null);
     const body: CreateScheduleRequest = {
       name: name.trim(),
       agent: chosen,
@@ -56,11 +58,12 @@ export function ScheduleForm({
       ...(maxTokens.trim() === '' ? {} : { maxTokens: Number(maxTokens) }),
     };
     createSchedule(body).then(
-      (created) => {
+      (schedule) => {
         setBusy(false);
         setName('');
         setTask('');
-        onCreated(created);
+        setCreated(`Created ${schedule.name}.`);
+        onCreated(schedule);
       },
       (error: unknown) => {
         setBusy(false);
@@ -246,6 +249,11 @@ export function ScheduleForm({
       {problem === null ? null : (
         <p className="field-error" role="alert">
           {problem}
+        </p>
+      )}
+      {created === null ? null : (
+        <p className="hint" role="status">
+          {created}
         </p>
       )}
       <button type="submit" className="primary" disabled={busy || chosen === ''}>
