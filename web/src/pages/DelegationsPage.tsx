@@ -2,23 +2,19 @@
  * Delegations: every delegation the API lists, filtered by agent, session and status (kept in
  * the URL query so a filtered view can be linked), re-read every few seconds.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import {
-  DELEGATION_STATUSES,
-  listAgentNames,
-  listDelegations,
-  type DelegationFilter,
-} from '../api/delegations';
+import { DELEGATION_STATUSES, listDelegations, type DelegationFilter } from '../api/delegations';
 import type { DelegationStatus } from '../api/types';
 import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
 import { DelegationFilters } from './delegations/DelegationFilters';
 import { DelegationTable } from './delegations/DelegationTable';
 import { StartForm } from './delegations/StartForm';
+import { RefreshControls } from './delegations/RefreshControls';
+import { useAgentNames } from './delegations/use-agent-names';
 import { usePolled } from './delegations/use-polled';
 import { useSessionNames } from './inbox/use-session-names';
-import { absoluteText } from './inbox/time';
 import './delegations/delegations.css';
 
 /** How often the list is re-read, milliseconds. */
@@ -73,12 +69,7 @@ export function DelegationsPage() {
           onChange={(next) => setParams({ ...next })}
         />
         <span className="spacer" />
-        {list.readAt === null ? null : (
-          <span className="hint">Updated {absoluteText(new Date(list.readAt).toISOString())}</span>
-        )}
-        <button type="button" onClick={list.refresh}>
-          Refresh
-        </button>
+        <RefreshControls list={list} />
       </div>
       <ErrorBanner error={list.error} />
       {list.value === null ? (
@@ -94,17 +85,4 @@ export function DelegationsPage() {
       )}
     </main>
   );
-}
-
-/** Agent names for the filter; without them the filter still offers the agents on the rows. */
-function useAgentNames(tokenGeneration: number): string[] {
-  const [names, setNames] = useState<string[]>([]);
-  useEffect(() => {
-    const controller = new AbortController();
-    listAgentNames(controller.signal)
-      .then(setNames)
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [tokenGeneration]);
-  return names;
 }

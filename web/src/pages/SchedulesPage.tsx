@@ -3,13 +3,13 @@
  * shows in visibility a moment after it starts, and Temporal has no stream of schedules), a form
  * to create one, and each schedule's own actions.
  */
-import { useEffect, useState } from 'react';
-import { listAgentNames } from '../api/delegations';
+import { useState } from 'react';
 import { listSchedules } from '../api/schedules';
 import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
+import { RefreshControls } from './delegations/RefreshControls';
+import { useAgentNames } from './delegations/use-agent-names';
 import { usePolled } from './delegations/use-polled';
-import { absoluteText } from './inbox/time';
 import { ScheduleForm } from './schedules/ScheduleForm';
 import { ScheduleItem } from './schedules/ScheduleItem';
 import './delegations/delegations.css';
@@ -36,12 +36,7 @@ export function SchedulesPage() {
       </details>
       <div className="toolbar">
         <span className="spacer" />
-        {list.readAt === null ? null : (
-          <span className="hint">Updated {absoluteText(new Date(list.readAt).toISOString())}</span>
-        )}
-        <button type="button" onClick={list.refresh}>
-          Refresh
-        </button>
+        <RefreshControls list={list} />
       </div>
       <ErrorBanner error={list.error} />
       {list.value === null ? (
@@ -62,17 +57,4 @@ export function SchedulesPage() {
       )}
     </main>
   );
-}
-
-/** The agents a schedule can run; the form offers none until they are read. */
-function useAgentNames(tokenGeneration: number): string[] {
-  const [names, setNames] = useState<string[]>([]);
-  useEffect(() => {
-    const controller = new AbortController();
-    listAgentNames(controller.signal)
-      .then(setNames)
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [tokenGeneration]);
-  return names;
 }

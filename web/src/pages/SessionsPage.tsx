@@ -6,8 +6,8 @@
 import { listSessions } from '../api/sessions';
 import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
+import { RefreshControls } from './delegations/RefreshControls';
 import { usePolled } from './delegations/use-polled';
-import { absoluteText } from './inbox/time';
 import { SessionTable } from './sessions/SessionTable';
 import './delegations/delegations.css';
 import './sessions/sessions.css';
@@ -23,12 +23,7 @@ export function SessionsPage() {
       <h1>Sessions</h1>
       <div className="toolbar">
         <span className="spacer" />
-        {list.readAt === null ? null : (
-          <span className="hint">Updated {absoluteText(new Date(list.readAt).toISOString())}</span>
-        )}
-        <button type="button" onClick={list.refresh}>
-          Refresh
-        </button>
+        <RefreshControls list={list} />
       </div>
       <ErrorBanner error={list.error} />
       {list.value === null ? (
