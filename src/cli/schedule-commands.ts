@@ -8,7 +8,7 @@ import { DeputyError } from '../errors.js';
 import { secretMaskerFor } from '../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../shared/caller.js';
 import { OVERLAP_POLICIES, type OverlapPolicy, type Schedules } from '../schedules/types.js';
-import { delegationStart } from '../temporal/start-requests.js';
+import { scheduleCreation } from '../schedules/create-request.js';
 import { loadRegistry } from './agents-commands.js';
 import { withSchedules } from './context.js';
 import { EXIT, type Run } from './exit-codes.js';
@@ -65,23 +65,13 @@ export function registerScheduleCommands(
           if (registry.get(options.agent) === undefined) {
             throw new DeputyError('not-found', `no agent named '${options.agent}'`);
           }
-          // The request a start builds (masked task, options): each run is an ordinary delegation.
-          const { request } = delegationStart(
-            { ...options, caller: ANONYMOUS_CALLER },
-            { masker: secretMaskerFor(config), agentRunsInBackground: () => false },
+          const created = await schedules.create(
+            scheduleCreation(
+              name,
+              { ...options, caller: ANONYMOUS_CALLER },
+              secretMaskerFor(config),
+            ),
           );
-          const created = await schedules.create({
-            name,
-            agent: request.agent,
-            task: request.task,
-            session: request.session,
-            caller: request.caller,
-            options: request.options,
-            ...(options.cron === undefined ? {} : { cron: options.cron }),
-            ...(options.every === undefined ? {} : { every: options.every }),
-            ...(options.timezone === undefined ? {} : { timezone: options.timezone }),
-            ...(options.overlap === undefined ? {} : { overlap: options.overlap }),
-          });
           if (options.json) printJson(io, created);
           else for (const line of scheduleLines(created)) io.out(line);
           return EXIT.ok;

@@ -7,10 +7,10 @@
 import type { Context, Hono } from 'hono';
 import { DeputyError } from '../../errors.js';
 import { isOwnerOrAdmin, ownerOrAdminRefusal } from '../../rights/rights.js';
+import { scheduleCreation } from '../../schedules/create-request.js';
 import { unknownSchedule, isValidScheduleName } from '../../schedules/names.js';
 import type { Schedules } from '../../schedules/types.js';
 import type { SecretMasker } from '../../secrets/masker.js';
-import { delegationStart } from '../../temporal/start-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';
 import { parseBody } from '../http/validation.js';
@@ -45,23 +45,9 @@ export function registerScheduleRoutes(
   app.post('/schedules', async (c) => {
     const body = await parseBody(c, CreateScheduleBodySchema);
     assertKnownAgent(deps.agentNames?.(), body.agent);
-    // The same request a start builds (masking, options): each run is an ordinary delegation.
-    const { request } = delegationStart(
-      { ...body, caller: c.get('caller') },
-      { masker: secrets, agentRunsInBackground: () => false },
+    const created = await schedulesOf().create(
+      scheduleCreation(body.name, { ...body, caller: c.get('caller') }, secrets),
     );
-    const created = await schedulesOf().create({
-      name: body.name,
-      agent: request.agent,
-      task: request.task,
-      session: request.session,
-      caller: request.caller,
-      options: request.options,
-      ...(body.cron === undefined ? {} : { cron: body.cron }),
-      ...(body.every === undefined ? {} : { every: body.every }),
-      ...(body.timezone === undefined ? {} : { timezone: body.timezone }),
-      ...(body.overlap === undefined ? {} : { overlap: body.overlap }),
-    });
     return c.json(secrets.value(created), 201);
   });
 
