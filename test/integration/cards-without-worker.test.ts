@@ -3,9 +3,12 @@
  * worker processes: `POST /delegations?wait=true` answers once the agent parks, with its pending
  * card; after the worker is SIGKILLed a decision answers within seconds as 202 `recorded`;
  * a second, different decision on the same card is refused (409) even when both are sent at
- * once; and when a worker runs again the recorded decision, and only it, applies.
+ * once; and when a worker runs again the recorded decision, and only it, applies. Also when the
+ * server holds both signals back behind a workflow task in progress (one a dying worker took).
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { temporal } from '@temporalio/proto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -130,4 +133,66 @@ describe('card decisions without a worker', () => {
       body: { error: 'conflict' },
     });
   });
+
+  it('two decisions held behind a workflow task in progress: one is recorded, the other refused', async () => {
+    const harness = await createHarness(scribeAgent);
+    cleanups.push(() => harness.close());
+    const { client, taskQueue } = harness;
+    const namespace = harness.config.temporal.namespace;
+    const session = `held-${randomUUID().slice(0, 8)}`;
+    const handle = await harness.start('scribe', 'Write the note', { session });
+    const card = await eventually(
+      async () => (await harness.delegations.cards({ session }))[0],
+      'the write card',
+    );
+    await harness.stopWorker();
+
+    // A workflow task that someone took and never finished (a worker that died holding it).
+    // While it is in progress the server holds every signal back from the history.
+    await handle.signal('deputyTestPoke');
+    // A long poll: the server wants a deadline on it.
+    const { taskToken } = await client.connection.withDeadline(Date.now() + 60_000, () =>
+      client.workflowService.pollWorkflowTaskQueue({
+        namespace,
+        taskQueue: {
+          name: taskQueue,
+          kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
+        },
+        identity: 'a worker that dies holding the task',
+      }),
+    );
+    expect(taskToken?.length).toBeGreaterThan(0);
+
+    const decide = (decision: 'approve' | 'deny') =>
+      harness.delegations.decide(card.id, { decision, reason: decision }).then(
+        (outcome) => ({ decision, outcome, error: null }),
+        (error: unknown) => ({ decision, outcome: null, error }),
+      );
+    const release = sleep(1_500).then(() =>
+      client.workflowService.respondWorkflowTaskFailed({
+        namespace,
+        taskToken,
+        identity: 'a worker that dies holding the task',
+      }),
+    );
+    const [approve, deny] = await Promise.all([decide('approve'), decide('deny'), release]);
+    const answers = [approve, deny];
+    const recorded = answers.filter((one) => one.outcome !== null);
+    const refused = answers.filter((one) => one.error !== null);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]!.outcome).toMatchObject({
+      status: 'recorded',
+      decision: { cardId: card.id },
+    });
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.error).toMatchObject({ kind: 'conflict' });
+    expect(String(refused[0]!.error)).toMatch(/recorded just before yours/);
+
+    await harness.startWorker();
+    await handle.result();
+    const won = recorded[0]!.decision;
+    expect((await harness.delegations.get(card.delegationId)).decidedCards).toMatchObject([
+      { id: card.id, state: { status: won === 'approve' ? 'approved' : 'denied', reason: won } },
+    ]);
+  }, 90_000);
 });

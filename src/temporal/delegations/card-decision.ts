@@ -7,7 +7,10 @@
  *    in the run's history.
  * 2. Send the decision as the `decideCard` signal. Temporal stores it durably in the history:
  *    it applies when a worker processes the run, now or after any restart.
- * 3. If a worker polls, wait up to `decisionWaitMs` for the card to leave the pending list and
+ * 3. Read the run's decisions on the card once this one shows in the history (the server holds
+ *    signals back while a workflow task is in progress): an earlier one wins, and this caller is
+ *    told so.
+ * 4. If a worker polls, wait up to `decisionWaitMs` for the card to leave the pending list and
  *    answer with the decided card; otherwise answer `recorded`.
  *
  * The `decideCardUpdate` update would answer synchronously, but only through a worker: with none
@@ -95,13 +98,40 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
     }
     // Two callers can both pass the check above before either signal lands. The workflow
     // applies whichever is first in history, so the other one is told now, not never.
-    const first = (await allDecisions(handle, description.runId)).find(
-      (earlier) => earlier.cardId === cardId,
-    );
-    if (first !== undefined && !sameDecision(first, decision)) throw overtaken(cardId, first);
+    const first = await firstOnCardOnceVisible(handle, description.runId, decision, deps.pollMs);
+    if (first !== null && !sameDecision(first, decision)) throw overtaken(cardId, first);
 
-    return outcome(deps, handle, description, card, decision);
+    return outcome(deps, handle, description, card, decision, first === null);
   };
+}
+
+/**
+ * How long a decision may stay out of the history: a signal that arrives while a workflow task is
+ * in progress is held by the server until that task ends, which a task lost with its worker does
+ * at the workflow task timeout (Temporal's default, 10 s, which deputy keeps).
+ */
+const HELD_SIGNAL_WAIT_MS = 12_000;
+
+/**
+ * The first decision the run was sent on this card, read once `decision` itself shows in the
+ * history; null when it has not shown within `HELD_SIGNAL_WAIT_MS`. Until it shows, an earlier
+ * decision held with it is invisible too, and both callers would be told theirs was first.
+ */
+async function firstOnCardOnceVisible(
+  handle: WorkflowHandle,
+  runId: string,
+  decision: CardDecision,
+  pollMs: number,
+): Promise<CardDecision | null> {
+  const until = Date.now() + HELD_SIGNAL_WAIT_MS;
+  for (;;) {
+    const onCard = (await allDecisions(handle, runId)).filter(
+      (earlier) => earlier.cardId === decision.cardId,
+    );
+    if (onCard.some((one) => sameDecision(one, decision))) return onCard[0]!;
+    if (Date.now() >= until) return null;
+    await sleep(pollMs);
+  }
 }
 
 /** Waits (bounded) for a live worker to apply the decision; else the decision is `recorded`. */
@@ -111,9 +141,13 @@ async function outcome(
   description: WorkflowExecutionDescription,
   card: ApprovalCard,
   decision: CardDecision,
+  unconfirmed: boolean,
 ): Promise<DecideOutcome> {
   const { delegationId } = card;
-  const what = `${decision.decision} of card ${card.id} recorded`;
+  // Held behind a workflow task in progress: stored, but whether it came first is not known yet.
+  const what = unconfirmed
+    ? `${decision.decision} of card ${card.id} recorded behind a workflow task still in progress (if another decision on this card was recorded first, that one applies)`
+    : `${decision.decision} of card ${card.id} recorded`;
   if (!(await deps.hasLiveWorker(description.taskQueue))) {
     return recorded(
       card,
