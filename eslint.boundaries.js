@@ -16,6 +16,12 @@
 /** @typedef {{ folders: string[], forbidden?: Forbidden[], onlyAreas?: { areas: string[], message: string } }} Boundary */
 
 const SANDBOX_PACKAGES = '@temporalio/(workflow|common)$';
+/**
+ * The workflows' tracing (issue 32) adds OpenTelemetry's API and Temporal's sandbox interceptors,
+ * both made to run in the sandbox.
+ */
+const WORKFLOW_TRACING_PACKAGES =
+  '@opentelemetry/api$|@temporalio/interceptors-opentelemetry/lib/workflow/index\\.js$';
 
 /**
  * The front doors reach Temporal through these modules only: the facades, their ids and types,
@@ -32,9 +38,9 @@ export const BOUNDARIES = [
     folders: ['src/workflows'],
     forbidden: [
       {
-        regex: `^(?!\\.|${SANDBOX_PACKAGES})`,
+        regex: `^(?!\\.|${SANDBOX_PACKAGES}|${WORKFLOW_TRACING_PACKAGES})`,
         message:
-          'Workflow code runs in the Temporal sandbox: of packages, @temporalio/workflow and @temporalio/common only.',
+          'Workflow code runs in the Temporal sandbox: of packages, @temporalio/workflow and @temporalio/common only (and OpenTelemetry for tracing).',
       },
       {
         regex: '^(\\.\\./)+activities/',
@@ -181,10 +187,19 @@ export const BOUNDARIES = [
         'paths',
         'policy',
         'metrics',
+        'tracing',
         'errors.js',
       ],
       message:
-        'activities/ imports what runs below it (tools, mcp, models, policy, secrets, config, paths, shared, metrics), never a door, the worker or Temporal.',
+        'activities/ imports what runs below it (tools, mcp, models, policy, secrets, config, paths, shared, metrics, tracing), never a door, the worker or Temporal.',
+    },
+  },
+  {
+    // Tracing sits below the worker, the activities and the connection that use it.
+    folders: ['src/tracing'],
+    onlyAreas: {
+      areas: ['shared', 'config', 'secrets'],
+      message: 'tracing/ imports shared/, config/ and secrets/ only.',
     },
   },
   {

@@ -31,6 +31,7 @@ import { deputyMetrics } from './metrics/deputy-metrics.js';
 import { startMetricsEndpoint, type MetricsEndpoint } from './metrics/http-endpoint.js';
 import { metricsSettings } from './metrics/settings.js';
 import { workflowMetricSinks } from './metrics/workflow-sinks.js';
+import { tracingFromEnvironment, type Tracing } from './tracing/provider.js';
 
 /**
  * The workflows' TypeScript source (a clone runs it; webpack bundles it when the worker starts).
@@ -39,6 +40,8 @@ import { workflowMetricSinks } from './metrics/workflow-sinks.js';
 export const WORKFLOWS_PATH = join(PROJECT_ROOT, 'src', 'workflows', 'index.ts');
 /** The workflows bundled once by `npm run build` (scripts/build-package.ts), beside `dist/`. */
 export const WORKFLOW_BUNDLE = join(PROJECT_ROOT, 'dist', 'workflows', 'bundle.js');
+/** The same with the tracing interceptors in it, for workers that export traces. */
+export const TRACED_WORKFLOW_BUNDLE = join(PROJECT_ROOT, 'dist', 'workflows', 'bundle-traced.js');
 
 /**
  * Where this worker's workflow code comes from. Compiled (the installed package, or a clone run
@@ -46,21 +49,25 @@ export const WORKFLOW_BUNDLE = join(PROJECT_ROOT, 'dist', 'workflows', 'bundle.j
  * bundler transpiles TypeScript only outside `node_modules`). From source (a clone through tsx):
  * webpack bundles the source at start, as edits to it should take effect.
  */
-function workflowCode():
+function workflowCode(
+  traced: boolean,
+):
   | { workflowBundle: { codePath: string } }
   | { workflowsPath: string; bundlerOptions: { webpackConfigHook: typeof bundleInProject } } {
   if (!import.meta.url.endsWith('.js')) {
+    // The tracing interceptors, when on, are bundled in from `interceptors.workflowModules`.
     return {
       workflowsPath: WORKFLOWS_PATH,
       bundlerOptions: { webpackConfigHook: bundleInProject },
     };
   }
-  if (!existsSync(WORKFLOW_BUNDLE)) {
+  const bundle = traced ? TRACED_WORKFLOW_BUNDLE : WORKFLOW_BUNDLE;
+  if (!existsSync(bundle)) {
     throw new Error(
-      `the workflow bundle ${WORKFLOW_BUNDLE} is missing: compiled deputy needs \`npm run build\``,
+      `the workflow bundle ${bundle} is missing: compiled deputy needs \`npm run build\``,
     );
   }
-  return { workflowBundle: { codePath: WORKFLOW_BUNDLE } };
+  return { workflowBundle: { codePath: bundle } };
 }
 
 /**
@@ -89,8 +96,16 @@ export interface DeputyWorkerOptions {
    * Default: `<taskQueue>-tools/<temporal.workspaceId>`, none without a workspace id; null: none.
    */
   toolQueue?: string | null;
-  /** Pre-built workflow bundle (tests share one to save bundling time). */
+  /**
+   * Pre-built workflow bundle (tests share one to save bundling time). With `tracing`, it must
+   * have been bundled with TRACING_INTERCEPTORS_PATH among its interceptor modules.
+   */
   workflowBundle?: { code: string };
+  /**
+   * Exports spans through it (src/tracing/): Temporal's interceptors and deputy's own spans.
+   * Default none: no interceptor, no sink, the bundle without OpenTelemetry.
+   */
+  tracing?: Tracing | null;
   /** The process's MCP clients; without them MCP tools fail with a clear message. */
   mcp?: McpGatewayDeps;
   /**
@@ -140,14 +155,26 @@ export async function createDeputyWorkers(options: DeputyWorkerOptions): Promise
       : options.toolQueue;
   const activities = activitiesOf(options);
   const tuning = workerTuningOptions(options.config.worker);
+  const tracing = options.tracing ?? null;
+  // Loaded only when traced: an untraced worker never loads OpenTelemetry's SDK.
+  const traced = tracing === null ? null : await import('./tracing/worker-tracing.js');
+  const code = options.workflowBundle
+    ? { workflowBundle: options.workflowBundle }
+    : workflowCode(tracing !== null);
   const shared = await Worker.create({
     connection: options.connection,
     namespace: options.config.temporal.namespace,
     taskQueue,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : workflowCode()),
+    ...code,
     activities,
-    // Verdicts and cards opened, counted from the workflows (not on replay).
-    sinks: workflowMetricSinks,
+    ...(traced === null
+      ? {}
+      : { interceptors: traced.workerInterceptors({ bundled: 'workflowBundle' in code }) }),
+    // Verdicts and cards opened, counted from the workflows (not on replay); spans when traced.
+    sinks:
+      tracing === null || traced === null
+        ? workflowMetricSinks
+        : { ...workflowMetricSinks, ...traced.workflowSpanSink(tracing) },
     // Heartbeats carry cancellation to a running tool; throttling them to at most every 2 s
     // means a TaskStop reaches a long `bash` within seconds, not half a heartbeat timeout.
     maxHeartbeatThrottleInterval: '2 seconds',
@@ -165,6 +192,7 @@ export async function createDeputyWorkers(options: DeputyWorkerOptions): Promise
     namespace: options.config.temporal.namespace,
     taskQueue: toolQueue,
     activities,
+    ...(traced === null ? {} : { interceptors: { activity: traced.activityInterceptors() } }),
     maxHeartbeatThrottleInterval: '2 seconds',
     maxConcurrentActivityTaskExecutions: tuning.maxConcurrentActivityTaskExecutions,
     shutdownGraceTime: tuning.shutdownGraceTime,
@@ -246,7 +274,9 @@ export async function startWorkerRuntime(
   const connection = await NativeConnection.connect({ address });
   let workers: DeputyWorkers;
   let metrics: MetricsEndpoint | null = null;
+  let tracing: Tracing | null = null;
   try {
+    tracing = await tracingFromEnvironment('worker');
     // Read once: a listening socket does not follow edits of the file.
     const { enabled, workerAddress } = metricsSettings(config);
     if (enabled && workerAddress !== null) {
@@ -260,10 +290,12 @@ export async function startWorkerRuntime(
       definitions: registry,
       mcp,
       blobs,
+      tracing,
       ...workerOptions,
     });
   } catch (error) {
     unwatchMcp();
+    await tracing?.flush();
     await metrics?.close();
     await connection.close();
     await registry.close();
@@ -279,6 +311,8 @@ export async function startWorkerRuntime(
   const runs = running.map((worker) => worker.run().finally(shutdown));
   const done = Promise.allSettled(runs).then(async (outcomes) => {
     unwatchMcp();
+    // After the workers: the spans their last tasks ended are sent before the process goes.
+    await tracing?.flush();
     await metrics?.close();
     await connection.close();
     await registry.close();

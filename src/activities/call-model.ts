@@ -14,6 +14,7 @@ import type { ModelResponse, TranscriptEntry } from '../shared/model-contract.js
 import { schemaProblems } from '../models/check-tool-calls.js';
 import { modelCallFailure } from './model-call-failure.js';
 import { deputyMetrics } from '../metrics/deputy-metrics.js';
+import { withModelCallSpan } from '../tracing/model-call-span.js';
 
 /**
  * One model call: (system, transcript, tools) -> (text, tool calls), plus the calls' real paths.
@@ -59,10 +60,11 @@ export async function callModelActivity(
   }
   let response;
   try {
+    const request = { system: input.system, transcript, tools: input.tools };
     response = await whileHeartbeating(() =>
-      adapter.complete(
-        { system: input.system, transcript, tools: input.tools },
-        { signal: context.cancellationSignal },
+      withModelCallSpan(
+        { provider: adapter.provider, model: adapter.model, request, secrets },
+        () => adapter.complete(request, { signal: context.cancellationSignal }),
       ),
     );
   } catch (error) {

@@ -56,6 +56,8 @@ export function createAnthropicModel(options: AnthropicOptions): ModelAdapter {
   const maxTokens = options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
   return {
     label,
+    provider: 'anthropic',
+    model: options.model,
     async complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const apiKey = options.apiKey?.();
       // Loaded on the first call: a CLI command that never calls a model never loads the SDK.
@@ -184,6 +186,8 @@ export function fromMessage(
   return {
     ...read,
     modelLabel: label,
+    ...(message.stop_reason ? { finishReason: message.stop_reason } : {}),
+    ...(message.model ? { responseModel: message.model } : {}),
     // Anthropic counts cache reads and writes apart from `input_tokens`; deputy's input is all.
     usage: {
       inputTokens: usage.input_tokens + cached + (usage.cache_creation_input_tokens ?? 0),

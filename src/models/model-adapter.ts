@@ -22,6 +22,13 @@ export interface ModelAdapter {
   /** Human-readable label shown in logs, status and `ModelResponse.modelLabel`. */
   readonly label: string;
   /**
+   * Who serves it and what it asks for, as OpenTelemetry's GenAI conventions name them
+   * (`gen_ai.provider.name`, `gen_ai.request.model`): `anthropic`, `openai` (any OpenAI-compatible
+   * server) or `deputy.scripted`; the provider's model id, or the scripted model's script.
+   */
+  readonly provider: string;
+  readonly model: string;
+  /**
    * The model's context window in tokens (issue 30: a delegation compacts its transcript past
    * 75 % of it); absent: unknown, and only the transcript's size bounds trigger a compaction.
    */

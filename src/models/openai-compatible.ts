@@ -52,6 +52,8 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): M
   const timeoutMs = options.timeoutMs ?? DEFAULT_MODEL_TIMEOUT_MS;
   return {
     label,
+    provider: 'openai',
+    model: options.model,
     async complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       const apiKey = options.apiKey?.();
       // Loaded on the first call: a CLI command that never calls a model never loads the SDK.
@@ -172,6 +174,8 @@ export function fromChatCompletion(
   return {
     ...read,
     modelLabel: label,
+    ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
+    ...(completion.model ? { responseModel: completion.model } : {}),
     // Local servers often send no usage: then there is none to report, not zero.
     ...(usage === undefined || usage === null
       ? {}

@@ -167,12 +167,19 @@ export function createScriptedModel(
   const label = scriptedLabel(options.displayPath ?? '<inline>');
   return {
     label,
+    provider: 'deputy.scripted',
+    model: options.displayPath ?? '<inline>',
     ...(script.contextTokens === undefined ? {} : { contextTokens: script.contextTokens }),
     complete(request: ModelRequest, callOptions: ModelCallOptions): Promise<ModelResponse> {
       if (callOptions.signal?.aborted) {
         return Promise.reject(callOptions.signal.reason as Error);
       }
-      return Promise.resolve(replayTurn(script, request, label));
+      const turn = replayTurn(script, request, label);
+      // Said as OpenAI's API says it: the turn asks for tools, or it is the answer.
+      return Promise.resolve({
+        ...turn,
+        finishReason: turn.toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      });
     },
   };
 }

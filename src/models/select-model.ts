@@ -184,6 +184,8 @@ function createCatalogAdapter(
   const contextTokens = entry.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
   return {
     label: adapter.label,
+    provider: adapter.provider,
+    model: adapter.model,
     contextTokens,
     complete: (request, options) => adapter.complete(request, options),
   };

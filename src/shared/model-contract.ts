@@ -49,6 +49,10 @@ export interface ModelResponse {
   modelLabel: string;
   /** Tokens of this call as the provider counted them; absent when it reported none. */
   usage?: TokenUsage;
+  /** Why the model stopped, in the provider's words (`end_turn`, `tool_calls`, ...); absent: not said. */
+  finishReason?: string;
+  /** The model that answered, as the provider names it; absent: not said. */
+  responseModel?: string;
   /**
    * Calls that cannot run as asked, by call id: why, in words for the model (arguments that are
    * not a JSON object, or that do not fit the tool's parameters). Such a call is answered with

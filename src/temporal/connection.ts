@@ -3,6 +3,7 @@
  * `deputy dev` recorded in its data directory, as long as that `deputy dev` still runs it.
  */
 import { Client, Connection } from '@temporalio/client';
+import { clientTracing } from '../tracing/client-tracing.js';
 import type { DeputyConfig } from '../config/schema.js';
 import { inspectRecordedServer, serverInfoPath } from '../servers/dev/server-record.js';
 
@@ -65,6 +66,10 @@ export async function connectTemporal(config: DeputyConfig): Promise<TemporalHan
       `cannot reach Temporal at ${address} (${(error as Error).message}): is \`deputy dev\` running?`,
     );
   }
-  const client = new Client({ connection, namespace: config.temporal.namespace });
+  const client = new Client({
+    connection,
+    namespace: config.temporal.namespace,
+    ...(await clientTracing()),
+  });
   return { address, connection, client, close: () => connection.close() };
 }

@@ -15,6 +15,7 @@ import { countCardOpened, countVerdicts } from './metric-sink.js';
 import { notify } from './notify.js';
 import { catchUpMemo, publish, publishResume } from './visibility.js';
 import { showDoing } from './details.js';
+import { roundSpans } from './tracing/spans.js';
 
 export interface RoundsOptions {
   run: DelegationRun;
@@ -95,34 +96,47 @@ export async function runRounds(options: RoundsOptions): Promise<RoundsEnd> {
     const planned = planCalls(turn, resolved, unattended, run.grants.active());
     await applyClaudePreToolHooks(planned, turn, resolved, unattended, toolQueue);
     countVerdicts(planned, resolved);
-    const carded: PlannedCall[] = [];
-    for (const item of planned) {
-      if (item.verdict.kind === 'ask') {
-        item.card = run.openCard(item.call, item.verdict.reason, item);
-        countCardOpened(item, resolved);
-        carded.push(item);
+    const spans = roundSpans(planned);
+    try {
+      const carded: PlannedCall[] = [];
+      for (const item of planned) {
+        if (item.verdict.kind === 'ask') {
+          item.card = run.openCard(item.call, item.verdict.reason, item);
+          countCardOpened(item, resolved);
+          spans.cardOpened(item);
+          carded.push(item);
+        }
       }
-    }
-    if (run.hasPendingCards()) {
-      run.park();
-      publish(run);
-      await options.onCardsOpened?.(carded);
-      for (const item of carded) await notify(run, resolved, 'card.opened', { card: item.card! });
-      await awaitCardDecisions(run, options.settleCard, (card) =>
-        notify(run, resolved, 'card.expiring', { card }),
-      );
-      run.resume();
-      publishResume(run);
-      await options.onProgress?.();
-    }
+      if (run.hasPendingCards()) {
+        run.park();
+        publish(run);
+        await options.onCardsOpened?.(carded);
+        for (const item of carded) await notify(run, resolved, 'card.opened', { card: item.card! });
+        await awaitCardDecisions(run, options.settleCard, (card) =>
+          notify(run, resolved, 'card.expiring', { card }),
+        );
+        spans.cardsSettled(carded);
+        run.resume();
+        publishResume(run);
+        await options.onProgress?.();
+      }
 
-    for (const item of planned) {
-      showDoing(run, run.roundsUsed, `running \`${item.call.name}\``);
-      const outcome =
-        item.invalid === undefined
-          ? await (options.workflowCall?.(item) ?? settleCall(item, resolved, toolQueue))
-          : { content: toolFailureText(item.call.name, item.invalid), isError: true };
-      run.recordToolResult(item, outcome);
+      for (const item of planned) {
+        showDoing(run, run.roundsUsed, `running \`${item.call.name}\``);
+        const outcome =
+          item.invalid === undefined
+            ? await spans.within(
+                item,
+                () => options.workflowCall?.(item) ?? settleCall(item, resolved, toolQueue),
+              )
+            : { content: toolFailureText(item.call.name, item.invalid), isError: true };
+        run.recordToolResult(item, outcome);
+        spans.callDone(item, outcome);
+      }
+    } catch (error) {
+      // A stop or a failure mid-round: the open spans end with it instead of never.
+      spans.abandon(error);
+      throw error;
     }
     catchUpMemo(run);
   }

@@ -13,15 +13,12 @@
  * (src/servers/tool-install.ts): two processes installing at once build it once and never see
  * half a tool. Go itself must be on PATH (or `GO`); nothing else is needed.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { downloadModule, goRun } from '../go-build.js';
 import { installToolOnce } from '../tool-install.js';
 import { toolsDirectoryOf } from '../../paths/tools-directory.js';
-
-const run = promisify(execFile);
 
 /** The server the docker-compose images are pinned to as well (test/deployment checks both). */
 export const TEMPORAL_SERVER_VERSION = '1.29.1';
@@ -97,38 +94,6 @@ export async function ensureClusterTools(
     log,
   });
   return paths;
-}
-
-async function downloadModule(
-  go: string,
-  module: string,
-  version: string,
-  env: NodeJS.ProcessEnv,
-): Promise<string> {
-  const { stdout } = await goRun(go, ['mod', 'download', '-json', `${module}@v${version}`], {
-    env,
-  });
-  const dir = (JSON.parse(stdout) as { Dir?: string }).Dir;
-  if (!dir) throw new Error(`go mod download ${module}@v${version} named no directory`);
-  return dir;
-}
-
-async function goRun(
-  go: string,
-  args: string[],
-  options: { env: NodeJS.ProcessEnv; cwd?: string },
-): Promise<{ stdout: string }> {
-  try {
-    return await run(go, args, { ...options, maxBuffer: 64 * 1024 * 1024 });
-  } catch (error) {
-    const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    if (failure.code === 'ENOENT') {
-      throw new Error(
-        `the cluster profile builds the Temporal server with Go, and \`${go}\` was not found: install Go 1.24 or newer (or set GO to its binary)`,
-      );
-    }
-    throw new Error(`${go} ${args.join(' ')} failed: ${failure.stderr?.trim() ?? failure.message}`);
-  }
 }
 
 // `npm run setup:cluster`: build the cluster's programs ahead of time (CI does, before its tests).

@@ -9,7 +9,6 @@ import {
   getExternalWorkflowHandle,
   isCancellation,
   startChild,
-  uuid4,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ResolvedAgent, ToolOutcome } from '../../activities/types.js';
@@ -40,6 +39,7 @@ import { causeOf } from '../failure-notice.js';
 import { showDetails } from '../details.js';
 import type { TaskBook } from './task-book.js';
 import type { PlannedCall } from '../tool-calls.js';
+import { newTaskId } from './task-id.js';
 
 /** How long TaskStop waits for the child to confirm it stopped. */
 const STOP_CONFIRM_WAIT = '1 minute';
@@ -59,7 +59,7 @@ export function taskTools(context: TaskToolsContext) {
     const args = item.call.arguments;
     switch (item.call.name) {
       case TASK_TOOL:
-        return startTask(context, args);
+        return startTask(context, args, item.call.id);
       case TASK_OUTPUT_TOOL:
         return taskOutput(context, args);
       case TASK_STOP_TOOL:
@@ -73,6 +73,7 @@ export function taskTools(context: TaskToolsContext) {
 async function startTask(
   context: TaskToolsContext,
   args: Record<string, unknown>,
+  callId: string,
 ): Promise<ToolOutcome> {
   const { input, run, resolved, tasks } = context;
   const prompt = text(args.prompt);
@@ -90,7 +91,7 @@ async function startTask(
   }
   if (prompt === '') return failed(TASK_TOOL, 'prompt is empty: say what the subagent should do');
   const background = args.run_in_background === true || target.background;
-  const taskId = `d-${uuid4().replace(/-/g, '').slice(0, 12)}`;
+  const taskId = newTaskId(context.run.roundsUsed, callId);
   const workflowId = delegationWorkflowId(input.sessionId, taskId);
   const child: ChildTask = { taskId, agent, prompt, description, background, model };
   const task = newSessionTask(child, workflowId);

@@ -1,0 +1,72 @@
+/**
+ * What a traced worker adds to Temporal's worker options (issue 32): Temporal's OpenTelemetry
+ * interceptors (activities here; the workflows' in the traced bundle, src/workflows/tracing/),
+ * and the sink through which the workflows' spans leave the sandbox. Untraced workers add
+ * nothing: no interceptor, no sink, the bundle without OpenTelemetry in it.
+ */
+import { join } from 'node:path';
+import {
+  makeWorkflowExporter,
+  OpenTelemetryActivityInboundInterceptor,
+  type OpenTelemetrySinks,
+} from '@temporalio/interceptors-opentelemetry';
+import type { InjectedSinks, WorkerOptions } from '@temporalio/worker';
+import type { WorkflowInfo } from '@temporalio/workflow';
+import { PROJECT_ROOT } from '../config/load.js';
+import type { Tracing } from './provider.js';
+
+/** The workflows' interceptors: Temporal's, minus the spans deputy leaves out (see the module). */
+export const TRACING_INTERCEPTORS_PATH = join(
+  PROJECT_ROOT,
+  'src',
+  'workflows',
+  'tracing',
+  'interceptors.ts',
+);
+
+type WorkerInterceptors = NonNullable<WorkerOptions['interceptors']>;
+
+/**
+ * The shared queue's worker: the workflows' interceptors and the activities'. A prebuilt bundle
+ * has the workflows' in it already (built with TRACING_INTERCEPTORS_PATH); from source, webpack
+ * bundles them in at start.
+ */
+export function workerInterceptors({ bundled }: { bundled: boolean }): WorkerInterceptors {
+  return {
+    ...(bundled ? {} : { workflowModules: [TRACING_INTERCEPTORS_PATH] }),
+    activity: activityInterceptors(),
+  };
+}
+
+/** Each activity runs under a span whose parent is the workflow's span that scheduled it. */
+export function activityInterceptors(): NonNullable<WorkerInterceptors['activity']> {
+  return [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })];
+}
+
+/**
+ * The sink the workflows' spans are exported through (never during replay: the worker that ran
+ * the task sent them). Temporal's exporter copies the whole WorkflowInfo onto each span, memo
+ * and search attributes included, which hold the task's text; only the run's identity is kept.
+ */
+export function workflowSpanSink(tracing: Tracing): InjectedSinks<OpenTelemetrySinks> {
+  const inner = makeWorkflowExporter(tracing.processor, tracing.resource);
+  return {
+    exporter: {
+      export: {
+        fn: (info, spans) => inner.export.fn(identityOf(info), spans),
+      },
+    },
+  };
+}
+
+function identityOf(info: WorkflowInfo): WorkflowInfo {
+  const identity = {
+    workflowId: info.workflowId,
+    runId: info.runId,
+    workflowType: info.workflowType,
+    taskQueue: info.taskQueue,
+    namespace: info.namespace,
+  };
+  // Only these keys reach the span (Temporal's sink assigns the object's keys as attributes).
+  return identity as unknown as WorkflowInfo;
+}

@@ -1,0 +1,190 @@
+/**
+ * Traces (issue 32) on the real dev server and a real Jaeger: a delegation started by a traced
+ * client parks on a card, its worker process is SIGKILLed, a second worker takes it over, the card
+ * is approved and the run finishes. What Jaeger holds is one trace: the start's span at its root,
+ * the run's span under it, each model call as a GenAI `chat` span under its activity, the write
+ * as an `execute_tool` span with its verdict and card, the wait on the card under it (opened on
+ * the first worker, ended by the second), and the write's activity under the tool's span. The
+ * spans the first worker sent and those the second sent name the same parents: the second
+ * worker's replay made the same span ids.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
+import { connectTemporal } from '../../src/temporal/connection.js';
+import { createDelegations } from '../../src/temporal/delegations/facade.js';
+import { useCleanups } from '../support/cleanups.js';
+import { startJaeger, type Jaeger, type JaegerSpan, type JaegerTrace } from '../support/jaeger.js';
+import { createHarness, eventually, type Harness } from './support/harness.js';
+import { scribeAgent } from './support/scribe-agent.js';
+import { killWorker, spawnWorker } from './support/worker-process.js';
+
+const cleanups = useCleanups();
+const id = randomUUID().slice(0, 8);
+const TASK = `Write the note about the ${id} launch`;
+const tracingEnv = (jaeger: Jaeger, service: string) => ({
+  OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlpEndpoint,
+  OTEL_SERVICE_NAME: service,
+  // Batches leave every 100 ms: what the first worker ended is in Jaeger before it is killed.
+  OTEL_BSP_SCHEDULE_DELAY: '100',
+});
+
+let jaeger: Jaeger;
+let harness: Harness;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  jaeger = await startJaeger();
+  harness = await createHarness(scribeAgent, { startWorker: false });
+  // This process is the API: its client is traced as `deputy serve`'s is.
+  Object.assign(process.env, tracingEnv(jaeger, `deputy-api-${id}`));
+}, 600_000);
+
+afterAll(async () => {
+  process.env = saved;
+  await harness?.close();
+  await jaeger?.stop();
+});
+
+describe('traces', () => {
+  it('one trace with the right parents across a worker SIGKILL while parked', async () => {
+    const workerService = `deputy-worker-${id}`;
+    const env = tracingEnv(jaeger, workerService);
+    const first = await spawnWorker(harness, cleanups, { env });
+    const temporal = await connectTemporal(harness.config);
+    cleanups.push(() => temporal.close());
+    const delegations = createDelegations(temporal.client, {
+      namespace: harness.config.temporal.namespace,
+      taskQueue: harness.taskQueue,
+    });
+    const session = `trace-${id}`;
+    const { workflowId } = await delegations.start({
+      agent: 'scribe',
+      task: TASK,
+      session,
+      caller: ANONYMOUS_CALLER,
+      options: {},
+    });
+    const card = await eventually(
+      async () => (await delegations.cards({ session }))[0],
+      'the write card',
+    );
+    // What the first worker ended (its model call) has reached Jaeger: then kill it.
+    await eventually(
+      async () => spansOf(await jaeger.traces(workerService)).find(named(/^chat /)),
+      'the first model call in Jaeger',
+      30_000,
+    );
+    await killWorker(first);
+
+    await spawnWorker(harness, cleanups, { env });
+    await delegations.decide(card.id, { decision: 'approve', reason: 'go', decidedBy: 'alice' });
+    const result = await temporal.client.workflow.getHandle(workflowId).result();
+    expect(result).toMatchObject({ status: 'completed', text: 'Wrote note.txt.' });
+
+    const trace = await eventually(
+      async () => {
+        const traces = await jaeger.traces(workerService);
+        const found = traces.find((one) => one.spans.some(named('RunWorkflow:delegation')));
+        return found?.spans.some(named('await approval write')) ? found : undefined;
+      },
+      'the finished run in Jaeger',
+      30_000,
+    );
+    // One trace holds the run: every parent its spans name is in it.
+    const ofRun = (await jaeger.traces(workerService)).filter((one) =>
+      one.spans.some(
+        (span) =>
+          tag(span, 'temporalWorkflowId') === workflowId || tag(span, 'workflowId') === workflowId,
+      ),
+    );
+    // Besides it, the decision's own: the API's signal and the workflow handling it.
+    expect(ofRun).toHaveLength(2);
+    expect(ofRun.map((one) => one.traceID)).toContain(trace.traceID);
+    const signal = ofRun.find((one) => one.traceID !== trace.traceID)!;
+    expect(signal.spans.map((span) => span.operationName).sort()).toEqual([
+      'HandleSignal:decideCard',
+      'SignalWorkflow:decideCard',
+    ]);
+    const byId = new Map(trace.spans.map((span) => [span.spanID, span]));
+    const parentOf = (span: JaegerSpan) => {
+      const ref = span.references.find((one) => one.refType === 'CHILD_OF');
+      return ref === undefined ? undefined : byId.get(ref.spanID);
+    };
+    for (const span of trace.spans) {
+      const ref = span.references.find((one) => one.refType === 'CHILD_OF');
+      if (ref !== undefined)
+        expect(byId.has(ref.spanID), `${span.operationName}'s parent`).toBe(true);
+    }
+
+    const only = (name: string | RegExp) => {
+      const found = trace.spans.filter(named(name));
+      expect(found, String(name)).toHaveLength(1);
+      return found[0]!;
+    };
+    const start = only('StartWorkflow:delegation');
+    expect(parentOf(start)).toBeUndefined();
+    expect(trace.processes[start.processID]!.serviceName).toBe(`deputy-api-${id}`);
+    const run = only('RunWorkflow:delegation');
+    expect(parentOf(run)).toBe(start);
+
+    // Two model rounds, each: the workflow's StartActivity, the worker's RunActivity, the chat.
+    const chats = trace.spans.filter(named(/^chat /));
+    expect(chats).toHaveLength(2);
+    for (const chat of chats) {
+      const activity = parentOf(chat)!;
+      expect(activity.operationName).toBe('RunActivity:callModel');
+      expect(parentOf(parentOf(activity)!)).toBe(run);
+      expect(tag(chat, 'gen_ai.operation.name')).toBe('chat');
+      expect(tag(chat, 'gen_ai.provider.name')).toBe('deputy.scripted');
+      expect(tag(chat, 'gen_ai.usage.input_tokens')).toBeGreaterThan(0);
+      expect(tag(chat, 'gen_ai.usage.output_tokens')).toBeGreaterThan(0);
+      expect(tag(chat, 'gen_ai.usage.cache_read.input_tokens')).toBe(0);
+    }
+    const finishes = chats
+      .sort((a, b) => a.startTime - b.startTime)
+      .map((chat) => tag(chat, 'gen_ai.response.finish_reasons'));
+    expect(finishes).toEqual([JSON.stringify(['tool_calls']), JSON.stringify(['stop'])]);
+
+    const tool = only('execute_tool write');
+    expect(parentOf(tool)).toBe(run);
+    expect(tag(tool, 'gen_ai.tool.name')).toBe('write');
+    expect(tag(tool, 'deputy.tool.verdict')).toBe('ask');
+    expect(tag(tool, 'deputy.card.id')).toBe(card.id);
+    expect(tag(tool, 'deputy.tool.outcome')).toBe('ok');
+    const wait = only('await approval write');
+    expect(parentOf(wait)).toBe(tool);
+    expect(tag(wait, 'deputy.card.id')).toBe(card.id);
+    expect(tag(wait, 'deputy.card.decision')).toBe('approved');
+    expect(tag(wait, 'deputy.card.decided_by')).toBe('alice');
+    const write = only('StartActivity:runTool');
+    expect(parentOf(write)).toBe(tool);
+
+    // Across the kill: the first chat came from the first worker, the run's end and the wait's
+    // from the second, and still they name the same parents.
+    const pid = (span: JaegerSpan) =>
+      trace.processes[span.processID]!.tags.find((one) => one.key === 'process.pid')?.value;
+    const [firstChat, secondChat] = chats;
+    expect(pid(firstChat!)).toBe(first.pid);
+    expect(pid(secondChat!)).not.toBe(first.pid);
+    expect(pid(run)).not.toBe(first.pid);
+    expect(pid(wait)).toBe(pid(run));
+
+    // No prompt or answer text unless switched on; and no memo copied onto spans.
+    expect(JSON.stringify(trace)).not.toContain(`${id} launch`);
+    expect(JSON.stringify(trace)).not.toContain('noted');
+  }, 180_000);
+});
+
+function spansOf(traces: JaegerTrace[]): JaegerSpan[] {
+  return traces.flatMap((one) => one.spans);
+}
+
+function named(name: string | RegExp): (span: JaegerSpan) => boolean {
+  return (span) =>
+    typeof name === 'string' ? span.operationName === name : name.test(span.operationName);
+}
+
+function tag(span: JaegerSpan, key: string): unknown {
+  return span.tags.find((one) => one.key === key)?.value;
+}
