@@ -29,6 +29,7 @@ import { benchSessionTask } from './session-task.js';
 import { benchStartAndApprove } from './start-and-approve.js';
 import type { BenchReport } from './stats.js';
 import { benchStepLatency } from './step-latency.js';
+import { benchTraceCost } from './trace-cost.js';
 
 /** In the order they run: the quick in-process ones first, Temporal ones after. */
 const BENCHES: Record<string, () => Promise<BenchReport>> = {
@@ -44,6 +45,7 @@ const BENCHES: Record<string, () => Promise<BenchReport>> = {
   'card-resume': benchCardResume,
   inbox: benchInboxLatency,
   'step-latency': benchStepLatency,
+  'trace-cost': benchTraceCost,
   capacity: benchCapacity,
   cluster: benchCluster,
 };

@@ -23,8 +23,8 @@ import { breakdown, historyEvents, merge, type Breakdown } from './history.js';
 import { median, percentile, type BenchReport, type BenchRow } from './stats.js';
 import { delegationInput, startRig } from './temporal-rig.js';
 
-const ROUNDS = 10;
-const STEPS = ROUNDS * 2 + 2;
+export const ROUNDS = 10;
+export const STEPS = ROUNDS * 2 + 2;
 const RUNS = Number(process.env.BENCH_STEP_RUNS ?? 15);
 const CONCURRENCY = Number(process.env.BENCH_STEP_CONCURRENCY ?? 50);
 const WAVES = Number(process.env.BENCH_STEP_WAVES ?? 2);
@@ -35,7 +35,7 @@ const turns = Array.from(
   (_, index) =>
     `  - text: round ${index + 1}\n    toolCalls: [{ name: read, arguments: { path: note.txt } }]`,
 );
-const FILES: Record<string, string> = {
+export const STEPPER_FILES: Record<string, string> = {
   'note.txt': 'a small file to read\n',
   'scripts/steps.yaml': `turns:\n${turns.join('\n')}\n  - text: done\n`,
   '.subagents/agents/stepper.md': `---\nname: stepper\ndescription: benchmark agent, one read per round\nmodel: scripted:scripts/steps.yaml\ntools: [read]\nmaxTurns: ${ROUNDS + 5}\n---\nBench.\n`,
@@ -70,7 +70,7 @@ async function measure(
 ) {
   const rig = await startRig({
     name: 'steps',
-    files: FILES,
+    files: STEPPER_FILES,
     ...(dynamicConfig === undefined ? {} : { dynamicConfig }),
   });
   const { client, taskQueue } = rig;

@@ -23,6 +23,8 @@ import { BLOB_STORE_URL_VARIABLE } from '../src/secrets/environment-secrets.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { workerTuningOptions } from '../src/config/worker-tuning.js';
 import { workflowMetricSinks } from '../src/metrics/workflow-sinks.js';
+import type { Tracing } from '../src/tracing/provider.js';
+import { workerInterceptors, workflowSpanSink } from '../src/tracing/worker-tracing.js';
 
 export interface RigOptions {
   /** Temp directory prefix. */
@@ -33,6 +35,11 @@ export interface RigOptions {
   dynamicConfig?: Readonly<Record<string, number>>;
   /** Where Temporal runs; default the dev server (`dynamicConfig` above). */
   temporal?: RigTemporal;
+  /**
+   * A second worker, traced through it as deputy's traced worker is (src/tracing/), polling
+   * `tracedTaskQueue` on the same server; the first stays untraced.
+   */
+  tracing?: Tracing;
 }
 
 export type RigTemporal =
@@ -55,6 +62,8 @@ export interface Rig {
   root: string;
   /** The cluster's blob store URL (a secret) for other workers; null on the dev server. */
   blobStoreUrl: string | null;
+  /** The traced worker's queue, with `tracing`; else null. */
+  tracedTaskQueue: string | null;
   /** Runs `body` while the worker polls, then stops everything and removes the temp directory. */
   run<T>(body: () => Promise<T>): Promise<T>;
 }
@@ -117,25 +126,35 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     const nativeConnection = await NativeConnection.connect({ address: server.address });
     cleanups.push(() => nativeConnection.close());
     const taskQueue = `bench-${options.name}-${randomUUID().slice(0, 8)}`;
-    const worker = await Worker.create({
-      connection: nativeConnection,
-      namespace: config.temporal.namespace,
-      taskQueue,
-      workflowsPath: fileURLToPath(new URL('./bench-workflows.ts', import.meta.url)),
-      activities: {
-        ...createActivities({
-          config,
-          agents: createAgentResolver(config, registry),
-          ...(blobs === undefined ? {} : { blobs }),
-        }),
-        // bench/floor-workflow.ts: a step that does nothing, for Temporal's own cost.
-        floorStep: () => Promise.resolve(),
-      },
-      // As deputy's own worker runs (src/worker.ts): its metric sink, cache, slots and heartbeat throttle.
-      sinks: workflowMetricSinks,
-      ...workerTuningOptions(config.worker),
-      maxHeartbeatThrottleInterval: '2 seconds',
-    });
+    const activities = {
+      ...createActivities({
+        config,
+        agents: createAgentResolver(config, registry),
+        ...(blobs === undefined ? {} : { blobs }),
+      }),
+      // bench/floor-workflow.ts: a step that does nothing, for Temporal's own cost.
+      floorStep: () => Promise.resolve(),
+    };
+    const workerOn = (queue: string, tracing: Tracing | undefined) =>
+      Worker.create({
+        connection: nativeConnection,
+        namespace: config.temporal.namespace,
+        taskQueue: queue,
+        workflowsPath: fileURLToPath(new URL('./bench-workflows.ts', import.meta.url)),
+        activities,
+        // As deputy's own worker runs (src/worker.ts): its metric sink, cache, slots and heartbeat throttle.
+        sinks:
+          tracing === undefined
+            ? workflowMetricSinks
+            : { ...workflowMetricSinks, ...workflowSpanSink(tracing) },
+        ...(tracing === undefined ? {} : { interceptors: workerInterceptors({ bundled: false }) }),
+        ...workerTuningOptions(config.worker),
+        maxHeartbeatThrottleInterval: '2 seconds',
+      });
+    const worker = await workerOn(taskQueue, undefined);
+    const tracedTaskQueue = options.tracing === undefined ? null : `${taskQueue}-traced`;
+    const traced =
+      tracedTaskQueue === null ? null : await workerOn(tracedTaskQueue, options.tracing);
     const connection = await Connection.connect({ address: server.address });
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: config.temporal.namespace });
@@ -146,9 +165,10 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       address: server.address,
       root,
       blobStoreUrl,
+      tracedTaskQueue,
       async run(body) {
         try {
-          return await worker.runUntil(body);
+          return await worker.runUntil(traced === null ? body : () => traced.runUntil(body));
         } finally {
           await cleanup();
         }

@@ -23,7 +23,8 @@ export function withModelCallSpan(
   call: () => Promise<ModelResponse>,
 ): Promise<ModelResponse> {
   const tracing = activeTracing();
-  if (tracing === null) return call();
+  // Only under a traced activity's span: a worker of this process without tracing makes none.
+  if (tracing === null || trace.getActiveSpan() === undefined) return call();
   const attributes: Attributes = {
     'gen_ai.operation.name': 'chat',
     'gen_ai.provider.name': about.provider,

@@ -114,6 +114,8 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
         { id: 'call_Vb3nK8s1PzW6', name: 'grep', arguments: { pattern: 'TODO', path: 'src' } },
       ],
       modelLabel: 'openai/gpt-4o-mini',
+      finishReason: 'tool_calls',
+      responseModel: 'gpt-4o-mini-2024-07-18',
       usage: { inputTokens: 212, outputTokens: 48, cachedInputTokens: 0 },
     });
   });
@@ -152,6 +154,8 @@ describe('OpenAI-compatible adapter over real HTTP', () => {
         text: 'The README has 3 TODOs; all are in src/cli.',
         toolCalls: [],
         modelLabel: 'openai/gpt-4o-mini',
+        finishReason: 'stop',
+        responseModel: 'llama3.1:8b',
         usage: { inputTokens: 301, outputTokens: 17, cachedInputTokens: 0 },
       });
       const [sent] = server().requests;

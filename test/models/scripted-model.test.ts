@@ -39,6 +39,7 @@ describe('scripted model', () => {
         { id: 'call_0_1', name: 'glob', arguments: { pattern: '**/*.md' } },
       ],
       modelLabel: model.label,
+      finishReason: 'tool_calls',
       // About four characters a token: 'You are a test.' + '[]' + 'tidy the notes' is 31.
       usage: {
         inputTokens: 8,
