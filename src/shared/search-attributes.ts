@@ -31,6 +31,15 @@ export const FORKED_FROM_ATTRIBUTE = keyword('DeputyForkedFrom');
 /** On a run a Temporal Schedule started (src/schedules): the schedule's name. */
 export const SCHEDULE_ATTRIBUTE = keyword('DeputySchedule');
 
+/**
+ * While parked: when its oldest pending card opened (issue 32), so "parked for over an hour" is
+ * one query. Absent while the run is not parked.
+ */
+export const PARKED_SINCE_ATTRIBUTE = defineSearchAttributeKey(
+  'DeputyParkedSince',
+  SearchAttributeType.DATETIME,
+);
+
 export const CUSTOM_SEARCH_ATTRIBUTES = [
   AGENT_ATTRIBUTE,
   SESSION_ATTRIBUTE,
@@ -41,7 +50,14 @@ export const CUSTOM_SEARCH_ATTRIBUTES = [
   TOKENS_ATTRIBUTE,
   FORKED_FROM_ATTRIBUTE,
   SCHEDULE_ATTRIBUTE,
+  PARKED_SINCE_ATTRIBUTE,
 ] as const;
+
+/** Temporal's spelling of each type, as `temporal operator search-attribute create` takes it. */
+export const SEARCH_ATTRIBUTE_TYPE_NAMES: Record<
+  (typeof CUSTOM_SEARCH_ATTRIBUTES)[number]['type'],
+  string
+> = { KEYWORD: 'Keyword', INT: 'Int', DATETIME: 'Datetime' };
 
 /**
  * Every attribute as a delegation starts: running, no card pending. From then on the workflow

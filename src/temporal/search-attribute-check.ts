@@ -5,10 +5,10 @@
  */
 import type { NativeConnection } from '@temporalio/worker';
 import { DeputyError } from '../errors.js';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../shared/search-attributes.js';
-
-/** Temporal's spelling of each type, as `temporal operator search-attribute create` takes it. */
-const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
+import {
+  CUSTOM_SEARCH_ATTRIBUTES,
+  SEARCH_ATTRIBUTE_TYPE_NAMES,
+} from '../shared/search-attributes.js';
 
 /**
  * Throws a DeputyError naming every missing attribute and how to register it. When the list
@@ -34,7 +34,7 @@ export async function assertSearchAttributes(
   if (missing.length === 0) return;
   const commands = missing.map(
     (key) =>
-      `  temporal operator search-attribute create --namespace ${namespace} --name ${key.name} --type ${TYPE_NAMES[key.type] ?? key.type}`,
+      `  temporal operator search-attribute create --namespace ${namespace} --name ${key.name} --type ${SEARCH_ATTRIBUTE_TYPE_NAMES[key.type]}`,
   );
   throw new DeputyError(
     'invalid',

@@ -3,9 +3,11 @@
  * attributes for the UI's lists, and a copy of the pending cards in the memo (POL-2).
  * Sandbox code. Every call here is a workflow command, so the order of calls is history.
  */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { patched, upsertMemo, upsertSearchAttributes } from '@temporalio/workflow';
 import type { ApprovalCard } from '../shared/delegation.js';
 import {
+  PARKED_SINCE_ATTRIBUTE,
   PENDING_CARDS_ATTRIBUTE,
   STATUS_ATTRIBUTE,
   TOKENS_ATTRIBUTE,
@@ -40,7 +42,27 @@ function publishStatus(run: DelegationRun): void {
     { key: PENDING_CARDS_ATTRIBUTE, value: run.pendingCards().length },
     // Only once there are some: histories from before usage was counted replay as recorded.
     ...(tokens === 0 ? [] : [{ key: TOKENS_ATTRIBUTE, value: tokens }]),
+    ...parkedSince(run),
   ]);
+}
+
+/**
+ * Patch id: the status upsert carries DeputyParkedSince (issue 32). Older runs replay the
+ * upserts they recorded; the attribute must be registered on the namespace (the worker checks).
+ */
+const PARKED_SINCE = 'parked-since-attribute';
+
+/** While parked, since when its oldest pending card waits; null clears it once it is not. */
+function parkedSince(run: DelegationRun): SearchAttributeUpdatePair[] {
+  if (!patched(PARKED_SINCE)) return [];
+  const opened = run.pendingCards().map((card) => card.openedAt);
+  const oldest = opened.length === 0 ? null : opened.reduce((a, b) => (a < b ? a : b));
+  return [
+    {
+      key: PARKED_SINCE_ATTRIBUTE,
+      value: run.status === 'parked' && oldest !== null ? new Date(oldest) : null,
+    },
+  ];
 }
 
 function publishCardsMemo(run: DelegationRun): void {

@@ -1,8 +1,8 @@
 /**
  * What the Temporal UI shows of a delegation (issue 32), read the way the UI reads it on the real
  * dev server: the summary from describe, the details from the built-in metadata query. A run
- * parks on two cards, one is approved and one denied, and it finishes; a secret-looking part of
- * its task never reaches the summary.
+ * parks on two cards (and carries DeputyParkedSince while it waits), one is approved and one
+ * denied, and it finishes; a secret-looking part of its task never reaches the summary.
  */
 import { randomBytes } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { cardIdFor } from '../../src/shared/delegation.js';
 import { decideCardUpdate } from '../../src/shared/messages.js';
+import { PARKED_SINCE_ATTRIBUTE } from '../../src/shared/search-attributes.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { leadAgent } from './support/session-agents.js';
 
@@ -75,6 +76,23 @@ describe('the Temporal UI', () => {
     expect(lines[1]).toMatch(/^- `write` `path=b\.txt content=b` \(card (\S+)\)/);
     expect(lines[1]).toContain(`(card ${cardIds[1]})`);
 
+    // "Parked for over an hour" as docs/operations.md gives it: DeputyParkedSince, the oldest
+    // pending card's opening, listed by a query on the time (here: parked before a minute from now).
+    const [oldest] = (await harness.delegations.get(delegationId)).pendingCards;
+    const since = (await handle.describe()).typedSearchAttributes.get(PARKED_SINCE_ATTRIBUTE);
+    expect(since?.toISOString()).toBe(new Date(oldest!.openedAt).toISOString());
+    const cutoff = new Date(Date.now() + 60_000).toISOString().replace(/\.\d+Z$/, 'Z');
+    const listed = await eventually(async () => {
+      const ids: string[] = [];
+      for await (const run of harness.client.workflow.list({
+        query: `ExecutionStatus = 'Running' AND DeputyParkedSince < '${cutoff}' AND WorkflowId = '${handle.workflowId}'`,
+      })) {
+        ids.push(run.workflowId);
+      }
+      return ids.length > 0 ? ids : undefined;
+    }, 'the parked-since query to list it');
+    expect(listed).toEqual([handle.workflowId]);
+
     await handle.executeUpdate(decideCardUpdate, {
       args: [{ cardId: cardIds[0]!, decision: 'approve', decidedBy: 'tester' }],
     });
@@ -88,6 +106,9 @@ describe('the Temporal UI', () => {
     });
     expect((await handle.result()).status).toBe('completed');
     expect(await details(handle)).toBe('**finished**: completed, 2 rounds, denied: write');
+    // Not parked any more: the attribute is gone.
+    const after = (await handle.describe()).typedSearchAttributes.get(PARKED_SINCE_ATTRIBUTE);
+    expect(after).toBeUndefined();
   });
 
   it('shows a session by its first message, then waiting for the next one', async () => {

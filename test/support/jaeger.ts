@@ -1,7 +1,8 @@
 /**
  * A real Jaeger (the all-in-one binary, src/servers/jaeger/jaeger-tool.ts) for tests that export
  * traces and read them back: in-memory storage, OTLP over HTTP and the query API each on a free
- * loopback port, so it never meets another process's ports.
+ * loopback port, so it never meets another process's ports. Built from the Go module it has no UI
+ * assets; DEPUTY_JAEGER_UI_ASSETS names a built jaeger-ui (`packages/jaeger-ui/build`) to serve.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -53,7 +54,8 @@ export async function startJaeger(): Promise<Jaeger> {
   ];
   const dir = await mkdtemp(join(tmpdir(), 'deputy-jaeger-'));
   const config = join(dir, 'config.yaml');
-  await writeFile(config, configYaml({ otlp, http, grpc, health }));
+  const ui = process.env.DEPUTY_JAEGER_UI_ASSETS;
+  await writeFile(config, configYaml({ otlp, http, grpc, health }, ui));
   const child: ChildProcess = spawn(binary, ['--config', config], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -97,7 +99,10 @@ export async function startJaeger(): Promise<Jaeger> {
 }
 
 /** Jaeger's all-in-one configuration, trimmed to what a test needs, on the given ports. */
-function configYaml(ports: { otlp: number; http: number; grpc: number; health: number }): string {
+function configYaml(
+  ports: { otlp: number; http: number; grpc: number; health: number },
+  uiAssets: string | undefined,
+): string {
   return `service:
   extensions: [jaeger_storage, jaeger_query, healthcheckv2]
   pipelines:
@@ -122,7 +127,7 @@ extensions:
       endpoint: 127.0.0.1:${ports.http}
     grpc:
       endpoint: 127.0.0.1:${ports.grpc}
-  jaeger_storage:
+${uiAssets === undefined ? '' : `    ui:\n      assets_path: ${JSON.stringify(uiAssets)}\n`}  jaeger_storage:
     backends:
       memstore:
         memory:

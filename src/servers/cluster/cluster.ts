@@ -52,6 +52,7 @@ const ALREADY_EXISTS = 6;
 const INDEXED_VALUE_TYPES: Record<(typeof CUSTOM_SEARCH_ATTRIBUTES)[number]['type'], number> = {
   KEYWORD: 2,
   INT: 3,
+  DATETIME: 5,
 };
 
 export const NAMESPACE = 'default';

@@ -7,7 +7,10 @@ import { mkdir } from 'node:fs/promises';
 import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../../shared/search-attributes.js';
+import {
+  CUSTOM_SEARCH_ATTRIBUTES,
+  SEARCH_ATTRIBUTE_TYPE_NAMES,
+} from '../../shared/search-attributes.js';
 import { TUNED_DYNAMIC_CONFIG } from '../cluster/server-config.js';
 import { readDynamicConfig, type DynamicConfigValue } from '../dynamic-config.js';
 import { OutputEnds } from '../../processes/output-ends.js';
@@ -88,8 +91,6 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-const TYPE_NAMES: Record<string, string> = { KEYWORD: 'Keyword', INT: 'Int' };
-
 /**
  * The dev server runs one history shard, and its transfer, timer and visibility queue
  * processors poll at most 20 times a second by default: after a short burst every workflow
@@ -130,7 +131,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     ),
     ...CUSTOM_SEARCH_ATTRIBUTES.flatMap((key) => [
       '--search-attribute',
-      `${key.name}=${TYPE_NAMES[key.type] ?? key.type}`,
+      `${key.name}=${SEARCH_ATTRIBUTE_TYPE_NAMES[key.type]}`,
     ]),
     ...(uiPort === null
       ? ['--headless']

@@ -49,10 +49,12 @@ export function RelativeTime({
   now: number;
   prefix?: string;
 }) {
+  // `now` ticks every 15 s to move ages on; a time drawn between ticks (a card that just
+  // arrived) is measured against the clock now, or it would read "opened in 6 s".
   return (
     <time dateTime={iso} title={absoluteText(iso)}>
       {prefix}
-      {relativeText(iso, now)}
+      {relativeText(iso, Math.max(now, Date.now()))}
     </time>
   );
 }
