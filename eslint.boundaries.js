@@ -21,7 +21,7 @@ const SANDBOX_PACKAGES = '@temporalio/(workflow|common)$';
  * both made to run in the sandbox.
  */
 const WORKFLOW_TRACING_PACKAGES =
-  '@opentelemetry/api$|@temporalio/interceptors-opentelemetry/lib/workflow/index\\.js$';
+  '@opentelemetry/api$|@temporalio/interceptors-opentelemetry/lib/(workflow/index|instrumentation)\\.js$';
 
 /**
  * The front doors reach Temporal through these modules only: the facades, their ids and types,

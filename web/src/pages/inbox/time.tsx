@@ -49,12 +49,13 @@ export function RelativeTime({
   now: number;
   prefix?: string;
 }) {
-  // `now` ticks every 15 s to move ages on; a time drawn between ticks (a card that just
-  // arrived) is measured against the clock now, or it would read "opened in 6 s".
+  // `now` ticks every 15 s to move ages on; a time first drawn between ticks (a card that just
+  // arrived) is measured from when it appeared, or it would read "opened in 6 s".
+  const [shownAt] = useState(() => Date.now());
   return (
     <time dateTime={iso} title={absoluteText(iso)}>
       {prefix}
-      {relativeText(iso, Math.max(now, Date.now()))}
+      {relativeText(iso, Math.max(now, shownAt))}
     </time>
   );
 }
