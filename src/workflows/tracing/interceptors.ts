@@ -50,7 +50,7 @@ class DeputyInboundInterceptor extends OpenTelemetryInboundInterceptor {
  * No `StartActivity` span: the activity's context goes in its headers as Temporal's interceptor
  * sends it, and the worker's `RunActivity` span (the activity's run) is the workflow span's child.
  * A span per scheduled activity doubled the spans of every step, and was most of what tracing
- * cost a step (the trace-cost bench: 1.19x with them, 1.09x without); the queue wait it showed
+ * cost a step (the trace-cost bench: 1.19x with them, 1.12x without); the queue wait it showed
  * is the gap before its `RunActivity`.
  */
 class DeputyOutboundInterceptor extends OpenTelemetryOutboundInterceptor {
