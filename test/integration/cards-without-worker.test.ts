@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -156,7 +156,7 @@ describe('card decisions without a worker', () => {
         namespace,
         taskQueue: {
           name: taskQueue,
-          kind: temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
+          kind: proto.temporal.api.enums.v1.TaskQueueKind.TASK_QUEUE_KIND_NORMAL,
         },
         identity: 'a worker that dies holding the task',
       }),

@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
+import proto from '@temporalio/proto';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../shared/search-attributes.js';
 import { ensureClusterTools, type ClusterTools } from './cluster-tools.js';
 import {
@@ -48,11 +49,12 @@ const run = promisify(execFile);
 const NOT_FOUND = 5;
 const ALREADY_EXISTS = 6;
 
-/** temporal.api.enums.v1.IndexedValueType of the types deputy's search attributes use. */
+/** The operator API's type of each of deputy's search attributes, from Temporal's own enum. */
+const { IndexedValueType } = proto.temporal.api.enums.v1;
 const INDEXED_VALUE_TYPES: Record<(typeof CUSTOM_SEARCH_ATTRIBUTES)[number]['type'], number> = {
-  KEYWORD: 2,
-  INT: 3,
-  DATETIME: 5,
+  KEYWORD: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  INT: IndexedValueType.INDEXED_VALUE_TYPE_INT,
+  DATETIME: IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
 };
 
 export const NAMESPACE = 'default';
