@@ -195,4 +195,42 @@ describe('card decisions without a worker', () => {
       { id: card.id, state: { status: won === 'approve' ? 'approved' : 'denied', reason: won } },
     ]);
   }, 90_000);
+
+  it('a retried decision meets the first one, applied while a worker ran: 409 from the history, not 404', async () => {
+    const harness = await createHarness({
+      '.subagents/agents/twice.md':
+        '---\nname: twice\ndescription: writes two notes\nmodel: scripted:scripts/twice.yaml\ntools: [write]\napprovalMode: confirm\n---\nWrite.\n',
+      'scripts/twice.yaml': `turns:
+  - toolCalls: [{ name: write, arguments: { path: one.txt, content: "1" } }]
+  - toolCalls: [{ name: write, arguments: { path: two.txt, content: "2" } }]
+  - text: Wrote both.
+`,
+    });
+    cleanups.push(() => harness.close());
+    const session = `retry-${randomUUID().slice(0, 8)}`;
+    await harness.start('twice', 'Write two notes', { session });
+    const first = await eventually(
+      async () => (await harness.delegations.cards({ session }))[0],
+      'the first write card',
+    );
+    await harness.delegations.decide(first.id, { decision: 'deny', reason: 'not one' });
+    // Applied: the run moved on to the second card.
+    await eventually(
+      async () =>
+        (await harness.delegations.cards({ session })).find((card) => card.id !== first.id),
+      'the second write card',
+    );
+    await harness.stopWorker();
+
+    // The same decision again, as a caller whose first answer was lost (a 503) would send it.
+    // With no worker the run's state cannot be asked; its history still knows the card's fate.
+    const retried = await harness.delegations
+      .decide(first.id, { decision: 'deny', reason: 'not one' })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(retried).toMatchObject({ kind: 'conflict' });
+    expect(String(retried)).toMatch(/was already decided: a decision \(deny\) was recorded before/);
+  }, 90_000);
 });

@@ -68,7 +68,7 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
     if (description.status.name !== 'RUNNING') {
       throw await closedRunError(deps, delegationId, cardId, description);
     }
-    const card = await pendingCard(deps, delegationId, cardId, description);
+    const card = await pendingCard(deps, handle, delegationId, cardId, description);
     const decision: CardDecision = {
       cardId,
       decision: request.decision,
@@ -213,6 +213,7 @@ const STATE_ATTEMPTS = 3;
  */
 async function pendingCard(
   deps: CardDecisionDeps,
+  handle: WorkflowHandle,
   delegationId: string,
   cardId: string,
   description: WorkflowExecutionDescription,
@@ -233,6 +234,12 @@ async function pendingCard(
       `no worker is running for delegation ${delegationId} (task queue ${description.taskQueue}), and this delegation does not publish its cards: decide card ${cardId} once a worker runs`,
     );
   }
+  // A retry of a decision whose answer was lost (a 503) finds the card decided by it; when the
+  // workflow's state cannot say so in time (no worker, a loaded one), the history still can.
+  const earlier = (await allDecisions(handle, description.runId)).find(
+    (sent) => sent.cardId === cardId,
+  );
+  if (earlier !== undefined) throw decidedEarlier(cardId, earlier);
   throw new DeputyError(
     'not-found',
     `card ${cardId.slice(0, 80)} is not pending in delegation ${delegationId}: no such card, or it was decided already`,
@@ -314,19 +321,28 @@ function alreadyDecided(card: ApprovalCard): DeputyError {
 }
 
 function alreadyRecorded(cardId: string, earlier: CardDecision): DeputyError {
-  const by = earlier.decidedBy === undefined ? '' : ` by ${earlier.decidedBy}`;
   return new DeputyError(
     'conflict',
-    `card ${cardId} already has a decision waiting for a worker (${earlier.decision}${by}); the first decision recorded is the one that applies`,
+    `card ${cardId} already has a decision waiting for a worker (${earlier.decision}${decidedByText(earlier)}); the first decision recorded is the one that applies`,
+  );
+}
+
+function decidedEarlier(cardId: string, earlier: CardDecision): DeputyError {
+  return new DeputyError(
+    'conflict',
+    `card ${cardId} was already decided: a decision (${earlier.decision}${decidedByText(earlier)}) was recorded before this one; the first decision recorded is the one that applies`,
   );
 }
 
 function overtaken(cardId: string, earlier: CardDecision): DeputyError {
-  const by = earlier.decidedBy === undefined ? '' : ` by ${earlier.decidedBy}`;
   return new DeputyError(
     'conflict',
-    `another decision on card ${cardId} (${earlier.decision}${by}) was recorded just before yours; the first decision recorded is the one that applies, yours was not applied`,
+    `another decision on card ${cardId} (${earlier.decision}${decidedByText(earlier)}) was recorded just before yours; the first decision recorded is the one that applies, yours was not applied`,
   );
+}
+
+function decidedByText(decision: CardDecision): string {
+  return decision.decidedBy === undefined ? '' : ` by ${decision.decidedBy}`;
 }
 
 function byWhom(card: ApprovalCard): string {
