@@ -6,17 +6,20 @@
  * as an `execute_tool` span with its verdict and card, the wait on the card under it (opened on
  * the first worker, ended by the second), and the write's activity under the tool's span. The
  * spans the first worker sent and those the second sent name the same parents: the second
- * worker's replay made the same span ids.
+ * worker's replay made the same span ids. A session is one trace too: its `Task` child's run is
+ * under the session's StartChildWorkflow span, each side's model calls under its own run.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
+import { createSessions } from '../../src/temporal/sessions/facade.js';
 import { useCleanups } from '../support/cleanups.js';
 import { startJaeger, type Jaeger, type JaegerSpan, type JaegerTrace } from '../support/jaeger.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { scribeAgent } from './support/scribe-agent.js';
+import { readerAgent } from './support/session-agents.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 
 const cleanups = useCleanups();
@@ -35,7 +38,21 @@ const saved = { ...process.env };
 
 beforeAll(async () => {
   jaeger = await startJaeger();
-  harness = await createHarness(scribeAgent, { startWorker: false });
+  harness = await createHarness(
+    {
+      ...scribeAgent,
+      ...readerAgent,
+      // A main agent that asks the reader in the foreground, then answers.
+      '.subagents/agents/lead.md':
+        '---\nname: lead\ndescription: asks the reader\nmodel: scripted:scripts/lead.yaml\ntools: [Task]\n---\nLead.\n',
+      'scripts/lead.yaml': `turns:
+  - text: Asking the reader.
+    toolCalls: [{ name: Task, arguments: { description: read, prompt: Read README.md, subagent_type: reader } }]
+  - text: Done.
+`,
+    },
+    { startWorker: false },
+  );
   // This process is the API: its client is traced as `deputy serve`'s is.
   Object.assign(process.env, tracingEnv(jaeger, `deputy-api-${id}`));
 }, 600_000);
@@ -175,6 +192,83 @@ describe('traces', () => {
     // No prompt or answer text unless switched on; and no memo copied onto spans.
     expect(JSON.stringify(trace)).not.toContain(`${id} launch`);
     expect(JSON.stringify(trace)).not.toContain('noted');
+  }, 180_000);
+
+  it("a session and its Task child: one trace, the child's run under the session's start of it", async () => {
+    const workerService = `deputy-session-worker-${id}`;
+    await spawnWorker(harness, cleanups, { env: tracingEnv(jaeger, workerService) });
+    const temporal = await connectTemporal(harness.config);
+    cleanups.push(() => temporal.close());
+    const delegations = createDelegations(temporal.client, {
+      namespace: harness.config.temporal.namespace,
+      taskQueue: harness.taskQueue,
+    });
+    const sessions = createSessions(temporal.client, delegations, {
+      taskQueue: harness.taskQueue,
+    });
+    const { sessionId } = await sessions.start({
+      agent: 'lead',
+      message: 'Ask the reader.',
+      caller: ANONYMOUS_CALLER,
+      options: {},
+    });
+    const answered = await eventually(
+      async () => {
+        const state = await sessions.get(sessionId);
+        return state.status === 'idle' && state.tasks[0]?.status === 'completed'
+          ? state
+          : undefined;
+      },
+      'the session answering after its child',
+      60_000,
+    );
+    expect(answered.tasks.map((one) => one.agent)).toEqual(['reader']);
+    // A session's run lasts until it is stopped; its span ends (and is sent) then.
+    await sessions.stop(sessionId);
+
+    const trace = await eventually(
+      async () => {
+        const found = (await jaeger.traces(workerService)).find((one) =>
+          one.spans.some(named('RunWorkflow:session')),
+        );
+        // Complete once both sides' model calls are in: the lead's two and the reader's two.
+        return found !== undefined && found.spans.filter(named(/^chat /)).length === 4
+          ? found
+          : undefined;
+      },
+      "the session's trace in Jaeger",
+      30_000,
+    );
+    const byId = new Map(trace.spans.map((span) => [span.spanID, span]));
+    const parentOf = (span: JaegerSpan) => {
+      const ref = span.references.find((one) => one.refType === 'CHILD_OF');
+      return ref === undefined ? undefined : byId.get(ref.spanID);
+    };
+    const only = (name: string) => {
+      const found = trace.spans.filter(named(name));
+      expect(found, name).toHaveLength(1);
+      return found[0]!;
+    };
+    const session = only('RunWorkflow:session');
+    const started = parentOf(session)!;
+    expect(started.operationName).toMatch(/^(StartWorkflow|SignalWithStartWorkflow):session$/);
+    expect(parentOf(started)).toBeUndefined();
+    expect(trace.processes[started.processID]!.serviceName).toBe(`deputy-api-${id}`);
+
+    const task = only('execute_tool Task');
+    expect(parentOf(task)).toBe(session);
+    const startChild = only('StartChildWorkflow:delegation');
+    expect(parentOf(startChild)).toBe(task);
+    const child = only('RunWorkflow:delegation');
+    expect(parentOf(child)).toBe(startChild);
+    const read = only('execute_tool read');
+    expect(parentOf(read)).toBe(child);
+
+    // Each model call under its own run's activity: two the lead made, two the reader did.
+    const runOf = (chat: JaegerSpan) => parentOf(parentOf(chat)!);
+    const chats = trace.spans.filter(named(/^chat /));
+    expect(chats.filter((chat) => runOf(chat) === session)).toHaveLength(2);
+    expect(chats.filter((chat) => runOf(chat) === child)).toHaveLength(2);
   }, 180_000);
 });
 
