@@ -136,7 +136,9 @@ describe.skipIf(CHROMIUM === null)("a delegation's page with auth on", () => {
     expect(
       await page.getByRole('status').filter({ hasText: 'Summary only' }).textContent(),
     ).toContain('needs the admin role or being the user who started it');
-    // The summary a dashboard needs: the task, the agent, the rounds.
+    // The summary a dashboard needs: the task, the agent, the rounds. The task and start time
+    // come from the listing, read once the state is in: waited for, not raced (CI saw "Task —").
+    await header.filter({ hasText: 'Look' }).waitFor();
     expect(await header.textContent()).toContain('Look');
     expect(await header.textContent()).toContain('reader');
     expect(await page.locator('main').textContent()).not.toContain(MARKER);

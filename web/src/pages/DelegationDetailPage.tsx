@@ -8,7 +8,12 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../api/client';
-import { getDelegation, listDelegations } from '../api/delegations';
+import {
+  getDelegation,
+  listDelegations,
+  type DelegationFilter,
+  type DelegationSummary,
+} from '../api/delegations';
 import type { ApprovalCard, DelegationEvent } from '../api/types';
 import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
@@ -30,6 +35,29 @@ const STATE_REFRESH_MS = 5000;
 /** After `finished`, only to catch the listing's close time (visibility lags a little). */
 const FINISHED_REFRESH_MS = 30_000;
 
+/** Reads of the listing before a delegation missing from it is shown without its task. */
+const LISTING_ATTEMPTS = 4;
+const LISTING_RETRY_MS = 1000;
+
+/**
+ * The delegation's row in the listing. Visibility may not have a run that started or ended a
+ * moment ago: asked again a few times, a second apart, rather than showing "—" until the next
+ * refresh (30 s once finished).
+ */
+async function listedRow(
+  id: string,
+  filter: DelegationFilter,
+  signal: AbortSignal,
+): Promise<DelegationSummary | null> {
+  for (let attempt = 1; ; attempt++) {
+    const row = (await listDelegations(filter, signal)).find((one) => one.delegationId === id);
+    if (row !== undefined) return row;
+    if (attempt === LISTING_ATTEMPTS) return null;
+    await new Promise((resolve) => setTimeout(resolve, LISTING_RETRY_MS));
+    signal.throwIfAborted();
+  }
+}
+
 export function DelegationDetailPage() {
   const id = useParams().id ?? '';
   const { tokenGeneration } = useSettings();
@@ -47,11 +75,7 @@ export function DelegationDetailPage() {
   const listFilter =
     state.value === null ? null : { session: state.value.session, agent: state.value.agent };
   const summary = usePolled(
-    async (signal) =>
-      listFilter === null
-        ? null
-        : ((await listDelegations(listFilter, signal)).find((row) => row.delegationId === id) ??
-          null),
+    (signal) => (listFilter === null ? Promise.resolve(null) : listedRow(id, listFilter, signal)),
     `${key}/${listFilter?.session ?? ''}/${listFilter?.agent ?? ''}`,
     finished ? FINISHED_REFRESH_MS : STATE_REFRESH_MS * 2,
     finished,
