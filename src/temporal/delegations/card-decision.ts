@@ -184,24 +184,33 @@ async function outcome(
   return decided;
 }
 
-/**
- * The card as the run settled it, or undefined when its state cannot be read in time. A closed
- * run answers only through a worker replaying it, which a loaded machine may not do within one
- * query bound, so that gets a few.
- */
+/** The card as the run settled it, or undefined when its state cannot be read in time. */
 async function decidedCard(
   deps: CardDecisionDeps,
   delegationId: string,
   cardId: string,
 ): Promise<ApprovalCard | undefined> {
+  const state = await settledState(deps, delegationId);
+  return state?.decidedCards.find((candidate) => candidate.id === cardId);
+}
+
+/**
+ * The state of a run that has settled a card, or null when it cannot be read in time. A closed
+ * run answers only through a worker replaying it, which a loaded machine may not do within one
+ * query bound, so that gets a few.
+ */
+async function settledState(
+  deps: CardDecisionDeps,
+  delegationId: string,
+): Promise<DelegationState | null> {
   for (let attempt = 0; attempt < STATE_ATTEMPTS; attempt++) {
     const state = await deps.get(delegationId).catch((error: unknown) => {
       if (error instanceof TemporalUnreachableError) throw error;
       return null;
     });
-    if (state !== null) return state.decidedCards.find((candidate) => candidate.id === cardId);
+    if (state !== null) return state;
   }
-  return undefined;
+  return null;
 }
 
 /** Tries at reading the delegation's state once the card has left the pending list. */
@@ -293,10 +302,7 @@ async function closedRunError(
   cardId: string,
   description: WorkflowExecutionDescription,
 ): Promise<DeputyError> {
-  const state = await deps.get(delegationId).catch((error: unknown) => {
-    if (error instanceof TemporalUnreachableError) throw error;
-    return null;
-  });
+  const state = await settledState(deps, delegationId);
   if (state === null) {
     return new DeputyError(
       'conflict',
