@@ -213,7 +213,7 @@ async function settledState(
   return null;
 }
 
-/** Tries at reading the delegation's state once the card has left the pending list. */
+/** Tries at reading a state that settled the card (it left the pending list, or the run closed). */
 const STATE_ATTEMPTS = 3;
 
 /**
