@@ -68,12 +68,7 @@ describe('traces', () => {
     const workerService = `deputy-worker-${id}`;
     const env = tracingEnv(jaeger, workerService);
     const first = await spawnWorker(harness, cleanups, { env });
-    const temporal = await connectTemporal(harness.config);
-    cleanups.push(() => temporal.close());
-    const delegations = createDelegations(temporal.client, {
-      namespace: harness.config.temporal.namespace,
-      taskQueue: harness.taskQueue,
-    });
+    const { client, delegations } = await tracedFacades();
     const session = `trace-${id}`;
     const { workflowId } = await delegations.start({
       agent: 'scribe',
@@ -96,7 +91,7 @@ describe('traces', () => {
 
     await spawnWorker(harness, cleanups, { env });
     await delegations.decide(card.id, { decision: 'approve', reason: 'go', decidedBy: 'alice' });
-    const result = await temporal.client.workflow.getHandle(workflowId).result();
+    const result = await client.workflow.getHandle(workflowId).result();
     expect(result).toMatchObject({ status: 'completed', text: 'Wrote note.txt.' });
 
     const trace = await eventually(
@@ -123,22 +118,12 @@ describe('traces', () => {
       'HandleSignal:decideCard',
       'SignalWorkflow:decideCard',
     ]);
-    const byId = new Map(trace.spans.map((span) => [span.spanID, span]));
-    const parentOf = (span: JaegerSpan) => {
-      const ref = span.references.find((one) => one.refType === 'CHILD_OF');
-      return ref === undefined ? undefined : byId.get(ref.spanID);
-    };
+    const { parentOf, only } = spanTree(trace);
     for (const span of trace.spans) {
-      const ref = span.references.find((one) => one.refType === 'CHILD_OF');
-      if (ref !== undefined)
-        expect(byId.has(ref.spanID), `${span.operationName}'s parent`).toBe(true);
+      const ref = parentRef(span);
+      if (ref !== undefined) expect(parentOf(span), `${span.operationName}'s parent`).toBeDefined();
     }
 
-    const only = (name: string | RegExp) => {
-      const found = trace.spans.filter(named(name));
-      expect(found, String(name)).toHaveLength(1);
-      return found[0]!;
-    };
     const start = only('StartWorkflow:delegation');
     expect(parentOf(start)).toBeUndefined();
     expect(trace.processes[start.processID]!.serviceName).toBe(`deputy-api-${id}`);
@@ -197,15 +182,7 @@ describe('traces', () => {
   it("a session and its Task child: one trace, the child's run under the session's start of it", async () => {
     const workerService = `deputy-session-worker-${id}`;
     await spawnWorker(harness, cleanups, { env: tracingEnv(jaeger, workerService) });
-    const temporal = await connectTemporal(harness.config);
-    cleanups.push(() => temporal.close());
-    const delegations = createDelegations(temporal.client, {
-      namespace: harness.config.temporal.namespace,
-      taskQueue: harness.taskQueue,
-    });
-    const sessions = createSessions(temporal.client, delegations, {
-      taskQueue: harness.taskQueue,
-    });
+    const { sessions } = await tracedFacades();
     const { sessionId } = await sessions.start({
       agent: 'lead',
       message: 'Ask the reader.',
@@ -239,16 +216,7 @@ describe('traces', () => {
       "the session's trace in Jaeger",
       30_000,
     );
-    const byId = new Map(trace.spans.map((span) => [span.spanID, span]));
-    const parentOf = (span: JaegerSpan) => {
-      const ref = span.references.find((one) => one.refType === 'CHILD_OF');
-      return ref === undefined ? undefined : byId.get(ref.spanID);
-    };
-    const only = (name: string) => {
-      const found = trace.spans.filter(named(name));
-      expect(found, name).toHaveLength(1);
-      return found[0]!;
-    };
+    const { parentOf, only } = spanTree(trace);
     const session = only('RunWorkflow:session');
     const started = parentOf(session)!;
     expect(started.operationName).toMatch(/^(StartWorkflow|SignalWithStartWorkflow):session$/);
@@ -271,6 +239,38 @@ describe('traces', () => {
     expect(chats.filter((chat) => runOf(chat) === child)).toHaveLength(2);
   }, 180_000);
 });
+
+/** This process's facades on a traced client, as `deputy serve` has them. */
+async function tracedFacades() {
+  const temporal = await connectTemporal(harness.config);
+  cleanups.push(() => temporal.close());
+  const delegations = createDelegations(temporal.client, {
+    namespace: harness.config.temporal.namespace,
+    taskQueue: harness.taskQueue,
+  });
+  const sessions = createSessions(temporal.client, delegations, { taskQueue: harness.taskQueue });
+  return { client: temporal.client, delegations, sessions };
+}
+
+/** A trace's span tree: a span's parent within the trace, and the one span of a name. */
+function spanTree(trace: JaegerTrace) {
+  const byId = new Map(trace.spans.map((span) => [span.spanID, span]));
+  return {
+    parentOf(span: JaegerSpan): JaegerSpan | undefined {
+      const ref = parentRef(span);
+      return ref === undefined ? undefined : byId.get(ref.spanID);
+    },
+    only(name: string | RegExp): JaegerSpan {
+      const found = trace.spans.filter(named(name));
+      expect(found, String(name)).toHaveLength(1);
+      return found[0]!;
+    },
+  };
+}
+
+function parentRef(span: JaegerSpan) {
+  return span.references.find((one) => one.refType === 'CHILD_OF');
+}
 
 function spansOf(traces: JaegerTrace[]): JaegerSpan[] {
   return traces.flatMap((one) => one.spans);
