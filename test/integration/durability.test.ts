@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
-import { createDelegations } from '../../src/temporal/delegations/facade.js';
+import { stateQuery } from '../../src/shared/messages.js';
 import { freePort, startDevServer, type DevServer } from '../../src/servers/dev/dev-server.js';
-import { createHarness, eventually } from './support/harness.js';
+import { createHarness, eventually, type Harness } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 import { useCleanups } from '../support/cleanups.js';
 
@@ -50,10 +49,9 @@ async function pendingCard(handle: WorkflowHandle, round: number): Promise<Deleg
   );
 }
 
-async function approve(handle: WorkflowHandle, state: DelegationState): Promise<void> {
-  await handle.executeUpdate(decideCardUpdate, {
-    args: [{ cardId: state.pendingCards[0]!.id, decision: 'approve' }],
-  });
+/** A plain approve, as the API and the CLI send it (a stored signal, which needs no worker). */
+async function approve(harness: Harness, state: DelegationState): Promise<void> {
+  await harness.delegations.decide(state.pendingCards[0]!.id, { decision: 'approve' });
 }
 
 describe('durability', () => {
@@ -63,19 +61,15 @@ describe('durability', () => {
     const first = await spawnWorker(harness, cleanups);
     const handle = await harness.start('counter', 'Count');
 
-    await approve(handle, await pendingCard(handle, 1));
+    await approve(harness, await pendingCard(handle, 1));
     const parked = await pendingCard(handle, 2);
     expect(await readFile(join(harness.workspace, 'counter.log'), 'utf8')).toBe('step1\n');
 
     await killWorker(first);
 
     // With no worker at all, the pending card is still listed (mirrored in the memo, POL-2).
-    const delegations = createDelegations(harness.client, {
-      namespace: 'default',
-      taskQueue: harness.taskQueue,
-    });
     const listed = await eventually(async () => {
-      const cards = await delegations.cards({ session: 'test' });
+      const cards = await harness.delegations.cards({ session: 'test' });
       return cards.length === 1 ? cards : undefined;
     }, 'the pending card listed without a worker');
     expect(listed[0]).toMatchObject({
@@ -85,7 +79,7 @@ describe('durability', () => {
     });
 
     await spawnWorker(harness, cleanups);
-    await approve(handle, parked);
+    await approve(harness, parked);
 
     const result = await handle.result();
     expect(result).toMatchObject({ status: 'completed', text: 'Counted twice.', roundsUsed: 3 });
@@ -149,8 +143,8 @@ describe('durability', () => {
         parked.pendingCards.map((card) => card.id),
       );
 
-      await approve(again, state);
-      await approve(again, await pendingCard(again, 2));
+      await approve(after, state);
+      await approve(after, await pendingCard(again, 2));
       const result = await again.result();
       expect(result).toMatchObject({ status: 'completed', roundsUsed: 3 });
       expect(await readFile(join(before.workspace, 'counter.log'), 'utf8')).toBe('step1\nstep2\n');

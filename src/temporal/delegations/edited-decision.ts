@@ -20,6 +20,7 @@ import { FAILURE_TYPES } from '../../shared/failures.js';
 import { decideCardUpdate } from '../../shared/messages.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { rpc } from './rpc.js';
+import { executeUpdateUntilSeen } from './update-until-seen.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
 export async function decideByUpdate(
@@ -39,7 +40,7 @@ export async function decideByUpdate(
     return await rpc(
       handle.client,
       () =>
-        handle.executeUpdate(decideCardUpdate, {
+        executeUpdateUntilSeen(handle, decideCardUpdate, {
           args: [decision],
           ...(decision.decisionId === undefined ? {} : { updateId: decision.decisionId }),
         }),

@@ -9,6 +9,7 @@ import { revokeGrantUpdate } from '../../shared/grant-messages.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
 import { rpc } from './rpc.js';
+import { executeUpdateUntilSeen } from './update-until-seen.js';
 import type { Delegations } from './types.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
 
@@ -38,7 +39,7 @@ export function createRevokeGrant(deps: RevokeGrantDeps): Delegations['revokeGra
     try {
       return await rpc(
         deps.client,
-        () => handle.executeUpdate(revokeGrantUpdate, { args: [{ n, revokedBy }] }),
+        () => executeUpdateUntilSeen(handle, revokeGrantUpdate, { args: [{ n, revokedBy }] }),
         deps.waitMs,
       );
     } catch (error) {

@@ -16,6 +16,7 @@ import { STEERING_REFUSALS, steeringTextProblem } from '../../shared/steering.js
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
 import { rpc } from './rpc.js';
+import { executeUpdateUntilSeen } from './update-until-seen.js';
 import type { Delegations } from './types.js';
 import { statusOf } from './visibility.js';
 import type { LiveWorkerCheck } from './worker-liveness.js';
@@ -46,7 +47,7 @@ export function createSendMessage(deps: SendMessageDeps): Delegations['send'] {
       return await rpc(
         deps.client,
         () =>
-          handle.executeUpdate(sendMessageUpdate, {
+          executeUpdateUntilSeen(handle, sendMessageUpdate, {
             args: [{ text: request.text, from: request.from, messageId }],
             updateId: messageId,
           }),
