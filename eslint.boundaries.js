@@ -17,11 +17,12 @@
 
 const SANDBOX_PACKAGES = '@temporalio/(workflow|common)$';
 /**
- * The workflows' tracing (issue 32) adds OpenTelemetry's API and Temporal's sandbox interceptors,
- * both made to run in the sandbox.
+ * The workflows' tracing (issue 32) adds OpenTelemetry's API, its W3C trace-context propagator
+ * (one module, not the SDK's index) and the parts of Temporal's OpenTelemetry package made for the
+ * sandbox: its context manager, its instrumentation helpers, its span types.
  */
 const WORKFLOW_TRACING_PACKAGES =
-  '@opentelemetry/api$|@temporalio/interceptors-opentelemetry/lib/(workflow/index|instrumentation)\\.js$';
+  '@opentelemetry/api$|@opentelemetry/core/build/src/trace/W3CTraceContextPropagator\\.js$|@temporalio/interceptors-opentelemetry/lib/(workflow/(context-manager|definitions)|instrumentation)\\.js$';
 
 /**
  * The front doors reach Temporal through these modules only: the facades, their ids and types,

@@ -31,6 +31,7 @@ export async function benchTraceCost(): Promise<BenchReport> {
   const once = async (taskQueue: string) => {
     const id = `t-${++runs}-${randomUUID().slice(0, 8)}`;
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const handle = await client.workflow.start('delegation', {
       taskQueue,
       workflowId: delegationWorkflowId('bench', id),
@@ -38,10 +39,12 @@ export async function benchTraceCost(): Promise<BenchReport> {
     });
     const result = (await handle.result()) as DelegationResult;
     const wall = (performance.now() - started) / STEPS;
+    const cpuUsed = process.cpuUsage(cpuBefore);
+    const cpu = (cpuUsed.user + cpuUsed.system) / 1000 / STEPS;
     if (result.status !== 'completed' || result.roundsUsed !== ROUNDS + 1) {
       throw new Error(`trace-cost: ${id} did not complete as scripted`);
     }
-    return { workflowId: handle.workflowId, wall };
+    return { workflowId: handle.workflowId, wall, cpu };
   };
   const measured = await rig.run(async () => {
     const plain = rig.taskQueue;
@@ -51,8 +54,8 @@ export async function benchTraceCost(): Promise<BenchReport> {
       await once(traced);
     }
     const sides = {
-      plain: [] as Array<{ workflowId: string; wall: number }>,
-      traced: [] as Array<{ workflowId: string; wall: number }>,
+      plain: [] as Array<{ workflowId: string; wall: number; cpu: number }>,
+      traced: [] as Array<{ workflowId: string; wall: number; cpu: number }>,
     };
     for (let index = 0; index < RUNS; index++) {
       // Alternating, and which goes first alternates too: drift falls on both sides alike.
@@ -68,10 +71,12 @@ export async function benchTraceCost(): Promise<BenchReport> {
       }
       return all;
     };
-    return {
-      plain: { history: await perStep(sides.plain), wall: sides.plain.map((one) => one.wall) },
-      traced: { history: await perStep(sides.traced), wall: sides.traced.map((one) => one.wall) },
-    };
+    const sideOf = async (runs: typeof sides.plain) => ({
+      history: await perStep(runs),
+      wall: runs.map((one) => one.wall),
+      cpu: runs.map((one) => one.cpu),
+    });
+    return { plain: await sideOf(sides.plain), traced: await sideOf(sides.traced) };
   });
   await receiver.close();
   delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
@@ -80,6 +85,7 @@ export async function benchTraceCost(): Promise<BenchReport> {
     traced: median(measured.traced.history),
   };
   const wall = { plain: median(measured.plain.wall), traced: median(measured.traced.wall) };
+  const cpu = { plain: median(measured.plain.cpu), traced: median(measured.traced.cpu) };
   return {
     name: `trace cost: ${ROUNDS}-round delegation (${STEPS} activities), ${RUNS} runs each, traced vs untraced worker alternating on one dev server`,
     rows: [
@@ -104,6 +110,13 @@ export async function benchTraceCost(): Promise<BenchReport> {
         baseline: wall.plain,
         ratio: wall.traced / wall.plain,
       },
+      {
+        metric: 'traced CPU ms/step (deputy process) vs untraced',
+        value: cpu.traced,
+        unit: 'ms',
+        baseline: cpu.plain,
+        ratio: cpu.traced / cpu.plain,
+      },
       { metric: 'OTLP export requests received', value: receiver.requests(), unit: 'count' },
       {
         metric: 'OTLP bytes received per traced run',
@@ -113,6 +126,7 @@ export async function benchTraceCost(): Promise<BenchReport> {
     ],
     notes: [
       'ms/step (history) = first event to WorkflowExecutionCompleted over 22 activities, median over runs; wall = client start to result',
+      "CPU ms/step = this process's user+system CPU during the run (both workers, the client and the receiver live here; the dev server does not), median over runs: what tracing adds to deputy's own work, steadier than wall time on a shared machine",
       'traced: Temporal interceptors (workflow, activity), deputy spans (execute_tool per read, chat per model call), BatchSpanProcessor over OTLP http/protobuf to a loopback receiver',
       'off costs nothing by construction (no SDK loaded, no interceptor bundled): not a row',
     ],

@@ -1,7 +1,8 @@
 /**
  * What a traced worker adds to Temporal's worker options (issue 32): Temporal's OpenTelemetry
- * interceptors (activities here; the workflows' in the traced bundle, src/workflows/tracing/),
- * and the sink through which the workflows' spans leave the sandbox. Untraced workers add
+ * interceptor for activities, deputy's for workflows (in the traced bundle, src/workflows/tracing/:
+ * Temporal's spans made without OpenTelemetry's SDK in the sandbox), and Temporal's sink through
+ * which the workflows' spans leave the sandbox. Untraced workers add
  * nothing: no interceptor, no sink, the bundle without OpenTelemetry in it.
  */
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import type { WorkflowInfo } from '@temporalio/workflow';
 import { PROJECT_ROOT } from '../config/load.js';
 import type { Tracing } from './provider.js';
 
-/** The workflows' interceptors: Temporal's, minus the spans deputy leaves out (see the module). */
+/** The workflows' interceptors: Temporal's spans, minus those deputy leaves out (see the module). */
 export const TRACING_INTERCEPTORS_PATH = join(
   PROJECT_ROOT,
   'src',

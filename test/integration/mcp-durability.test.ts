@@ -6,14 +6,14 @@
  * backoff (`mcpReconnectSeconds: 1`), and the pid files say which server process answered.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { useCleanups } from '../support/cleanups.js';
 import { isRunning } from '../support/processes.js';
-import { createHarness, eventually, workflowBundle, type Harness } from './support/harness.js';
+import { createHarness, eventually, type Harness } from './support/harness.js';
 import {
   delegate,
   delegationsOn,
@@ -177,18 +177,10 @@ describe('MCP servers that die', () => {
 });
 
 describe('a card on an MCP call across a worker restart', () => {
-  let bundleFile: string;
-
-  beforeAll(async () => {
-    bundleFile = join(scratch, 'workflow-bundle.js');
-    await writeFile(bundleFile, (await workflowBundle()).code);
-  });
-
   /** A worker process with MCP clients; resolves once it polls and its server is connected. */
   const spawnMcpWorker = (harness: Harness): Promise<ChildProcess> =>
     spawnWorker(harness, cleanups, {
       script: 'test/fixtures/mcp-worker-process.ts',
-      env: { WORKFLOW_BUNDLE: bundleFile },
       ready: (output) =>
         output.includes('worker ready') && output.includes("MCP server 'vault' connected"),
     });

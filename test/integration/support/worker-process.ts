@@ -3,9 +3,14 @@
  * mid-delegation: nothing of the worker survives in the test's own process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { bundleWorkflowCode } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../../../src/config/load.js';
-import type { Harness } from './harness.js';
+import { TRACING_INTERCEPTORS_PATH } from '../../../src/tracing/worker-tracing.js';
+import { WORKFLOWS_PATH } from '../../../src/worker.js';
+import { workflowBundle, type Harness } from './harness.js';
 
 export interface WorkerProcessOptions {
   /** The worker's entry, relative to the project root. Default test/fixtures/worker-process.ts. */
@@ -16,12 +21,43 @@ export interface WorkerProcessOptions {
   ready?: (output: string) => boolean;
 }
 
+const bundleFiles = new Map<'plain' | 'traced', Promise<string>>();
+
+/**
+ * The workflow bundle in a file, built once per test process for every worker it spawns: a child
+ * that bundled at its start spent 10 to 30 s of a crash test's minute on webpack on a loaded
+ * machine (CI's card-deadline tests ran out of time so). Traced workers get the bundle with the
+ * tracing interceptors, as `deputy worker` does.
+ */
+function bundleFile(kind: 'plain' | 'traced'): Promise<string> {
+  let file = bundleFiles.get(kind);
+  if (file === undefined) {
+    file = (async () => {
+      const { code } =
+        kind === 'plain'
+          ? await workflowBundle()
+          : await bundleWorkflowCode({
+              workflowsPath: WORKFLOWS_PATH,
+              workflowInterceptorModules: [TRACING_INTERCEPTORS_PATH],
+              logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+            });
+      const path = join(await mkdtemp(join(tmpdir(), 'deputy-bundle-')), `${kind}.js`);
+      await writeFile(path, code);
+      return path;
+    })();
+    bundleFiles.set(kind, file);
+  }
+  return file;
+}
+
 /** Resolves once the worker is ready; `cleanups` gets its SIGKILL (and waits for its exit). */
-export function spawnWorker(
+export async function spawnWorker(
   harness: Harness,
   cleanups: Array<() => Promise<void>>,
   options: WorkerProcessOptions = {},
 ): Promise<ChildProcess> {
+  const traced = { ...process.env, ...options.env }.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined;
+  const bundle = await bundleFile(traced ? 'traced' : 'plain');
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(PROJECT_ROOT, options.script ?? 'test/fixtures/worker-process.ts')],
@@ -33,6 +69,7 @@ export function spawnWorker(
         DEPUTY_WORKSPACE: harness.workspace,
         DEPUTY_USER_DIR: join(harness.workspace, '.user-config'),
         TASK_QUEUE: harness.taskQueue,
+        WORKFLOW_BUNDLE: bundle,
         ...options.env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
