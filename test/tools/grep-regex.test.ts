@@ -122,8 +122,10 @@ describe('grep with a catastrophic pattern', () => {
         context(),
       );
       events.push('grep');
-      expect(result).toBe(
-        '[time budget of 0.3 s for matching reached while searching slow.txt: 2 of 2 files were not searched; simplify the pattern or narrow the path or glob]',
+      // On a loaded machine RE2's compile of the 2,000-state pattern alone can outlast 0.3 s
+      // (CI saw it): the budget then ends before slow.txt, and says so; nothing is searched either way.
+      expect(result).toMatch(
+        /^\[time budget of 0\.3 s for matching reached (while searching slow\.txt|before the pattern was ready): 2 of 2 files were not searched; simplify the pattern or narrow the path or glob\]$/,
       );
     } finally {
       clearTimeout(timer);
