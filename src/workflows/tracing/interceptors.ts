@@ -45,6 +45,12 @@ import { enableWorkflowSpans } from './spans.js';
 
 const isContinueAsNew = (error: unknown) => error instanceof ContinueAsNew;
 
+/** The call's input with the active trace context added to its headers. */
+const carried = <T extends { headers: ActivityInput['headers'] }>(input: T): T => ({
+  ...input,
+  headers: headersWithContext(input.headers),
+});
+
 /**
  * No span for a query or an update's validation. Neither is in the history, so a span for one
  * would draw span ids from the workflow's random numbers on one worker and not on the one that
@@ -110,14 +116,14 @@ class TracingOutbound implements WorkflowOutboundCallsInterceptor {
     input: ActivityInput,
     next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>,
   ): Promise<unknown> {
-    return next({ ...input, headers: headersWithContext(input.headers) });
+    return next(carried(input));
   }
 
   scheduleLocalActivity(
     input: LocalActivityInput,
     next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>,
   ): Promise<unknown> {
-    return next({ ...input, headers: headersWithContext(input.headers) });
+    return next(carried(input));
   }
 
   startChildWorkflowExecution(
@@ -127,7 +133,7 @@ class TracingOutbound implements WorkflowOutboundCallsInterceptor {
     return instrument({
       tracer: this.tracer,
       spanName: `StartChildWorkflow:${input.workflowType}`,
-      fn: () => next({ ...input, headers: headersWithContext(input.headers) }),
+      fn: () => next(carried(input)),
     });
   }
 
@@ -138,7 +144,7 @@ class TracingOutbound implements WorkflowOutboundCallsInterceptor {
     return instrument({
       tracer: this.tracer,
       spanName: `ContinueAsNew:${input.options.workflowType}`,
-      fn: () => next({ ...input, headers: headersWithContext(input.headers) }),
+      fn: () => next(carried(input)),
       acceptableErrors: isContinueAsNew,
     });
   }
@@ -150,7 +156,7 @@ class TracingOutbound implements WorkflowOutboundCallsInterceptor {
     return instrument({
       tracer: this.tracer,
       spanName: `SignalWorkflow:${input.signalName}`,
-      fn: () => next({ ...input, headers: headersWithContext(input.headers) }),
+      fn: () => next(carried(input)),
     });
   }
 

@@ -33,18 +33,30 @@ import { createMcpRuntime, type McpRuntime } from '../../../src/mcp/mcp-runtime.
 import { createDelegations, type Delegations } from '../../../src/temporal/delegations/facade.js';
 import { createSessions, type Sessions } from '../../../src/temporal/sessions/facade.js';
 import { ensureTemporalCli } from '../../../src/servers/dev/temporal-cli.js';
+import { TRACING_INTERCEPTORS_PATH } from '../../../src/tracing/worker-tracing.js';
 import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
 import type { delegation } from '../../../src/workflows/index.js';
 
 // Worker INFO lines would bury test output; warnings and errors still show.
 Runtime.install({ logger: new DefaultLogger('WARN') });
 
-let sharedBundle: Promise<{ code: string }> | null = null;
+const sharedBundles = new Map<'plain' | 'traced', Promise<{ code: string }>>();
 
-/** Bundling takes seconds; one bundle per test process is enough. */
-export function workflowBundle(): Promise<{ code: string }> {
-  sharedBundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quietLogger });
-  return sharedBundle;
+/**
+ * Bundling takes seconds; one bundle of each kind per test process is enough. A traced bundle has
+ * the tracing interceptors, as `deputy worker` builds it when OTLP export is on.
+ */
+export function workflowBundle(kind: 'plain' | 'traced' = 'plain'): Promise<{ code: string }> {
+  let bundle = sharedBundles.get(kind);
+  if (bundle === undefined) {
+    bundle = bundleWorkflowCode({
+      workflowsPath: WORKFLOWS_PATH,
+      workflowInterceptorModules: kind === 'traced' ? [TRACING_INTERCEPTORS_PATH] : [],
+      logger: quietLogger,
+    });
+    sharedBundles.set(kind, bundle);
+  }
+  return bundle;
 }
 
 const quietLogger = {

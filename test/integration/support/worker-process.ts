@@ -6,10 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../../../src/config/load.js';
-import { TRACING_INTERCEPTORS_PATH } from '../../../src/tracing/worker-tracing.js';
-import { WORKFLOWS_PATH } from '../../../src/worker.js';
 import { workflowBundle, type Harness } from './harness.js';
 
 export interface WorkerProcessOptions {
@@ -24,23 +21,16 @@ export interface WorkerProcessOptions {
 const bundleFiles = new Map<'plain' | 'traced', Promise<string>>();
 
 /**
- * The workflow bundle in a file, built once per test process for every worker it spawns: a child
+ * The workflow bundle in a file, written once per test process for every worker it spawns: a child
  * that bundled at its start spent 10 to 30 s of a crash test's minute on webpack on a loaded
- * machine (CI's card-deadline tests ran out of time so). Traced workers get the bundle with the
- * tracing interceptors, as `deputy worker` does.
+ * machine (CI's card-deadline tests ran out of time so). Traced workers get the traced bundle, as
+ * `deputy worker` does.
  */
 function bundleFile(kind: 'plain' | 'traced'): Promise<string> {
   let file = bundleFiles.get(kind);
   if (file === undefined) {
     file = (async () => {
-      const { code } =
-        kind === 'plain'
-          ? await workflowBundle()
-          : await bundleWorkflowCode({
-              workflowsPath: WORKFLOWS_PATH,
-              workflowInterceptorModules: [TRACING_INTERCEPTORS_PATH],
-              logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
-            });
+      const { code } = await workflowBundle(kind);
       const path = join(await mkdtemp(join(tmpdir(), 'deputy-bundle-')), `${kind}.js`);
       await writeFile(path, code);
       return path;
