@@ -6,7 +6,7 @@
  * is on, and then masked like everything else deputy records. Without tracing, the call runs
  * as it is: no span, no attribute computed.
  */
-import { SpanKind, SpanStatusCode, trace, type Attributes } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import { activeTracing } from './provider.js';
@@ -17,6 +17,9 @@ export interface ModelCallAbout {
   request: ModelRequest;
   secrets: SecretMasker;
 }
+
+/** Looked up once: the global registry's lookup checks API versions on every call. */
+let tracer: Tracer | undefined;
 
 export function withModelCallSpan(
   about: ModelCallAbout,
@@ -36,9 +39,11 @@ export function withModelCallSpan(
       JSON.stringify(about.request.transcript),
     );
   }
-  return trace
-    .getTracer('deputy')
-    .startActiveSpan(`chat ${about.model}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+  tracer ??= trace.getTracer('deputy');
+  return tracer.startActiveSpan(
+    `chat ${about.model}`,
+    { kind: SpanKind.CLIENT, attributes },
+    async (span) => {
       try {
         const response = await call();
         span.setAttributes(responseAttributes(response));
@@ -59,7 +64,8 @@ export function withModelCallSpan(
       } finally {
         span.end();
       }
-    });
+    },
+  );
 }
 
 function responseAttributes(response: ModelResponse): Attributes {

@@ -6,6 +6,7 @@
  * nothing: no interceptor, no sink, the bundle without OpenTelemetry in it.
  */
 import { join } from 'node:path';
+import { trace } from '@opentelemetry/api';
 import {
   makeWorkflowExporter,
   OpenTelemetryActivityInboundInterceptor,
@@ -39,9 +40,14 @@ export function workerInterceptors({ bundled }: { bundled: boolean }): WorkerInt
   };
 }
 
-/** Each activity runs under a span whose parent is the workflow's span that scheduled it. */
+/**
+ * Each activity runs under a span whose parent is the workflow's span that scheduled it. One
+ * tracer for all: Temporal's interceptor, made for each activity, would otherwise look its tracer
+ * up through OpenTelemetry's global registry (and its version check) every time.
+ */
 export function activityInterceptors(): NonNullable<WorkerInterceptors['activity']> {
-  return [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx) })];
+  const tracer = trace.getTracer('@temporalio/interceptor-activity');
+  return [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }) })];
 }
 
 /**

@@ -8,16 +8,16 @@
  * each child started, signal sent, signal and update handled; the context carried to activities
  * and children in Temporal's trace header), and turn deputy's own spans (./spans.ts) on. What
  * differs is the tracer: ./run-tracer.ts, on `@opentelemetry/api` alone, where Temporal's loads
- * OpenTelemetry's SDK into every run's sandbox. The context of async code is Temporal's own
- * workflow context manager (AsyncLocalStorage), and the helpers that wrap a call in a span and
- * carry the context in headers are Temporal's, so what the worker side reads is unchanged.
+ * OpenTelemetry's SDK into every run's sandbox; and the span around a call: ./instrument.ts, which
+ * adds no async frame to every stack of the run. The context of async code is Temporal's own
+ * workflow context manager (AsyncLocalStorage), and the helpers that carry the context in headers
+ * are Temporal's, so what the worker side reads is unchanged.
  */
 import { context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core/build/src/trace/W3CTraceContextPropagator.js';
 import {
   extractContextFromHeaders,
   headersWithContext,
-  instrument,
   UPDATE_ID_ATTR_KEY,
 } from '@temporalio/interceptors-opentelemetry/lib/instrumentation.js';
 import { ContextManager } from '@temporalio/interceptors-opentelemetry/lib/workflow/context-manager.js';
@@ -41,6 +41,7 @@ import {
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
 import { RunTracer } from './run-tracer.js';
+import { instrument } from './instrument.js';
 import { enableWorkflowSpans } from './spans.js';
 
 const isContinueAsNew = (error: unknown) => error instanceof ContinueAsNew;
