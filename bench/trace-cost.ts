@@ -4,8 +4,9 @@
  * The traced worker runs Temporal's interceptors and deputy's spans and exports every span over
  * OTLP (http/protobuf, batched as in production) to a loopback receiver that reads each request
  * and answers 200, so the figure is deputy's side of tracing, not a trace store's CPU on the
- * same two cores. Target: tracing adds at most 5 % a step (median over adjacent pairs). Off costs nothing by
- * construction: an untraced worker loads no OpenTelemetry SDK and bundles no interceptor.
+ * same two cores. Target: tracing adds at most 5 % a step (the median over adjacent pairs). Off
+ * costs nothing by construction: an untraced worker loads no OpenTelemetry SDK and bundles no
+ * interceptor.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
