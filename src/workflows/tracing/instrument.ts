@@ -32,21 +32,23 @@ export interface Instrumented<T> {
 export function instrument<T>(call: Instrumented<T>): Promise<T> {
   const parent = call.context ?? context.active();
   const span = call.tracer.startSpan(call.spanName, {}, parent);
-  const ended = (error: unknown) => {
-    endInError(span, error, call.acceptableErrors);
-    throw error;
-  };
   let result: T | Promise<T>;
   try {
     result = context.with(trace.setSpan(parent, span), call.fn, undefined, span);
   } catch (error) {
-    return Promise.reject(error).catch(ended);
+    result = Promise.reject(error); // a synchronous throw ends the span as a rejection does
   }
-  return Promise.resolve(result).then((value) => {
-    span.setStatus({ code: SpanStatusCode.OK });
-    span.end();
-    return value;
-  }, ended);
+  return Promise.resolve(result).then(
+    (value) => {
+      span.setStatus({ code: SpanStatusCode.OK });
+      span.end();
+      return value;
+    },
+    (error: unknown) => {
+      endInError(span, error, call.acceptableErrors);
+      throw error;
+    },
+  );
 }
 
 function endInError(
