@@ -40,6 +40,12 @@ export interface RigOptions {
    * `tracedTaskQueue` on the same server; the first stays untraced.
    */
   tracing?: Tracing;
+  /**
+   * One more untraced worker, the same as the first, polling `controlTaskQueue`: an A/A control.
+   * What it "costs" against the first is how finely a comparison between two workers of one
+   * process can measure on this machine.
+   */
+  control?: boolean;
 }
 
 export type RigTemporal =
@@ -64,6 +70,8 @@ export interface Rig {
   blobStoreUrl: string | null;
   /** The traced worker's queue, with `tracing`; else null. */
   tracedTaskQueue: string | null;
+  /** The control worker's queue, with `control`; else null. */
+  controlTaskQueue: string | null;
   /** Runs `body` while the worker polls, then stops everything and removes the temp directory. */
   run<T>(body: () => Promise<T>): Promise<T>;
 }
@@ -155,6 +163,8 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     const tracedTaskQueue = options.tracing === undefined ? null : `${taskQueue}-traced`;
     const traced =
       tracedTaskQueue === null ? null : await workerOn(tracedTaskQueue, options.tracing);
+    const controlTaskQueue = options.control === true ? `${taskQueue}-control` : null;
+    const control = controlTaskQueue === null ? null : await workerOn(controlTaskQueue, undefined);
     const connection = await Connection.connect({ address: server.address });
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: config.temporal.namespace });
@@ -166,9 +176,15 @@ export async function startRig(options: RigOptions): Promise<Rig> {
       root,
       blobStoreUrl,
       tracedTaskQueue,
-      async run(body) {
+      controlTaskQueue,
+      async run<T>(body: () => Promise<T>): Promise<T> {
+        const polling = [worker, traced, control].filter((one) => one !== null);
+        const whilePolling = polling.reduceRight<() => Promise<T>>(
+          (inner, one) => () => one.runUntil(inner),
+          body,
+        );
         try {
-          return await worker.runUntil(traced === null ? body : () => traced.runUntil(body));
+          return await whilePolling();
         } finally {
           await cleanup();
         }

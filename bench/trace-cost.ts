@@ -1,6 +1,7 @@
 /**
  * What tracing costs a step (issue 32): step-latency's 10-round delegation (22 activities) run
- * back to back, alternating between an untraced worker and a traced one on the same dev server.
+ * back to back, rotating between an untraced worker, a traced one and a second untraced one (an
+ * A/A control: what it "adds" is the measurement's own spread) on the same dev server.
  * The traced worker runs Temporal's interceptors and deputy's spans and exports every span over
  * OTLP (http/protobuf, batched as in production) to a loopback receiver that reads each request
  * and answers 200, so the figure is deputy's side of tracing, not a trace store's CPU on the
@@ -18,23 +19,47 @@ import { median, percentile, type BenchReport } from './stats.js';
 import { ROUNDS, STEPPER_FILES, STEPS } from './step-latency.js';
 import { delegationInput, startRig } from './temporal-rig.js';
 
-const RUNS = Number(process.env.BENCH_TRACE_RUNS ?? 15);
+const RUNS = Number(process.env.BENCH_TRACE_RUNS ?? 18);
 const WARMUP = 2;
+
+/** The untraced worker, the traced one, and a second untraced one (the A/A control). */
+type Side = 'plain' | 'traced' | 'control';
+const SIDES: readonly Side[] = ['plain', 'traced', 'control'];
+/** The six orders of three: each side first, second and last equally often. */
+const ORDERS: ReadonlyArray<readonly Side[]> = [
+  ['plain', 'traced', 'control'],
+  ['traced', 'control', 'plain'],
+  ['control', 'plain', 'traced'],
+  ['plain', 'control', 'traced'],
+  ['control', 'traced', 'plain'],
+  ['traced', 'plain', 'control'],
+];
+
+interface Run {
+  workflowId: string;
+  wall: number;
+  cpu: number;
+}
 
 export async function benchTraceCost(): Promise<BenchReport> {
   const receiver = await startOtlpReceiver();
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
   const tracing = await tracingFromEnvironment('worker');
   if (tracing === null) throw new Error('trace-cost: tracing did not start');
-  const rig = await startRig({ name: 'trace-cost', files: STEPPER_FILES, tracing });
+  const rig = await startRig({ name: 'trace-cost', files: STEPPER_FILES, tracing, control: true });
   const { client } = rig;
+  const queues: Record<Side, string> = {
+    plain: rig.taskQueue,
+    traced: rig.tracedTaskQueue!,
+    control: rig.controlTaskQueue!,
+  };
   let runs = 0;
-  const once = async (taskQueue: string) => {
+  const once = async (side: Side): Promise<Run> => {
     const id = `t-${++runs}-${randomUUID().slice(0, 8)}`;
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     const handle = await client.workflow.start('delegation', {
-      taskQueue,
+      taskQueue: queues[side],
       workflowId: delegationWorkflowId('bench', id),
       args: [delegationInput(id, 'stepper', 'bench')],
     });
@@ -48,48 +73,40 @@ export async function benchTraceCost(): Promise<BenchReport> {
     return { workflowId: handle.workflowId, wall, cpu };
   };
   const measured = await rig.run(async () => {
-    const plain = rig.taskQueue;
-    const traced = rig.tracedTaskQueue!;
     for (let index = 0; index < WARMUP; index++) {
-      await once(plain);
-      await once(traced);
+      for (const side of SIDES) await once(side);
     }
-    const sides = {
-      plain: [] as Array<{ workflowId: string; wall: number; cpu: number }>,
-      traced: [] as Array<{ workflowId: string; wall: number; cpu: number }>,
-    };
+    const sides: Record<Side, Run[]> = { plain: [], traced: [], control: [] };
     for (let index = 0; index < RUNS; index++) {
-      // Alternating, and which goes first alternates too: drift falls on both sides alike.
-      const order =
-        index % 2 === 0 ? (['plain', 'traced'] as const) : (['traced', 'plain'] as const);
-      for (const side of order) sides[side].push(await once(side === 'plain' ? plain : traced));
+      // Each side takes each place in the order equally often: drift falls on all alike.
+      for (const side of ORDERS[index % ORDERS.length]!) sides[side].push(await once(side));
     }
     await tracing.flush();
-    const perStep = async (ids: Array<{ workflowId: string }>) => {
-      const all: number[] = [];
-      for (const { workflowId } of ids) {
-        all.push(breakdown(await historyEvents(client, workflowId)).total / STEPS);
+    const measure = async (runs: Run[]) => {
+      const history: number[] = [];
+      for (const { workflowId } of runs) {
+        history.push(breakdown(await historyEvents(client, workflowId)).total / STEPS);
       }
-      return all;
+      return { history, wall: runs.map((one) => one.wall), cpu: runs.map((one) => one.cpu) };
     };
-    const sideOf = async (runs: typeof sides.plain) => ({
-      history: await perStep(runs),
-      wall: runs.map((one) => one.wall),
-      cpu: runs.map((one) => one.cpu),
-    });
-    return { plain: await sideOf(sides.plain), traced: await sideOf(sides.traced) };
+    return {
+      plain: await measure(sides.plain),
+      traced: await measure(sides.traced),
+      control: await measure(sides.control),
+    };
   });
   await receiver.close();
   delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  const history = {
-    plain: median(measured.plain.history),
-    traced: median(measured.traced.history),
+  const { plain, traced, control } = measured;
+  const history = { plain: median(plain.history), traced: median(traced.history) };
+  const tracedPairs = pairRatios(traced.history, plain.history);
+  const controlPairs = pairRatios(control.history, plain.history);
+  const wall = { plain: median(plain.wall), traced: median(traced.wall) };
+  const cpu = {
+    plain: median(plain.cpu),
+    traced: median(traced.cpu),
+    control: median(control.cpu),
   };
-  const pairRatios = measured.traced.history.map(
-    (traced, index) => traced / measured.plain.history[index]!,
-  );
-  const wall = { plain: median(measured.plain.wall), traced: median(measured.traced.wall) };
-  const cpu = { plain: median(measured.plain.cpu), traced: median(measured.traced.cpu) };
   return {
     name: `trace cost: ${ROUNDS}-round delegation (${STEPS} activities), ${RUNS} runs each, traced vs untraced worker alternating on one dev server`,
     rows: [
@@ -103,23 +120,38 @@ export async function benchTraceCost(): Promise<BenchReport> {
       },
       {
         metric: 'what tracing adds a step (history), median of adjacent pairs',
-        value: extra(median(pairRatios)),
+        value: extra(median(tracedPairs)),
         unit: '%',
         target: '<= 5',
       },
       {
         metric: 'what tracing adds a step, adjacent pairs p25',
-        value: extra(percentile(pairRatios, 25)),
+        value: extra(percentile(tracedPairs, 25)),
         unit: '%',
       },
       {
         metric: 'what tracing adds a step, adjacent pairs p75',
-        value: extra(percentile(pairRatios, 75)),
+        value: extra(percentile(tracedPairs, 75)),
+        unit: '%',
+      },
+      {
+        metric: 'A/A control: a second untraced worker vs the first, median of adjacent pairs',
+        value: extra(median(controlPairs)),
+        unit: '%',
+      },
+      {
+        metric: 'A/A control, adjacent pairs p25',
+        value: extra(percentile(controlPairs, 25)),
+        unit: '%',
+      },
+      {
+        metric: 'A/A control, adjacent pairs p75',
+        value: extra(percentile(controlPairs, 75)),
         unit: '%',
       },
       {
         metric: 'traced ms/step p99 (history)',
-        value: percentile(measured.traced.history, 99),
+        value: percentile(traced.history, 99),
         unit: 'ms',
       },
       {
@@ -136,6 +168,13 @@ export async function benchTraceCost(): Promise<BenchReport> {
         baseline: cpu.plain,
         ratio: cpu.traced / cpu.plain,
       },
+      {
+        metric: 'A/A control CPU ms/step vs untraced',
+        value: cpu.control,
+        unit: 'ms',
+        baseline: cpu.plain,
+        ratio: cpu.control / cpu.plain,
+      },
       { metric: 'OTLP export requests received', value: receiver.requests(), unit: 'count' },
       {
         metric: 'OTLP bytes received per traced run',
@@ -145,12 +184,18 @@ export async function benchTraceCost(): Promise<BenchReport> {
     ],
     notes: [
       'ms/step (history) = first event to WorkflowExecutionCompleted over 22 activities, median over runs; wall = client start to result',
-      'adjacent pairs: run i of each side ran back to back (which first alternates); the target is the median of their ratios (a pair shares the load of its minute; two medians need not), the ratio of the two medians is the row above it',
-      "CPU ms/step = this process's user+system CPU during the run (both workers, the client and the receiver live here; the dev server does not), median over runs: what tracing adds to deputy's own work, steadier than wall time on a shared machine",
+      'adjacent pairs: run i of each side ran in the same round of three (each side first, second and last equally often); the target is the median of their ratios (a round shares the load of its minute; two medians need not), the ratio of the two medians is the row above it',
+      'A/A control: the same untraced worker twice in one process; its spread is how finely this machine measures a difference between two workers, so read the target row against it',
+      "CPU ms/step = this process's user+system CPU during the run (all three workers, the client and the receiver live here; the dev server does not), median over runs: what tracing adds to deputy's own work, steadier than wall time on a shared machine",
       'traced: Temporal interceptors (workflow, activity), deputy spans (execute_tool per read, chat per model call), BatchSpanProcessor over OTLP http/protobuf to a loopback receiver',
       'off costs nothing by construction (no SDK loaded, no interceptor bundled): not a row',
     ],
   };
+}
+
+/** Run i of one side over run i of the other: they ran in the same round of three. */
+function pairRatios(side: number[], baseline: number[]): number[] {
+  return side.map((value, index) => value / baseline[index]!);
 }
 
 /** A ratio as the percentage it adds: 1.031 -> 3.1. */
