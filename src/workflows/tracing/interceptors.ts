@@ -8,10 +8,10 @@
  * each child started, signal sent, signal and update handled; the context carried to activities
  * and children in Temporal's trace header), and turn deputy's own spans (./spans.ts) on. What
  * differs is the tracer: ./run-tracer.ts, on `@opentelemetry/api` alone, where Temporal's loads
- * OpenTelemetry's SDK into every run's sandbox; the span around a call: ./instrument.ts, which
- * adds no async frame to every stack of the run; and the active context: ./run-context.ts, which
- * switches no async hooks on. The helpers that carry the context in headers are Temporal's, so
- * what the worker side reads is unchanged.
+ * OpenTelemetry's SDK into every run's sandbox; and the span around a call: ./instrument.ts, which
+ * adds no async frame to every stack of the run. The context of async code is Temporal's own
+ * workflow context manager (AsyncLocalStorage), and the helpers that carry the context in headers
+ * are Temporal's, so what the worker side reads is unchanged.
  */
 import { context, propagation, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core/build/src/trace/W3CTraceContextPropagator.js';
@@ -20,6 +20,7 @@ import {
   headersWithContext,
   UPDATE_ID_ATTR_KEY,
 } from '@temporalio/interceptors-opentelemetry/lib/instrumentation.js';
+import { ContextManager } from '@temporalio/interceptors-opentelemetry/lib/workflow/context-manager.js';
 import {
   ContinueAsNew,
   workflowInfo,
@@ -39,7 +40,6 @@ import {
   type WorkflowInternalsInterceptor,
   type WorkflowOutboundCallsInterceptor,
 } from '@temporalio/workflow';
-import { runContexts } from './run-context.js';
 import { RunTracer } from './run-tracer.js';
 import { instrument } from './instrument.js';
 import { enableWorkflowSpans } from './spans.js';
@@ -69,8 +69,7 @@ class TracingInbound implements WorkflowInboundCallsInterceptor {
     return instrument({
       tracer: this.tracer,
       spanName: `RunWorkflow:${workflowInfo().workflowType}`,
-      // The run's span is the base: what the run does after an await is under it.
-      fn: () => runContexts.withBase(context.active(), () => next(input)),
+      fn: () => next(input),
       context: extractContextFromHeaders(input.headers),
       acceptableErrors: isContinueAsNew,
     });
@@ -179,15 +178,18 @@ class TracingOutbound implements WorkflowOutboundCallsInterceptor {
 }
 
 class TracingInternals implements WorkflowInternalsInterceptor {
+  constructor(private readonly contextManager: ContextManager) {}
+
   dispose(input: DisposeInput, next: Next<WorkflowInternalsInterceptor, 'dispose'>): void {
-    runContexts.disable();
+    this.contextManager.disable();
     next(input);
   }
 }
 
 /** Called once per run: each run has its own sandbox globals, so its own registrations. */
 export const interceptors = (): WorkflowInterceptors => {
-  context.setGlobalContextManager(runContexts);
+  const contextManager = new ContextManager();
+  context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const tracer = new RunTracer();
   trace.setGlobalTracerProvider({ getTracer: () => tracer });
@@ -195,6 +197,6 @@ export const interceptors = (): WorkflowInterceptors => {
   return {
     inbound: [new TracingInbound(tracer)],
     outbound: [new TracingOutbound(tracer)],
-    internals: [new TracingInternals()],
+    internals: [new TracingInternals(contextManager)],
   };
 };

@@ -12,7 +12,6 @@
 import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import type { ToolOutcome } from '../../activities/types.js';
 import type { PlannedCall } from '../tool-calls.js';
-import { runContexts } from './run-context.js';
 
 let tracer: Tracer | null = null;
 
@@ -94,9 +93,7 @@ export function roundSpans(planned: readonly PlannedCall[]): RoundSpans {
     within(item, run) {
       const call = calls.get(item);
       if (call === undefined) return run();
-      // The base, not only the synchronous call: a fallback scheduled after an await (a local
-      // read past its budget run again as an activity) is the call's child too.
-      return runContexts.withBase(trace.setSpan(context.active(), call), run);
+      return context.with(trace.setSpan(context.active(), call), run);
     },
     callDone(item, outcome) {
       const call = calls.get(item);
