@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
 import { tracingFromEnvironment } from '../src/tracing/provider.js';
 import { historyEvents, breakdown } from './history.js';
-import { median, percentile, type BenchReport } from './stats.js';
+import { median, percentile, type BenchReport, type BenchRow } from './stats.js';
 import { ROUNDS, STEPPER_FILES, STEPS } from './step-latency.js';
 import { delegationInput, startRig } from './temporal-rig.js';
 
@@ -118,37 +118,8 @@ export async function benchTraceCost(): Promise<BenchReport> {
         baseline: history.plain,
         ratio: history.traced / history.plain,
       },
-      {
-        metric: 'what tracing adds a step (history), median of adjacent pairs',
-        value: extra(median(tracedPairs)),
-        unit: '%',
-        target: '<= 5',
-      },
-      {
-        metric: 'what tracing adds a step, adjacent pairs p25',
-        value: extra(percentile(tracedPairs, 25)),
-        unit: '%',
-      },
-      {
-        metric: 'what tracing adds a step, adjacent pairs p75',
-        value: extra(percentile(tracedPairs, 75)),
-        unit: '%',
-      },
-      {
-        metric: 'A/A control: a second untraced worker vs the first, median of adjacent pairs',
-        value: extra(median(controlPairs)),
-        unit: '%',
-      },
-      {
-        metric: 'A/A control, adjacent pairs p25',
-        value: extra(percentile(controlPairs, 25)),
-        unit: '%',
-      },
-      {
-        metric: 'A/A control, adjacent pairs p75',
-        value: extra(percentile(controlPairs, 75)),
-        unit: '%',
-      },
+      ...pairRows('what tracing adds a step (history)', tracedPairs, '<= 5'),
+      ...pairRows('A/A control: what a second untraced worker adds', controlPairs),
       {
         metric: 'traced ms/step p99 (history)',
         value: percentile(traced.history, 99),
@@ -196,6 +167,20 @@ export async function benchTraceCost(): Promise<BenchReport> {
 /** Run i of one side over run i of the other: they ran in the same round of three. */
 function pairRatios(side: number[], baseline: number[]): number[] {
   return side.map((value, index) => value / baseline[index]!);
+}
+
+/** What one side adds over the untraced worker: the median of its pair ratios, p25 and p75. */
+function pairRows(label: string, ratios: number[], target?: string): BenchRow[] {
+  return [
+    {
+      metric: `${label}, median of adjacent pairs`,
+      value: extra(median(ratios)),
+      unit: '%',
+      ...(target === undefined ? {} : { target }),
+    },
+    { metric: `${label}, adjacent pairs p25`, value: extra(percentile(ratios, 25)), unit: '%' },
+    { metric: `${label}, adjacent pairs p75`, value: extra(percentile(ratios, 75)), unit: '%' },
+  ];
 }
 
 /** A ratio as the percentage it adds: 1.031 -> 3.1. */
