@@ -19,6 +19,7 @@ import { median, percentile, type BenchReport, type BenchRow } from './stats.js'
 import { ROUNDS, STEPPER_FILES, STEPS } from './step-latency.js';
 import { delegationInput, startRig } from './temporal-rig.js';
 
+/** Rounds of three; a multiple of six runs each order of ORDERS equally often. */
 const RUNS = Number(process.env.BENCH_TRACE_RUNS ?? 18);
 const WARMUP = 2;
 
@@ -108,7 +109,7 @@ export async function benchTraceCost(): Promise<BenchReport> {
     control: median(control.cpu),
   };
   return {
-    name: `trace cost: ${ROUNDS}-round delegation (${STEPS} activities), ${RUNS} runs each, traced vs untraced worker alternating on one dev server`,
+    name: `trace cost: ${ROUNDS}-round delegation (${STEPS} activities), ${RUNS} runs each, an untraced, a traced and an A/A control worker rotating on one dev server`,
     rows: [
       { metric: 'untraced ms/step (history)', value: history.plain, unit: 'ms' },
       {
