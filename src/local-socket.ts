@@ -15,6 +15,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Logger } from './api/http/errors.js';
 import type { AppEnv } from './api/http/app-env.js';
+import { createServerRefusingMalformedHosts } from './api/http/host-syntax.js';
 import { localApiSocketPath } from './paths/workspace-directories.js';
 
 /** sockaddr_un holds 108 bytes on Linux, 104 on macOS, the terminating NUL included. */
@@ -47,6 +48,8 @@ export async function listenOnLocalSocket(
   }
   const server = createAdaptorServer({
     fetch: (request, env) => app.fetch(request, { ...env, localOperator: true }),
+    // The same refusal of a malformed Host as on the TCP port (src/api/http/host-syntax.ts).
+    createServer: createServerRefusingMalformedHosts,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

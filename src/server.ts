@@ -17,6 +17,7 @@ import { listenOnLocalSocket } from './local-socket.js';
 import { definitionSecretSource } from './secrets/definition-secrets.js';
 import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
+import { createServerRefusingMalformedHosts } from './api/http/host-syntax.js';
 import { createMcpHttpEndpoint } from './mcp-door/http-endpoint.js';
 import { countedDelegations } from './metrics/counted-delegations.js';
 
@@ -140,7 +141,13 @@ export async function startApiServer(
   });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const created = serve(
-      { fetch: app.fetch, hostname: config.api.host, port: config.api.port },
+      {
+        fetch: app.fetch,
+        hostname: config.api.host,
+        port: config.api.port,
+        // A Host no URL can hold is a 400 here, before Hono builds the request's URL from it.
+        createServer: createServerRefusingMalformedHosts,
+      },
       () => resolve(created),
     );
     created.once('error', reject);

@@ -207,6 +207,60 @@ describe('the door over loopback HTTP', () => {
   });
 });
 
+/**
+ * A Host header that no URL can hold (an address past 255, a port past 65535, stray characters)
+ * is the client's mistake: a 400 with a problem body, and nothing logged as a server error.
+ */
+describe('a malformed Host header', () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'deputy-bad-host-'));
+  const errors: string[] = [];
+  let server: ApiServer;
+
+  beforeAll(async () => {
+    server = await startApiServer(loadConfig({ workspace, port: 0 }, {}), {
+      delegations: stubDelegations({ list: async () => [] }).delegations,
+      allowedHosts: [],
+      logger: {
+        error: (message, error) => errors.push(`${message}: ${String(error)}`),
+        info: () => {},
+        warn: () => {},
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it.each([
+    '127.0.0.300',
+    '127.0.0.300:4780',
+    '127.999.0.1',
+    'localhost:99999',
+    '[::1',
+    '[::1]:abc',
+    'local host',
+    'localhost:80:80',
+    '127.0.0.1/x',
+    'user@localhost',
+  ])('answers Host %j with 400 and a problem body, logging no error', async (host) => {
+    const answer = await rawRequest(server.port, { path: '/delegations', headers: { host } });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      error: expect.any(String),
+      message: expect.stringContaining('Host'),
+    });
+    expect(errors).toEqual([]);
+  });
+
+  it('still answers a well-formed loopback Host', async () => {
+    for (const host of ['127.0.0.1', `localhost:${server.port}`, '[::1]:80', '127.255.255.254']) {
+      const answer = await rawRequest(server.port, { path: '/delegations', headers: { host } });
+      expect(answer.status, host).toBe(200);
+    }
+    expect(errors).toEqual([]);
+  });
+});
+
 interface RawRequest {
   method?: string;
   path: string;
