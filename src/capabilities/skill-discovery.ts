@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { DeputyConfig } from '../config/schema.js';
 import type { SkillRef } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { splitSkillFile } from '../definitions/skill-file.js';
+import { readRegularTextSync } from '../paths/regular-file.js';
 
 /** Discovery layers of CAP-2, highest priority first. */
 export type SkillLayer =
@@ -101,7 +102,7 @@ export function discoverSkills(
 function readSkill(location: string): { name: string; description: string } | string {
   let text: string;
   try {
-    text = readFileSync(location, 'utf8');
+    text = readRegularTextSync(location);
   } catch (error) {
     return `cannot be read: ${(error as Error).message}`;
   }

@@ -7,7 +7,7 @@
  * (src/secrets/masker.ts).
  */
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import { ConfigError } from '../shared/config-error.js';
 import { jsonSyntaxProblem } from '../json-problem.js';
 import { dataDirectory, workspaceDirectory } from '../paths/workspace-directories.js';
+import { NotRegularFileError, readRegularTextSync } from '../paths/regular-file.js';
 import { TASK_QUEUE } from '../shared/delegation.js';
 import { scanConfigSecrets, shortSecretWarnings } from './config-secrets.js';
 import { redactSecretText } from '../shared/redact.js';
@@ -66,8 +67,9 @@ function parseConfigFile(
   if (existsSync(configPath)) {
     try {
       // logLevel 'error': yaml would print its warnings, with the source line quoted, to stderr.
-      raw = parseYaml(readFileSync(configPath, 'utf8'), { logLevel: 'error' }) ?? {};
+      raw = parseYaml(readRegularTextSync(configPath), { logLevel: 'error' }) ?? {};
     } catch (error) {
+      if (error instanceof NotRegularFileError) throw new ConfigError(error.message);
       throw new ConfigError(`${configPath}: not valid YAML: ${yamlProblem(error)}`);
     }
   }
@@ -160,8 +162,11 @@ function readMcpJson(
   const off = 'none of its MCP servers is configured until it is fixed';
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularTextSync(path);
   } catch (error) {
+    // A FIFO here would block the open, and with it the whole process: it is refused unread.
+    if (error instanceof NotRegularFileError)
+      return { ...none, problem: `${error.message}; ${off}` };
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     return { ...none, problem: `${path}: cannot be read (${code}); ${off}` };
   }

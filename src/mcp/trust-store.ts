@@ -10,11 +10,12 @@
  * `problem()`: never a reason to start a server, never a reason for a command to fail but the
  * approving ones, which refuse to overwrite it.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../definitions/registry/atomic-write.js';
 import { DeputyError } from '../errors.js';
+import { readRegularTextSync } from '../paths/regular-file.js';
 
 export const MCP_TRUST_FILE = 'mcp-trust.json';
 
@@ -78,7 +79,7 @@ export function createMcpTrustStore(options: {
   const parse = (stamp: string): { file: TrustFile | null; problem: string | null } => {
     if (stamp === 'absent') return { file: { v: 1, workspaces: {} }, problem: null };
     try {
-      const parsed = TrustFileSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+      const parsed = TrustFileSchema.safeParse(JSON.parse(readRegularTextSync(path)));
       if (parsed.success) return { file: parsed.data, problem: null };
     } catch {
       // Unreadable or not JSON: the same answer as a wrong shape, below.

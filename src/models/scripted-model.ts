@@ -33,9 +33,9 @@
  * deterministic default naming the rounds and their tool calls. `contextTokens` makes the model
  * claim a context window, so a test can make a delegation compact after a few rounds.
  */
-import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { readRegularTextSync } from '../paths/regular-file.js';
 import { isSummaryRequest, roundsIn } from '../shared/compaction.js';
 import type {
   ModelRequest,
@@ -111,7 +111,7 @@ const PARSED_SCRIPTS_KEPT = 64;
 export function loadScript(absolutePath: string): Script {
   let source: string;
   try {
-    source = readFileSync(absolutePath, 'utf8');
+    source = readRegularTextSync(absolutePath);
   } catch (error) {
     throw new ModelConfigError(
       `scripted model ${absolutePath}: cannot read the script: ${(error as Error).message}`,

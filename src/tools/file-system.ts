@@ -1,4 +1,5 @@
-import type { Stats } from 'node:fs';
+import { constants as fsConstants, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -8,6 +9,7 @@ import {
   READ_TOOL_SCHEMA,
   WRITE_TOOL_SCHEMA,
 } from '../shared/tools/workspace-tool-schemas.js';
+import { NotRegularFileError, openRegularFile, writeRegularFile } from '../paths/regular-file.js';
 import { FILE_SYSTEM_LIMITS, type FileSystemLimits } from './file-system-limits.js';
 import { limitText } from './output-limit.js';
 import { ToolError } from './tool.js';
@@ -87,7 +89,7 @@ async function runWrite(args: Record<string, unknown>, context: ToolContext): Pr
   if (existing?.isDirectory() === true) throw new ToolError(`${shown} is a directory, not a file`);
   // The parent chain resolved inside the workspace, so every directory created lands there.
   await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, content, 'utf8');
+  await writeTextFile(file, shown, content);
   const bytes = Buffer.byteLength(content, 'utf8');
   const lines = content === '' ? 0 : splitLines(content).length;
   const verb = existing === undefined ? 'Created' : 'Overwrote';
@@ -120,25 +122,59 @@ async function runEdit(args: Record<string, unknown>, context: ToolContext): Pro
     );
   }
   // split/join rather than String.replace: `$&` and friends in new_string must stay literal.
-  await fs.writeFile(file, text.split(oldString).join(newString), 'utf8');
+  await writeTextFile(file, shown, text.split(oldString).join(newString));
   return `Replaced ${plural(occurrences, 'occurrence')} in ${shown}`;
 }
 
+/**
+ * Opened non-blocking and checked before a byte is read: a FIFO's plain open would hold one of
+ * the four threads of Node's file-system pool until someone wrote to it, and no stop can free a
+ * thread blocked in a system call (a few such reads and every file operation of the worker
+ * waits). A FIFO, socket or device is a tool error the model can read instead.
+ */
 async function readTextFile(file: string, shown: string): Promise<string> {
-  const stats = await fs.stat(file);
-  if (stats.isDirectory()) {
-    throw new ToolError(`${shown} is a directory, not a file; use glob to list its files`);
+  let handle: FileHandle;
+  try {
+    handle = await openRegularFile(file, fsConstants.O_RDONLY);
+  } catch (error) {
+    throw notRegularError(error, shown, 'read');
   }
-  if (stats.size > FILE_SYSTEM_LIMITS.readMaxBytes) {
-    throw new ToolError(
-      `${shown} is ${stats.size} bytes, over the ${FILE_SYSTEM_LIMITS.readMaxBytes} byte limit; use grep to find the lines you need`,
-    );
+  let buffer: Buffer;
+  try {
+    const stats = await handle.stat();
+    if (stats.size > FILE_SYSTEM_LIMITS.readMaxBytes) {
+      throw new ToolError(
+        `${shown} is ${stats.size} bytes, over the ${FILE_SYSTEM_LIMITS.readMaxBytes} byte limit; use grep to find the lines you need`,
+      );
+    }
+    buffer = await handle.readFile();
+  } finally {
+    await handle.close();
   }
-  const buffer = await fs.readFile(file);
   if (looksBinary(buffer)) {
     throw new ToolError(`${shown} looks like a binary file; only text files can be read`);
   }
   return buffer.toString('utf8');
+}
+
+/** Writing opens without blocking too: a plain open of a FIFO for writing waits for a reader. */
+async function writeTextFile(file: string, shown: string, content: string): Promise<void> {
+  try {
+    await writeRegularFile(file, content);
+  } catch (error) {
+    throw notRegularError(error, shown, 'written');
+  }
+}
+
+/** A refusal of a non-regular file as a tool error; any other error as it was. */
+function notRegularError(error: unknown, shown: string, verb: 'read' | 'written'): unknown {
+  if (!(error instanceof NotRegularFileError)) return error;
+  if (error.kind === 'a directory') {
+    return new ToolError(`${shown} is a directory, not a file; use glob to list its files`);
+  }
+  return new ToolError(
+    `${shown} is ${error.kind}, not a regular file; only regular files can be ${verb}`,
+  );
 }
 
 /** The heuristic git and grep use: a NUL byte near the start means binary. */

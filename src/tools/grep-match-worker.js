@@ -63,16 +63,25 @@ function search(request) {
   for (let index = 0; index < files.length; index += 1) {
     const file = /** @type {string} */ (files[index]);
     let buffer;
+    let fd;
     try {
-      const size = fs.statSync(file).size;
-      if (bytesRead + size > maxBytes) {
+      // Non-blocking, and only a regular file is read (src/paths/regular-file.ts does the same
+      // for the TypeScript side): a FIFO's plain open would block this thread in a system call,
+      // where terminating the thread at the time budget cannot reach it.
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      const stats = fs.fstatSync(fd);
+      if (!stats.isFile()) throw new Error('not a regular file');
+      if (bytesRead + stats.size > maxBytes) {
         return { kind: 'done', hitLimitReached: false, unreadFiles: files.length - index };
       }
-      bytesRead += size;
-      buffer = fs.readFileSync(file);
+      bytesRead += stats.size;
+      buffer = fs.readFileSync(fd);
     } catch {
-      port.postMessage({ kind: 'file', index, hits: [] }); // gone since it was listed
+      // Gone since it was listed, or no longer a regular file: nothing found in it.
+      port.postMessage({ kind: 'file', index, hits: [] });
       continue;
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
     }
     const found = buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)
       ? { hits: [], more: false }

@@ -19,6 +19,7 @@ import { ToolError, type ToolContext, type ToolImplementation } from './tool.js'
 import { isInside } from '../shared/path-containment.js';
 import { isHiddenPath } from '../shared/policy-contract.js';
 import { isHiddenByIdentity } from '../paths/path-identity.js';
+import { NotRegularFileError, openRegularFileSync } from '../paths/regular-file.js';
 
 /** Budgets of one kb_search call (CAP-4). Hitting one is reported in the result. */
 export const KB_SEARCH_LIMITS = {
@@ -181,7 +182,9 @@ async function scanFiles(plan: ScanPlan): Promise<ScanOutcome> {
       }
     } catch (error) {
       skipped.push(
-        `${file.relative}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        error instanceof NotRegularFileError
+          ? `${file.relative}: ${error.kind}, not a regular file; not searched`
+          : `${file.relative}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
       );
       continue;
     }
@@ -291,7 +294,9 @@ function openInside(
   hiddenRoots: readonly string[],
 ): number | keyof typeof SKIP_REASONS {
   try {
-    const fd = fs.openSync(absolute, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    // Non-blocking and checked: a FIFO swapped in since the listing would block this
+    // synchronous read, and the whole process with it (openRegularFileSync refuses it).
+    const fd = openRegularFileSync(absolute, fs.constants.O_RDONLY, { noFollow: true });
     // A hard link to a hidden file is that file, whatever its name here (issue 25).
     if (fs.fstatSync(fd).nlink > 1 && isHiddenByIdentity(hiddenRoots, absolute)) {
       fs.closeSync(fd);
@@ -304,7 +309,7 @@ function openInside(
   const real = fs.realpathSync.native(absolute);
   if (!isInside(root, real)) return 'outside';
   if (isHiddenPath(hiddenRoots, real) || isHiddenByIdentity(hiddenRoots, real)) return 'hidden';
-  return fs.openSync(real, 'r');
+  return openRegularFileSync(real);
 }
 
 function realDirectoryInside(root: string, directory: string): string | null {

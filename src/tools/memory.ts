@@ -16,6 +16,12 @@ import {
   scanLines,
   type PendingHit,
 } from './kb-search-lines.js';
+import {
+  NotRegularFileError,
+  appendRegularFile,
+  readRegularFile,
+  readRegularText,
+} from '../paths/regular-file.js';
 import { ToolError, type ToolImplementation } from './tool.js';
 
 /**
@@ -100,7 +106,15 @@ export async function appendMemoryEntry(
     const target = path.join(directory, relativeFile);
     refuseSymlinks(directory, relativeFile);
     // One write of the whole entry, under the lock: readers never see half of it interleaved.
-    await fs.promises.appendFile(target, entry, { encoding: 'utf8', mode: 0o600 });
+    // A FIFO here would block the append (and the lock with it): refused, like a symlink.
+    try {
+      await appendRegularFile(target, entry, { mode: 0o600, noFollow: true });
+    } catch (error) {
+      if (error instanceof NotRegularFileError) {
+        throw new ToolError(`memory file ${relativeFile} is ${error.kind}, not a regular file`);
+      }
+      throw error;
+    }
     return (await fs.promises.stat(target)).size;
   } finally {
     await release();
@@ -171,8 +185,11 @@ export function createMemoryTools(
         const file = memoryFileName(args.name);
         refuseSymlinks(directory, file);
         try {
-          return await fs.promises.readFile(path.join(directory, file), 'utf8');
+          return await readRegularText(path.join(directory, file), { noFollow: true });
         } catch (error) {
+          if (error instanceof NotRegularFileError) {
+            throw new ToolError(`memory file ${file} is ${error.kind}, not a regular file`);
+          }
           if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
           throw new ToolError(`no memory file ${file}. ${await listMemory(directory)}`);
         }
@@ -222,7 +239,8 @@ async function searchMemory(directory: string, rawQuery: unknown): Promise<strin
   const { resident, daily } = await memoryFiles(directory);
   const collector = new HitCollector<PendingHit>(MEMORY_LIMITS.maxHits);
   for (const file of [...resident, ...daily]) {
-    const text = await fs.promises.readFile(path.join(directory, file), 'utf8');
+    // Listed as a regular file; one swapped for a FIFO since is refused, not waited on.
+    const text = await readRegularText(path.join(directory, file), { noFollow: true });
     scanLines(text, query, (match) => {
       const rank = rankOf(match);
       if (collector.wants(rank)) {
@@ -260,7 +278,7 @@ export async function readResidentMemory(directory: string): Promise<ResidentMem
     const absolute = path.join(directory, name);
     let buffer: Buffer;
     try {
-      buffer = await fs.promises.readFile(absolute);
+      buffer = await readRegularFile(absolute, { noFollow: true });
     } catch (error) {
       result.notes.push(
         `${name} could not be read (${(error as Error).message}) and was not loaded.`,

@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { splitSkillFile } from '../definitions/skill-file.js';
+import { readRegularText } from '../paths/regular-file.js';
 import { USE_SKILL_TOOL_SCHEMA } from '../shared/tools/capability-tool-schemas.js';
 import type { SkillRef } from '../shared/capability-snapshot.js';
 import { ToolError, type ToolImplementation } from './tool.js';
@@ -25,7 +25,7 @@ export function createUseSkillTool(skills: SkillRef[]): ToolImplementation {
       }
       let text: string;
       try {
-        text = await fs.readFile(skill.location, 'utf8');
+        text = await readRegularText(skill.location);
       } catch (error) {
         throw new ToolError(
           `skill '${skill.name}' cannot be read from ${skill.location}: ${(error as Error).message}`,

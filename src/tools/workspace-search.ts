@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isHiddenFromAgents } from '../paths/deputy-roots.js';
+import { nonRegularKind } from '../paths/regular-file.js';
 import type { FileSystemLimits } from './file-system-limits.js';
 import { GrepMatcher, type LineHit } from './grep-matcher.js';
 import { compileFailureError, prepareGrepPattern } from './grep-pattern.js';
@@ -83,7 +84,14 @@ export async function runGrep(
   let searched = 0;
   const beat = setInterval(() => context.heartbeat({ filesSearched: searched }), 1000);
   try {
-    const listing = (await fs.stat(target)).isDirectory()
+    const stats = await fs.stat(target);
+    // A FIFO, socket or device named outright is refused here; a walk lists regular files only.
+    if (!stats.isDirectory() && !stats.isFile()) {
+      throw new ToolError(
+        `${where} is ${nonRegularKind(stats) ?? 'not a regular file'}, not a regular file; only regular files can be searched`,
+      );
+    }
+    const listing = stats.isDirectory()
       ? await listWorkspaceFiles({
           workspaceRoot: context.workspaceRoot,
           directory: named,

@@ -5,7 +5,7 @@
  * value is replaced where it stands in the YAML (its source range), so every other byte, and
  * so the diff, is the file's own.
  */
-import { readFile } from 'node:fs/promises';
+import { readRegularText } from '../../paths/regular-file.js';
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { splitFrontmatter } from '../../definitions/read/frontmatter.js';
 import type { RevisionInfo } from '../../definitions/registry/revisions.js';
@@ -23,7 +23,7 @@ export async function revisionText(
   currentPath: string | undefined,
 ): Promise<RevisionText> {
   const current =
-    currentPath === undefined ? null : await readFile(currentPath, 'utf8').catch(() => null);
+    currentPath === undefined ? null : await readRegularText(currentPath).catch(() => null);
   return {
     revision: revision.info,
     content: redactFile(revision.content),

@@ -4,7 +4,8 @@
  * (DEF-5). Operations run one at a time; each ends with a reload of the live index so the
  * answer it returns is what the file now says.
  */
-import { readFile, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
+import { readRegularText } from '../../paths/regular-file.js';
 import { join } from 'node:path';
 import { DeputyError, agentNotFound, invalidDefinition } from '../../errors.js';
 import type { DefinitionLevel } from '../../shared/capability-snapshot.js';
@@ -221,7 +222,7 @@ async function restore(
   const current = get(name, level);
   const filePath = current?.filePath ?? join(writableDirectory(deps.config, level), `${name}.md`);
   if (await exists(filePath)) {
-    const text = await readFile(filePath, 'utf8');
+    const text = await readRegularText(filePath);
     if (text !== revision.content) {
       await deps.revisions.save(level, name, text);
       await writeFileAtomic(filePath, revision.content);
@@ -238,7 +239,7 @@ async function restore(
 /** The file as it is now; deleted by hand since the last scan counts as not found. */
 async function readCurrent(deps: AuthoringDeps, filePath: string, name: string): Promise<string> {
   try {
-    return await readFile(filePath, 'utf8');
+    return await readRegularText(filePath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     await deps.index.reload();

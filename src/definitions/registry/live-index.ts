@@ -3,7 +3,6 @@
  * memory, and re-scanned when a file changes (DEF-4). Authoring (authoring.ts) writes files and
  * then calls `reload`; it never touches the index itself.
  */
-import { readFile } from 'node:fs/promises';
 import type { DefinitionLevel } from '../../shared/capability-snapshot.js';
 import type { LoadedDefinition } from '../definition.js';
 import type { LevelSource } from '../levels.js';
@@ -11,6 +10,7 @@ import { builtinModelHandle } from '../../models/builtin-models.js';
 import { modelProblem, type ModelSettings } from '../model-check.js';
 import { buildIndex, compareForList } from './precedence.js';
 import type { RegistryIndex } from './precedence.js';
+import { readRegularFile } from '../../paths/regular-file.js';
 import { sha256 } from './revisions.js';
 import { scanLevel } from './scan.js';
 import { watchDefinitionDirectories } from './watch.js';
@@ -150,7 +150,7 @@ function addModelDiagnostic(
 
 async function unchangedOnDisk(entry: LoadedDefinition): Promise<boolean> {
   try {
-    return sha256(await readFile(entry.filePath)) === entry.contentHash;
+    return sha256(await readRegularFile(entry.filePath)) === entry.contentHash;
   } catch {
     return false;
   }

@@ -4,7 +4,8 @@
  * File names sort in time order, so listing needs no index file.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { readRegularFile, readRegularText } from '../../paths/regular-file.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { WRITABLE_LEVELS } from '../levels.js';
@@ -69,7 +70,7 @@ export function createRevisionStore(dataDir: string, now: () => number = Date.no
       const match = REVISION_FILE.exec(file);
       if (match === null) continue;
       const path = join(directory(level, name), file);
-      const content = await readFile(path);
+      const content = await readRegularFile(path);
       infos.push({
         id: file.slice(0, -3),
         name,
@@ -115,7 +116,7 @@ export function createRevisionStore(dataDir: string, now: () => number = Date.no
       if (!isValidName(name) || !/^\d{8}T\d{9}Z-[0-9a-f]{8}$/.test(id)) return undefined;
       for (const level of WRITABLE_LEVELS) {
         try {
-          const content = await readFile(join(directory(level, name), `${id}.md`), 'utf8');
+          const content = await readRegularText(join(directory(level, name), `${id}.md`));
           return {
             info: {
               id,

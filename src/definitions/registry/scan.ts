@@ -1,5 +1,4 @@
 /** Reads every definition file of one level. Unreadable files become diagnostics, not failures. */
-import { readFile } from 'node:fs';
 import { basename } from 'node:path';
 import fg from 'fast-glob';
 import type { Diagnostic } from '../../shared/diagnostics.js';
@@ -7,6 +6,7 @@ import type { LoadedDefinition } from '../definition.js';
 import type { LevelSource } from '../levels.js';
 import { isDefinitionFileName } from '../levels.js';
 import { fallbackName, parseDefinition } from '../read/parse.js';
+import { readRegularFile } from '../../paths/regular-file.js';
 import { sha256 } from './revisions.js';
 
 /** Files read at once; keeps a 1,000-file level well under the process's descriptor limit. */
@@ -17,17 +17,24 @@ export async function scanLevel(
   aliases: Record<string, string>,
   builtinModel?: (name: string) => string | undefined,
 ): Promise<LoadedDefinition[]> {
-  const files = await fg(source.recursive ? '**/*.md' : '*.md', {
+  const entries = await fg(source.recursive ? '**/*.md' : '*.md', {
     cwd: source.directory,
     absolute: true,
-    onlyFiles: true,
+    // Not onlyFiles: a FIFO, socket or device named like a definition is listed too, so that
+    // reading it (which refuses it unopened) reports it instead of it vanishing without a word.
+    onlyFiles: false,
+    objectMode: true,
     dot: false,
     caseSensitiveMatch: false,
     suppressErrors: true,
     // A symlinked sub-directory could loop or lead anywhere; linked files are still read.
     followSymbolicLinks: false,
   });
-  const paths = files.filter((path) => isDefinitionFileName(basename(path))).sort();
+  const paths = entries
+    .filter((entry) => !entry.dirent.isDirectory() && !entry.dirent.isSymbolicLink())
+    .map((entry) => entry.path)
+    .filter((path) => isDefinitionFileName(basename(path)))
+    .sort();
   const loaded: Array<LoadedDefinition | undefined> = new Array<LoadedDefinition | undefined>(
     paths.length,
   );
@@ -81,12 +88,9 @@ export async function loadFile(
 }
 
 /**
- * fs.readFile with a callback, as a promise: the same open, stat, read and close, with the same
- * errors, but on Node 20 about twice as fast for small files as `fs/promises` readFile, whose
- * FileHandle and promise per step cost more than reading a definition does.
+ * The file's bytes; a FIFO, socket or device is refused unopened (a FIFO's open would block the
+ * scan, and with it the process), which makes the unreadable-file diagnostic above.
  */
 function readBytes(filePath: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    readFile(filePath, (error, bytes) => (error === null ? resolve(bytes) : reject(error)));
-  });
+  return readRegularFile(filePath);
 }
