@@ -189,7 +189,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     logger,
     secrets,
   });
-  registerScheduleRoutes(app, { schedules: deps.schedules, agentNames, secrets });
+  registerScheduleRoutes(app, { schedules: deps.schedules, agentNames, secrets, settings });
   registerCardRoutes(app, { ...deps, secrets });
   registerGrantRoutes(app, { ...deps, secrets });
   registerCardLinkMinting(app, { ...deps, settings, secrets, logger });

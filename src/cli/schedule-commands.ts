@@ -70,6 +70,7 @@ export function registerScheduleCommands(
               name,
               { ...options, caller: ANONYMOUS_CALLER },
               secretMaskerFor(config),
+              config.schedules,
             ),
           );
           if (options.json) printJson(io, created);

@@ -11,6 +11,7 @@ import { type ConfigSecrets } from './config-secrets.js';
 import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/tool-queue.js';
 import { WORKER_TUNING_DEFAULTS, WorkerTuningSchema } from './worker-tuning.js';
 import { LinksConfigSchema } from './links-schema.js';
+import { DEFAULT_SCHEDULE_MIN_INTERVAL, SchedulesConfigSchema } from './schedules-schema.js';
 
 /** The longest `timeoutSeconds` of a model entry: the model-call activity itself ends at 600 s. */
 export const MAX_MODEL_TIMEOUT_SECONDS = 540;
@@ -177,6 +178,11 @@ export const ConfigFileSchema = z
     cards: CardsConfigSchema.default({ timeoutOutcome: 'deny' }),
     /** Signed one-tap approve/deny links (src/config/links-schema.ts); off without a key. */
     links: LinksConfigSchema.optional(),
+    /** How often a schedule may run, per role (src/config/schedules-schema.ts). */
+    schedules: SchedulesConfigSchema.default({
+      minInterval: DEFAULT_SCHEDULE_MIN_INTERVAL,
+      minIntervalByRole: {},
+    }),
     /**
      * What the servers of `.mcp.json` (a file agents can write) may reference: `variables` maps a
      * server's name to the environment variables its `${NAME}` references may name. A reference

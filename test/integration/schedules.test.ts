@@ -98,6 +98,92 @@ describe('schedules', () => {
     expect(agent.status).toBe(404);
   });
 
+  it('refuses every way of running more often than the default minimum of a minute', async () => {
+    const tooOften: Record<string, string>[] = [
+      { every: '1s' },
+      { every: '59s' },
+      { every: '500ms' },
+      { cron: '* * * * * * *' },
+      { cron: '*/30 * * * * * *' },
+      { cron: '0-5 * * * * * *' },
+      { cron: '@every 1s' },
+      { cron: '@every 10s/5s' },
+      { cron: 'CRON_TZ=Europe/Paris * * * * * * * # every second' },
+    ];
+    for (const timing of tooOften) {
+      const answer = await call('POST', '/schedules', {
+        agent: 'scribe',
+        task: 'Write the note.',
+        name: newName(),
+        ...timing,
+      });
+      expect(answer.status, JSON.stringify(timing)).toBe(422);
+      expect(answer.body.message).toContain(
+        'more often than the minimum interval between runs, 1m (set by schedules.minInterval in .subagents/config.yaml)',
+      );
+    }
+    const unreadable = await call('POST', '/schedules', {
+      ...rarely,
+      every: undefined,
+      name: newName(),
+      cron: 'L * * * *',
+    });
+    expect(unreadable.status).toBe(422);
+    expect(unreadable.body.message).toMatch(/minute field 'L'.*cannot be checked/);
+    // Refused before Temporal was asked: none of them exists.
+    const names = ((await call('GET', '/schedules')).body.schedules ?? []).map((row) => row.name);
+    expect(names.filter((name) => !created.includes(name))).toEqual([]);
+  });
+
+  it("a role's own minimum: admins lower, everyone else the configured one", async () => {
+    const env = { ADMIN_TOKEN: 'admin-secret', USER_TOKEN: 'user-secret' };
+    const auth = {
+      tokens: {
+        ADMIN_TOKEN: { user: 'ada', roles: ['admin'] },
+        USER_TOKEN: { user: 'uma', roles: ['writer'] },
+      },
+    };
+    const config = {
+      ...harness.config,
+      auth,
+      schedules: { minInterval: '2h', minIntervalByRole: { admin: '1h' } },
+    };
+    const app = createApp({
+      delegations: harness.delegations,
+      schedules: createSchedules({
+        client: harness.client,
+        queues: { taskQueue: harness.taskQueue, toolQueue: null },
+        runsOf: (schedule) => harness.delegations.list({ schedule }),
+      }),
+      definitions: harness.registry,
+      config,
+      auth: createAuth(config, env),
+    });
+    const create = async (token: string, cron: string) => {
+      const name = newName();
+      const response = await app.request('/schedules', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ agent: 'scribe', task: 'Write the note.', name, cron }),
+      });
+      if (response.status === 201) created.push(name);
+      return { status: response.status, body: (await response.json()) as Answer };
+    };
+    // Hourly on the first of January 2099 only: an hour apart, and never due during the test.
+    const hourly = '0 * 1 1 * 2099';
+    const user = await create(env.USER_TOKEN, hourly);
+    expect(user.status).toBe(422);
+    expect(user.body.message).toContain(
+      'minimum interval between runs, 2h (set by schedules.minInterval',
+    );
+    expect((await create(env.ADMIN_TOKEN, hourly)).status).toBe(201);
+    const halfHourly = await create(env.ADMIN_TOKEN, '0,30 * 1 1 * 2099');
+    expect(halfHourly.status).toBe(422);
+    expect(halfHourly.body.message).toContain(
+      'runs 30m apart: more often than the minimum interval between runs, 1h (set by schedules.minIntervalByRole.admin',
+    );
+  });
+
   it('answers 404 for a schedule that does not exist', async () => {
     for (const [method, path] of [
       ['GET', '/schedules/nope-nope'],
@@ -195,6 +281,18 @@ describe('schedules', () => {
     const bad = await cli('schedule', 'create', newName(), ...weekdays.slice(0, 4), '--cron', 'x');
     expect(bad.code).toBe(EXIT.usage);
     expect(bad.stderr).toMatch(/Temporal refused the schedule/);
+    const everySecond = await cli(
+      'schedule',
+      'create',
+      newName(),
+      ...weekdays.slice(0, 4),
+      '--every',
+      '1s',
+    );
+    expect(everySecond.code).toBe(EXIT.usage);
+    expect(everySecond.stderr).toContain(
+      'every 1s: more often than the minimum interval between runs, 1m (set by schedules.minInterval in .subagents/config.yaml)',
+    );
     expect((await cli('schedule', 'show', 'nope-nope')).code).toBe(EXIT.notFound);
     const listed = await eventually(async () => {
       const answer = await cli('schedule', 'list');

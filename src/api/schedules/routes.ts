@@ -5,6 +5,7 @@
  * delegation is. Reading schedules is anyone's, as listing delegations is.
  */
 import type { Context, Hono } from 'hono';
+import type { LiveConfig } from '../../config/live-config.js';
 import { DeputyError } from '../../errors.js';
 import { isOwnerOrAdmin, ownerOrAdminRefusal } from '../../rights/rights.js';
 import { scheduleCreation } from '../../schedules/create-request.js';
@@ -22,6 +23,8 @@ export function registerScheduleRoutes(
     /** Without it every schedule route answers 503 (the app was built without them). */
     schedules?: Schedules | undefined;
     secrets: SecretMasker;
+    /** Its `schedules` section, read per request: how often a caller's schedules may run. */
+    settings: LiveConfig;
     agentNames?: (() => string[]) | undefined;
   },
 ): void {
@@ -46,7 +49,12 @@ export function registerScheduleRoutes(
     const body = await parseBody(c, CreateScheduleBodySchema);
     assertKnownAgent(deps.agentNames?.(), body.agent);
     const created = await schedulesOf().create(
-      scheduleCreation(body.name, { ...body, caller: c.get('caller') }, secrets),
+      scheduleCreation(
+        body.name,
+        { ...body, caller: c.get('caller') },
+        secrets,
+        deps.settings.current().schedules,
+      ),
     );
     return c.json(secrets.value(created), 201);
   });
