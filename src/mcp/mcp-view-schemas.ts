@@ -57,8 +57,12 @@ const McpServerEntrySchema = z.object({
    */
   trust: z
     .object({
-      /** `approved`, or why not: `new` (never approved) or `changed` (since it was approved). */
-      state: z.enum(['approved', 'new', 'changed']),
+      /**
+       * `approved`, or why not: `new` (never approved), `changed` (since it was approved), or
+       * `unsigned` (its entry in the trust store was not signed by this deputy: written by hand,
+       * copied, or recorded before approvals were signed; it approves nothing).
+       */
+      state: z.enum(['approved', 'new', 'changed', 'unsigned']),
       /** sha256 of the connection fields as written: what an approval names. */
       hash: z.string(),
       /** How a person approves it. */

@@ -10,7 +10,7 @@ import type { LoadedDefinition } from '../definitions/definition.js';
 import type { McpRuntime } from './mcp-runtime.js';
 import type { PooledServer } from './pool.js';
 import { fromConfigured, fromInline, specKey, type McpServerSpec } from './server-spec.js';
-import { mcpTrustHash, needsApproval, wouldRun } from './start-gate.js';
+import { approvalState, mcpTrustHash, needsApproval, wouldRun } from './start-gate.js';
 import type { McpServerEntry, McpServerList, McpServerTools } from './mcp-view-schemas.js';
 
 export interface McpViewSources {
@@ -106,8 +106,9 @@ function trustOf(
   spec: McpServerSpec,
 ): NonNullable<McpServerEntry['trust']> {
   const hash = mcpTrustHash(spec);
-  const approval = sources.runtime.trust.approval(spec.name);
-  const state = approval?.hash === hash ? 'approved' : approval === undefined ? 'new' : 'changed';
+  const { trust } = sources.runtime;
+  const approval = trust.approval(spec.name);
+  const state = approval?.hash === hash ? 'approved' : approvalState(trust, spec.name, approval);
   return {
     state,
     hash,

@@ -32,8 +32,11 @@ export type McpStartCheck =
       allowed: false;
       /** `untrusted`: waits for a person's approval; `refused`: references a variable not allowed. */
       status: 'untrusted' | 'refused';
-      /** For `untrusted`: never approved, or approved as something else. */
-      reason?: 'new' | 'changed';
+      /**
+       * For `untrusted`: never approved, approved as something else, or an entry in the trust
+       * store that this deputy did not sign (trust-key.ts), which approves nothing.
+       */
+      reason?: 'new' | 'changed' | 'unsigned';
       /** What an approval must name. */
       hash: string;
       /** One line, safe to show: names the server and variables, never a value. */
@@ -43,7 +46,7 @@ export type McpStartCheck =
 export interface McpStartContext {
   /** config.yaml's `mcpJson.variables`: server name -> the variables it may reference. */
   variables: Readonly<Record<string, readonly string[]>>;
-  trust: Pick<McpTrustStore, 'approval'>;
+  trust: Pick<McpTrustStore, 'approval' | 'unsigned'>;
 }
 
 /** Whether `spec` may be started now, and if not, why (variables first: approving cannot help). */
@@ -75,7 +78,7 @@ export function checkStart(spec: McpServerSpec, context: McpStartContext): McpSt
   }
   const approval: McpApproval | undefined = context.trust.approval(spec.name);
   if (approval?.hash === hash) return { allowed: true };
-  const reason = approval === undefined ? 'new' : 'changed';
+  const reason = approvalState(context.trust, spec.name, approval);
   const how = `a person approves it with \`deputy mcp trust ${spec.name}\` or in the console`;
   return {
     allowed: false,
@@ -85,8 +88,23 @@ export function checkStart(spec: McpServerSpec, context: McpStartContext): McpSt
     problem:
       reason === 'new'
         ? `${server} from ${MCP_JSON_SOURCE} is not approved yet (new); ${how}`
-        : `${server} in ${MCP_JSON_SOURCE} changed since it was approved; ${how}`,
+        : reason === 'unsigned'
+          ? `${server} from ${MCP_JSON_SOURCE}: its entry in the trust store (mcp-trust.json) is not signed by this deputy (written by hand, copied from another data directory, or recorded before approvals were signed), so it approves nothing; ${how}`
+          : `${server} in ${MCP_JSON_SOURCE} changed since it was approved; ${how}`,
   };
+}
+
+/**
+ * Why a server that does not match an approval waits: a signed approval of other content
+ * (`changed`), an entry this deputy did not sign (`unsigned`), or none at all (`new`).
+ */
+export function approvalState(
+  trust: Pick<McpTrustStore, 'unsigned'>,
+  server: string,
+  approval: McpApproval | undefined,
+): 'new' | 'changed' | 'unsigned' {
+  if (approval !== undefined) return 'changed';
+  return trust.unsigned(server) ? 'unsigned' : 'new';
 }
 
 /** `${NAME}` and `${NAME:-default}` (Claude Code's forms) in every field that could expand. */

@@ -9,6 +9,11 @@
  * replace it atomically. A file that is not what this module writes approves nothing and is a
  * `problem()`: never a reason to start a server, never a reason for a command to fail but the
  * approving ones, which refuse to overwrite it.
+ *
+ * Each approval is signed with the data directory's own key (trust-key.ts). An entry whose mac
+ * is missing or wrong (written by hand, copied from another data directory, or recorded by a
+ * deputy that did not sign approvals yet) approves nothing and is reported by `unsigned()`; it
+ * does not spoil the other entries, and approving the server again replaces it.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +21,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../definitions/registry/atomic-write.js';
 import { DeputyError } from '../errors.js';
 import { readRegularTextSync } from '../paths/regular-file.js';
+import { createApprovalSigner, mcpTrustKeyPath } from './trust-key.js';
 
 export const MCP_TRUST_FILE = 'mcp-trust.json';
 
@@ -30,8 +36,16 @@ const ApprovalSchema = z.object({
   approvedAt: z.string(),
   /** `cli:<login>` or the API caller's user id; null when auth is off. */
   approvedBy: z.string().nullable(),
+  /**
+   * HMAC-SHA256 (hex) of workspace, server, hash, approvedAt and approvedBy under the data
+   * directory's key. Optional in the shape only, so a file with entries of an earlier deputy
+   * still reads: such an entry approves nothing.
+   */
+  mac: z.string().optional(),
 });
-export type McpApproval = z.infer<typeof ApprovalSchema>;
+type StoredApproval = z.infer<typeof ApprovalSchema>;
+/** An approval whose mac verified: what a person approved through deputy. */
+export type McpApproval = Omit<StoredApproval, 'mac'>;
 
 const TrustFileSchema = z.object({
   v: z.literal(1),
@@ -42,9 +56,14 @@ type TrustFile = z.infer<typeof TrustFileSchema>;
 
 export interface McpTrustStore {
   readonly path: string;
-  /** The approval of `server` in this workspace, if a person gave one. */
+  /** The approval of `server` in this workspace, if a person gave one (its mac verified). */
   approval(server: string): McpApproval | undefined;
-  /** Why the file approves nothing (not JSON, not this module's shape), or null. */
+  /**
+   * Whether the store has an entry for `server` in this workspace that this deputy did not sign
+   * (no mac, or a wrong one): it approves nothing, and `deputy mcp trust` must be run again.
+   */
+  unsigned(server: string): boolean;
+  /** Why the file approves nothing (not JSON, not this module's shape, an unusable key), or null. */
   problem(): string | null;
   /** Records that a person approved `hash` for `server` (replacing an earlier approval). */
   approve(server: string, hash: string, approvedBy: string | null): Promise<McpApproval>;
@@ -58,6 +77,7 @@ export function createMcpTrustStore(options: {
   now?: () => Date;
 }): McpTrustStore {
   const path = mcpTrustPath(options.dataDir);
+  const signer = createApprovalSigner(mcpTrustKeyPath(options.dataDir), options.workspace);
   const now = options.now ?? (() => new Date());
   let cached: { stamp: string; file: TrustFile | null; problem: string | null } | null = null;
   /** Approvals and withdrawals of this process, one at a time (each reads, then writes). */
@@ -92,6 +112,14 @@ export function createMcpTrustStore(options: {
 
   const servers = (file: TrustFile | null) => file?.workspaces[options.workspace] ?? {};
 
+  const stored = (server: string): StoredApproval | undefined => {
+    const approvals = servers(read().file);
+    return Object.hasOwn(approvals, server) ? approvals[server] : undefined;
+  };
+
+  const signed = (server: string, { mac, ...approval }: StoredApproval): boolean =>
+    signer.verifies(server, approval, mac);
+
   const change = <T>(edit: (file: TrustFile) => T): Promise<T> => {
     const next = writing.then(async () => {
       cached = null;
@@ -109,14 +137,21 @@ export function createMcpTrustStore(options: {
   return {
     path,
     approval: (server) => {
-      const approvals = servers(read().file);
-      return Object.hasOwn(approvals, server) ? approvals[server] : undefined;
+      const entry = stored(server);
+      if (entry === undefined || !signed(server, entry)) return undefined;
+      return { hash: entry.hash, approvedAt: entry.approvedAt, approvedBy: entry.approvedBy };
     },
-    problem: () => read().problem,
+    unsigned: (server) => {
+      const entry = stored(server);
+      return entry !== undefined && !signed(server, entry);
+    },
+    problem: () => read().problem ?? signer.problem(),
     approve: (server, hash, approvedBy) =>
       change((file) => {
         const approval: McpApproval = { hash, approvedAt: now().toISOString(), approvedBy };
-        file.workspaces[options.workspace] = { ...servers(file), [server]: approval };
+        // The key is created by the first approval; one that is not deputy's refuses, unreplaced.
+        const mac = signer.sign(server, approval);
+        file.workspaces[options.workspace] = { ...servers(file), [server]: { ...approval, mac } };
         return approval;
       }),
     revoke: (server) =>

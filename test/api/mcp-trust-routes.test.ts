@@ -166,4 +166,54 @@ describe('POST|DELETE /workspace/mcp/:server/trust', () => {
     );
     expect(readPids(marker)).toHaveLength(1);
   });
+
+  it('a hand-written entry in the trust store approves nothing: untrusted, unsigned, until approved again', async () => {
+    const { hash } = (await marked()).trust!;
+    const started = readPids(marker).length;
+    // What deputy wrote before approvals were signed, or what anyone with the file could add.
+    writeFileSync(
+      join(dataDir, 'mcp-trust.json'),
+      JSON.stringify({
+        v: 1,
+        workspaces: {
+          [workspace]: {
+            marker: { hash, approvedAt: '2026-01-01T00:00:00.000Z', approvedBy: 'alice' },
+          },
+        },
+      }),
+    );
+    const held = await marked();
+    expect(held).toMatchObject({ status: 'untrusted', trust: { state: 'unsigned', hash } });
+    expect(held.lastError).toContain(
+      "MCP server 'marker' from .mcp.json: its entry in the trust store (mcp-trust.json) is not signed by this deputy",
+    );
+    expect(held.lastError).toContain('`deputy mcp trust marker`');
+    expect(held.trust!.wouldRun).toMatchObject({ command: fixture.command });
+    expect(readPids(marker)).toHaveLength(started);
+
+    // Approved through deputy, the same entry is signed and the server runs.
+    const approved = await approve(hash);
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const kept = JSON.parse(readFileSync(join(dataDir, 'mcp-trust.json'), 'utf8')) as {
+      workspaces: Record<string, Record<string, { mac?: string }>>;
+    };
+    expect(kept.workspaces[workspace]?.marker?.mac).toMatch(/^[0-9a-f]{64}$/);
+    await eventually(
+      async () => ((await marked()).status === 'connected' ? true : undefined),
+      'the approved server to connect',
+      30_000,
+      200,
+    );
+    expect((await call('/workspace/mcp/marker/trust', 'admin', { method: 'DELETE' })).status).toBe(
+      200,
+    );
+    const pid = readPids(marker).at(-1);
+    expect(readPids(marker)).toHaveLength(started + 1);
+    await eventually(
+      async () => (pid === undefined || !isRunning(pid) ? true : undefined),
+      'the withdrawn server to stop',
+      15_000,
+      100,
+    );
+  });
 });

@@ -1,9 +1,10 @@
 /**
  * The start gate of `.mcp.json` servers (src/mcp/start-gate.ts) and the approvals it reads
  * (src/mcp/trust-store.ts), on real files: what the hash covers, which references count, what a
- * trust file that deputy did not write approves (nothing).
+ * trust file that deputy did not write approves (nothing), and what an entry this deputy did not
+ * sign approves (nothing either).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -114,6 +115,78 @@ describe('the trust file', () => {
     await expect(trust.approve('files', mcpTrustHash(base), null)).rejects.toThrow(
       /not a trust file/,
     );
+  });
+
+  it('approves nothing with an entry deputy did not sign: hand-written, copied, or from an earlier deputy', async () => {
+    const { dataDir, trust } = store();
+    const context = { variables: {}, trust };
+    const handWritten = {
+      hash: mcpTrustHash(base),
+      approvedAt: '2026-01-01T00:00:00.000Z',
+      approvedBy: 'cli:alice',
+    };
+    const write = (entry: Record<string, unknown>) =>
+      writeFileSync(
+        join(dataDir, 'mcp-trust.json'),
+        JSON.stringify({ v: 1, workspaces: { '/ws': { files: entry } } }),
+      );
+    // The shape deputy wrote before approvals were signed: it reads, and approves nothing.
+    write(handWritten);
+    expect(trust.approval('files')).toBeUndefined();
+    expect(trust.unsigned('files')).toBe(true);
+    expect(trust.problem()).toBeNull();
+    const held = checkStart(base, context);
+    expect(held).toMatchObject({ allowed: false, status: 'untrusted', reason: 'unsigned' });
+    expect(held.allowed ? '' : held.problem).toBe(
+      "MCP server 'files' from .mcp.json: its entry in the trust store (mcp-trust.json) is not signed by this deputy (written by hand, copied from another data directory, or recorded before approvals were signed), so it approves nothing; a person approves it with `deputy mcp trust files` or in the console",
+    );
+
+    // Approving again signs it; its mac holds only for this data directory's key.
+    await trust.approve('files', mcpTrustHash(base), 'cli:alice');
+    expect(checkStart(base, context)).toEqual({ allowed: true });
+    expect(trust.unsigned('files')).toBe(false);
+    expect(statSync(join(dataDir, 'mcp-trust.key')).mode & 0o777).toBe(0o600);
+    const signed = (
+      JSON.parse(readFileSync(join(dataDir, 'mcp-trust.json'), 'utf8')) as {
+        workspaces: Record<string, Record<string, { mac: string }>>;
+      }
+    ).workspaces['/ws']!.files!;
+    expect(signed.mac).toMatch(/^[0-9a-f]{64}$/);
+
+    // The signed entry, changed by hand (who approved it), or copied into another data
+    // directory: unsigned there.
+    write({ ...signed, approvedBy: 'cli:mallory' });
+    expect(checkStart(base, context)).toMatchObject({ reason: 'unsigned' });
+    const elsewhere = store();
+    writeFileSync(
+      join(elsewhere.dataDir, 'mcp-trust.json'),
+      JSON.stringify({ v: 1, workspaces: { '/ws': { files: signed } } }),
+    );
+    await elsewhere.trust.approve('other', mcpTrustHash(base), null);
+    expect(elsewhere.trust.approval('files')).toBeUndefined();
+    expect(elsewhere.trust.unsigned('files')).toBe(true);
+    // ... and copied to another workspace of the same data directory.
+    writeFileSync(
+      join(dataDir, 'mcp-trust.json'),
+      JSON.stringify({ v: 1, workspaces: { '/other': { files: signed } } }),
+    );
+    const other = createMcpTrustStore({ dataDir, workspace: '/other' });
+    expect(other.approval('files')).toBeUndefined();
+    expect(other.unsigned('files')).toBe(true);
+  });
+
+  it('approves nothing when the key file is not one deputy wrote, and does not replace it', async () => {
+    const { dataDir, trust } = store();
+    await trust.approve('files', mcpTrustHash(base), null);
+    writeFileSync(join(dataDir, 'mcp-trust.key'), 'not a key\n');
+    expect(trust.approval('files')).toBeUndefined();
+    expect(trust.problem()).toMatch(
+      /mcp-trust\.key is not a key deputy wrote; no MCP approval verifies/,
+    );
+    await expect(trust.approve('files', mcpTrustHash(base), null)).rejects.toThrow(
+      /not a key deputy wrote/,
+    );
+    expect(readFileSync(join(dataDir, 'mcp-trust.key'), 'utf8')).toBe('not a key\n');
   });
 
   it('keeps approvals per workspace, and sees another process write it', async () => {

@@ -63,7 +63,7 @@ export const mcpPaths: PathItems = {
     post: {
       summary: 'Approve a `.mcp.json` server, exactly as it was shown',
       description:
-        "The body names the hash the person saw (`trust.hash` of `GET /workspace/mcp`); a file that says something else by now is 409 `mcp_server_changed` and nothing is approved. The approval is kept in the data directory (`mcp-trust.json`), tied to that hash: any later change of the server's command, args, env, URL or headers needs a new one. With auth on, `admin` only.",
+        "The body names the hash the person saw (`trust.hash` of `GET /workspace/mcp`); a file that says something else by now is 409 `mcp_server_changed` and nothing is approved. The approval is kept in the data directory (`mcp-trust.json`), tied to that hash and signed with the data directory's own key (`mcp-trust.key`): any later change of the server's command, args, env, URL or headers needs a new one, and an entry deputy did not sign (hand-written, copied, or from a deputy before approvals were signed) approves nothing (`trust.state: unsigned`). With auth on, `admin` only.",
       parameters: [serverName],
       requestBody: requestBody(McpTrustBodySchema),
       responses: {
