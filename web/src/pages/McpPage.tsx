@@ -122,7 +122,9 @@ function Approval({
         {server.name}{' '}
         {trust.state === 'new'
           ? 'is new in .mcp.json and not approved'
-          : 'changed in .mcp.json since it was approved'}
+          : trust.state === 'unsigned'
+            ? 'has an approval deputy did not sign (hand-written, copied, or from before approvals were signed)'
+            : 'changed in .mcp.json since it was approved'}
       </h2>
       <p>
         It is not started (by a worker, a listing or a delegation) until a person approves what the
