@@ -15,6 +15,9 @@ import type { LoadedDefinition } from './definitions/definition.js';
 import { readResidentMemory } from './tools/memory.js';
 import { realpathLenient } from './paths/realpath-lenient.js';
 import { deputyRoots } from './paths/deputy-roots.js';
+import { derivedTrustedLocations } from './paths/derived-trusted-files.js';
+import { perCallModelProblem } from './shared/model-contract.js';
+import { namedExecutables } from './named-executables.js';
 import {
   UnknownModelError,
   type AgentResolver,
@@ -29,6 +32,8 @@ export interface DefinitionSource {
   /** `get` checked against the disk first (the registry has it); used when present. */
   current?(name: string): Promise<LoadedDefinition | undefined>;
   list(): LoadedDefinition[];
+  /** Every definition, those a higher level shadows too (the registry has it); else `list`. */
+  listAll?(): LoadedDefinition[];
 }
 
 /**
@@ -82,8 +87,14 @@ export function createAgentResolver(
         snapshot,
         workspaceRoot: config.workspace,
         writableRoots: writableRoots(config),
-        // Computed per delegation: a folder created or relinked since the last one counts.
-        ...deputyRoots(config),
+        // Computed per delegation: a folder created or relinked since the last one counts, and
+        // so does a script a definition saved since then names.
+        ...deputyRoots(config, {
+          derived: derivedTrustedLocations(
+            config.workspace,
+            namedExecutables(definitions.listAll?.() ?? definitions.list(), config),
+          ),
+        }),
       };
     },
   };
@@ -99,7 +110,8 @@ function modelFor(
   config: DeputyConfig,
 ): string {
   if (options.model !== undefined) {
-    const problem = modelProblem(options.model, config.models);
+    const problem =
+      perCallModelProblem(options.model) ?? modelProblem(options.model, config.models);
     if (problem !== null) {
       throw new UnknownModelError(`Task model for '${definition.name}': ${problem}`);
     }

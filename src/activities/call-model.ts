@@ -3,7 +3,7 @@ import type { DeputyConfig } from '../config/schema.js';
 import { ModelCallError, ModelConfigError } from '../models/model-adapter.js';
 import { createModelAdapter } from '../models/select-model.js';
 import type { SecretMasker } from '../secrets/masker.js';
-import { deputyRoots } from '../paths/deputy-roots.js';
+import { deputyRoots, isHiddenFromAgents } from '../paths/deputy-roots.js';
 import { pathsOfCalls } from '../tools/call-paths.js';
 import { commandsOfCalls } from '../tools/shell-analysis.js';
 import type { ModelCall, ModelTurn } from './types.js';
@@ -36,6 +36,7 @@ export async function callModelActivity(
       level: input.level,
       config,
       baseDirectory: input.level === 'builtin' ? config.projectRoot : config.workspace,
+      isHidden: (file) => isHiddenFromAgents(deputyRoots(config).hiddenRoots, file),
     });
   } catch (error) {
     if (error instanceof ModelConfigError) {

@@ -123,12 +123,19 @@ export const TemporalFileSchema = z
 
 export const TokenSchema = z.object({ user: z.string().min(1), roles: z.array(z.string()) });
 
+/**
+ * The model of `model: default` when the configuration names none: the echo script shipped in
+ * deputy's own `agents/scripts/`, read from the package only (a workspace file of the same name
+ * must not become the model of every agent).
+ */
+export const BUILTIN_DEFAULT_MODEL = 'scripted:agents/scripts/echo.yaml';
+
 export const ConfigFileSchema = z
   .object({
     models: z
       .object({
         /** Handle used when a definition says `model: default`. */
-        default: z.string().default('scripted:agents/scripts/echo.yaml'),
+        default: z.string().default(BUILTIN_DEFAULT_MODEL),
         catalog: z.record(z.string(), ModelEntrySchema).default({}),
         /** Ecosystem aliases (`sonnet`, `opus`, `haiku`) -> catalog handle. */
         aliases: z.record(z.string(), z.string()).default({}),
@@ -136,7 +143,7 @@ export const ConfigFileSchema = z
         overrides: z.record(z.string(), z.string()).default({}),
       })
       .default({
-        default: 'scripted:agents/scripts/echo.yaml',
+        default: BUILTIN_DEFAULT_MODEL,
         catalog: {},
         aliases: {},
         overrides: {},

@@ -133,9 +133,7 @@ function parseScript(absolutePath: string, source: string): Script {
   try {
     raw = parseYaml(source);
   } catch (error) {
-    throw new ModelConfigError(
-      `scripted model ${absolutePath}: not valid YAML: ${(error as Error).message}`,
-    );
+    throw new ModelConfigError(`scripted model ${absolutePath}: not valid YAML${where(error)}`);
   }
   const parsed = ScriptSchema.safeParse(raw);
   if (!parsed.success) {
@@ -147,6 +145,18 @@ function parseScript(absolutePath: string, source: string): Script {
     );
   }
   return parsed.data;
+}
+
+/**
+ * Where a YAML error is, without the parser's excerpt of the file: whoever reads the error may
+ * not be allowed to read the file, and a path that is not a script at all (a repository's config,
+ * a database) must not come back quoted.
+ */
+function where(error: unknown): string {
+  const position = (error as { linePos?: Array<{ line: number; col: number }> }).linePos?.[0];
+  const code = (error as { code?: unknown }).code;
+  const at = position === undefined ? '' : ` at line ${position.line}, column ${position.col}`;
+  return `${at}${typeof code === 'string' ? ` (${code})` : ''}`;
 }
 
 /** Reads a script file and returns an adapter that replays it. */

@@ -16,7 +16,12 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { DEFAULT_CONTEXT_TOKENS, type DeputyConfig, type ModelEntry } from '../config/schema.js';
+import {
+  BUILTIN_DEFAULT_MODEL,
+  DEFAULT_CONTEXT_TOKENS,
+  type DeputyConfig,
+  type ModelEntry,
+} from '../config/schema.js';
 import { apiKeyVariable } from '../config/model-keys.js';
 import { isInsideReal } from '../paths/containment.js';
 import { isInside } from '../shared/path-containment.js';
@@ -50,6 +55,11 @@ export interface CreateModelAdapterOptions {
   baseDirectory: string;
   /** Where API keys are read from, at call time. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether a path is one no agent may read (the configuration file, the data directory): such a
+   * file is never read as a script, so its content cannot come back in an error. Default: none.
+   */
+  isHidden?: (absolutePath: string) => boolean;
 }
 
 /** Where the effective handle came from; decides the base directory of a scripted path. */
@@ -113,13 +123,13 @@ export function createModelAdapter(options: CreateModelAdapterOptions): ModelAda
 
   if (handle.startsWith(SCRIPTED_PREFIX)) {
     const relativePath = handle.slice(SCRIPTED_PREFIX.length);
-    // A definition's script lives next to the definition; a handle from the configuration may
-    // name a workspace script or, like the built-in default, one shipped with the project.
-    const bases =
-      resolved.source === 'definition'
-        ? [options.baseDirectory]
-        : [config.workspace, config.projectRoot];
-    const scriptPath = resolveScriptPath(relativePath, bases, `${where}: model '${handle}'${via}`);
+    const context = `${where}: model '${handle}'${via}`;
+    const scriptPath = resolveScriptPath(relativePath, scriptBases(resolved, options), context);
+    if (options.isHidden?.(scriptPath) === true) {
+      throw new ModelConfigError(
+        `${context}: scripted model path '${relativePath}' is deputy's configuration or data, which is never read as a script`,
+      );
+    }
     return loadScriptedModel(scriptPath, { displayPath: relativePath });
   }
 
@@ -189,6 +199,40 @@ function createCatalogAdapter(
     contextTokens,
     complete: (request, options) => adapter.complete(request, options),
   };
+}
+
+/**
+ * Where a scripted handle's script is looked for, in order. A definition's script lives next to
+ * the definition (the workspace, or the package for built-ins); a handle from the configuration
+ * may name a workspace script or one shipped with the package. The built-in default is read from
+ * the package only: a workspace file at the same path would otherwise become the model of every
+ * `model: default` agent.
+ */
+function scriptBases(
+  resolved: ResolvedHandle,
+  options: Pick<CreateModelAdapterOptions, 'baseDirectory' | 'config'>,
+): string[] {
+  if (resolved.source === 'definition') return [options.baseDirectory];
+  if (resolved.handle === BUILTIN_DEFAULT_MODEL) return [options.config.projectRoot];
+  return [options.config.workspace, options.config.projectRoot];
+}
+
+/**
+ * Every file a scripted handle could be read from once override, default and alias apply,
+ * existing or not (creating a missing one earlier in the order would change the script); empty
+ * for other handles and for paths that leave their base (those are refused when loading).
+ */
+export function scriptCandidates(
+  options: Omit<CreateModelAdapterOptions, 'level' | 'env' | 'isHidden'>,
+): string[] {
+  const resolved = resolveModelHandle(options.handle, options.agentName, options.config);
+  if (!resolved.handle.startsWith(SCRIPTED_PREFIX)) return [];
+  const relativePath = resolved.handle.slice(SCRIPTED_PREFIX.length);
+  if (relativePath === '' || isAbsolute(relativePath) || relativePath.includes('\0')) return [];
+  return scriptBases(resolved, options)
+    .map((base) => ({ base, candidate: resolve(base, relativePath) }))
+    .filter(({ base, candidate }) => isInside(base, candidate) && candidate !== base)
+    .map(({ candidate }) => candidate);
 }
 
 /**

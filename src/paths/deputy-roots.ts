@@ -9,7 +9,12 @@ import { isAbsolutePosixPath } from '../shared/path-containment.js';
 import { isHiddenPath, type ProtectedRoot } from '../shared/policy-contract.js';
 import { isHiddenByIdentity } from './path-identity.js';
 import { realpathLenient } from './realpath-lenient.js';
-import { trustedLocations, type TrustedConfig, type TrustedOptions } from './trusted-files.js';
+import {
+  trustedLocations,
+  type TrustedConfig,
+  type TrustedLocation,
+  type TrustedOptions,
+} from './trusted-files.js';
 
 export interface DeputyRoots {
   protectedRoots: ProtectedRoot[];
@@ -23,8 +28,14 @@ export interface DeputyRoots {
  * written: a link swapped for a real folder after this ran would otherwise unprotect the
  * lexical place.
  */
-export function deputyRoots(config: TrustedConfig, options: TrustedOptions = {}): DeputyRoots {
-  const locations = trustedLocations(config, options);
+export function deputyRoots(
+  config: TrustedConfig,
+  options: TrustedOptions & {
+    /** Files the definitions and configuration name (src/paths/derived-trusted-files.ts). */
+    derived?: readonly TrustedLocation[];
+  } = {},
+): DeputyRoots {
+  const locations = [...trustedLocations(config, options), ...(options.derived ?? [])];
   // Roots share parents (the workspace, the project): each is resolved once per computation.
   const seen = new Map<string, string>();
   const protectedRoots = locations.flatMap(({ kind, path: root }) =>

@@ -54,6 +54,29 @@ export const CONFIG_FILE = path.join('.subagents', 'config.yaml');
  */
 const RUNTIME_ENTRIES = ['src', 'dist', 'bin', 'web/dist', 'package.json', 'node_modules'];
 
+/**
+ * What the commands people start deputy with (`npx deputy ...`, `npm start`, an MCP host's
+ * `npx deputy mcp serve`) read in the workspace before deputy's own code runs: npm's settings
+ * (`.npmrc` can set `node-options=--require ./x.cjs`), the project's scripts and lock files, the
+ * version files of Node's version managers, and the folders npx looks in for `deputy` first.
+ * Whoever changes one of them chooses what the next launch runs.
+ */
+const LAUNCHER_FILES = [
+  '.npmrc',
+  'package.json',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  '.nvmrc',
+  '.node-version',
+  '.tool-versions',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnpmfile.cjs',
+  'pnpm-workspace.yaml',
+  path.join('node_modules', '.bin'),
+  path.join('node_modules', 'deputy'),
+];
+
 export function trustedLocations(
   config: TrustedConfig,
   options: TrustedOptions = {},
@@ -113,6 +136,11 @@ function workspaceLocations(config: TrustedConfig): TrustedLocation[] {
       role: 'MCP servers deputy starts (commands it runs, URLs it calls)',
     },
     { kind: 'git', path: inWorkspace('.git'), role: 'the repository: its hooks and config run' },
+    ...LAUNCHER_FILES.map((file): TrustedLocation => ({
+      kind: 'launcher',
+      path: inWorkspace(file),
+      role: 'read by npm, npx or Node when a person launches deputy here',
+    })),
     ...config.skills.pluginDirs.map((dir): TrustedLocation => ({
       kind: 'skills',
       path: path.isAbsolute(dir) ? path.resolve(dir) : path.resolve(workspace, dir),
@@ -121,10 +149,15 @@ function workspaceLocations(config: TrustedConfig): TrustedLocation[] {
   ];
 }
 
-/** The user's own agents and skills, offered to every workspace. */
+/** The user's own agents and skills, offered to every workspace, and npm's user settings. */
 function userLocations(config: TrustedConfig, home: string): TrustedLocation[] {
   return [
     { kind: 'definitions', path: config.userDir, role: 'user-level agents and skills' },
+    {
+      kind: 'launcher',
+      path: path.join(home, '.npmrc'),
+      role: "npm's user settings (node-options, scripts): read by every npm and npx",
+    },
     {
       kind: 'skills',
       path: path.join(home, '.claude', 'skills'),

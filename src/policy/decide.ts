@@ -48,6 +48,8 @@ const PROTECTED_CHANGES: Record<ProtectedKind, string> = {
   runtime: "changes deputy's own code or the programs it runs",
   git: 'changes the git repository',
   data: "changes deputy's data directory",
+  launcher: 'changes how deputy or its package manager is launched',
+  script: 'changes a script deputy runs or replays (a hook, an MCP server, a scripted model)',
 };
 
 /**

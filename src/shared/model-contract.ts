@@ -70,3 +70,15 @@ export interface TokenUsage {
   /** Of `inputTokens`, those read from the provider's prompt cache. */
   cachedInputTokens: number;
 }
+
+/**
+ * A per-call model (`Task`'s `model`, a fork's or a resumed run's) may name the catalog, an alias
+ * or `default`, never a script: a script is a file, and only the definitions and the
+ * configuration, which agents cannot change without a card, may choose which file answers as a
+ * model. Null when the handle may be used.
+ */
+export function perCallModelProblem(handle: string): string | null {
+  return handle.trim().startsWith('scripted:')
+    ? `a scripted model cannot be chosen per call ('${handle.trim().slice(0, 80)}'): only an agent's definition or the configuration may name a script; use a catalog handle, an alias or 'default'`
+    : null;
+}

@@ -42,7 +42,17 @@ export type UnattendedVerdict = 'ask' | 'deny';
  * it runs; `git`: the workspace's `.git/`; `data`: deputy's data directory. The list of where each
  * lies is src/paths/trusted-files.ts.
  */
-export type ProtectedKind = 'definitions' | 'skills' | 'mcp' | 'runtime' | 'git' | 'data';
+export type ProtectedKind =
+  | 'definitions'
+  | 'skills'
+  | 'mcp'
+  | 'runtime'
+  | 'git'
+  | 'data'
+  /** Files npm, npx and Node read when a person launches deputy (`.npmrc`, `package.json`). */
+  | 'launcher'
+  /** A file a hook or an MCP server command runs, or a scripted model's script. */
+  | 'script';
 
 /**
  * A folder where a write always needs a card outside `full-access`, whatever the writable roots

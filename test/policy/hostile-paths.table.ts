@@ -41,6 +41,10 @@ export const TREE = {
     'ws/node_modules/deputy/skills',
     'ws/node_modules/deputy/dist',
     'ws/node_modules/zod',
+    'ws/node_modules/.bin',
+    'ws/scripts',
+    'ws/hooks',
+    'ws/tools',
     'user/agents',
     'home/.claude/skills',
     'tools',
@@ -63,6 +67,11 @@ export const TREE = {
     'user/agents/mine.md': '---\nname: mine\n---\n',
     'home/.claude/skills/SKILL.md': '---\nname: home\n---\n',
     'ws/src/ok.ts': 'export {};\n',
+    'ws/package.json': '{"scripts":{"start":"deputy dev"}}\n',
+    'ws/.npmrc': 'fund=false\n',
+    'ws/scripts/check-call.sh': 'exit 0\n',
+    'ws/scripts/lead.yaml': 'turns: [{ text: hi }]\n',
+    'ws/tools/server.mjs': '\n',
     'ws/src/plain-a.txt': 'a\n',
   } as Record<string, string>,
   /** [link, target]: symbolic links, relative to the base. */
@@ -73,6 +82,8 @@ export const TREE = {
     ['ws/src/mcp-link.json', '../.mcp.json'],
     ['ws/src/hooks', '../.git/hooks'],
     ['ws/src/state', '../.deputy'],
+    ['ws/src/check-link.sh', '../scripts/check-call.sh'],
+    ['ws/src/npmrc-link', '../.npmrc'],
   ] as Array<[string, string]>,
   /** [link, target]: hard links, relative to the base. */
   hardlinks: [
@@ -86,7 +97,20 @@ export const TREE = {
     ['ws/src/hl-worker.js', 'ws/node_modules/deputy/dist/worker.js'],
     ['ws/src/hl-home-skill.md', 'home/.claude/skills/SKILL.md'],
     ['ws/src/plain-b.txt', 'ws/src/plain-a.txt'],
+    ['ws/src/hl-check.sh', 'ws/scripts/check-call.sh'],
+    ['ws/src/hl-package.json', 'ws/package.json'],
   ] as Array<[string, string]>,
+};
+
+/**
+ * What the table's definitions and configuration name (src/named-executables.ts would find
+ * these in real files): a hook's script, an MCP server's script, a scripted model's script.
+ */
+export const NAMED = {
+  hookCommands: ['./scripts/check-call.sh --strict 2>/dev/null', 'python3 hooks/post.py'],
+  serverCommands: [{ command: 'node', args: ['tools/server.mjs', '--port=0'] }],
+  /** Relative to the workspace here; the test makes them absolute. */
+  modelScripts: ['scripts/lead.yaml'],
 };
 
 /** The `skills.pluginDirs` of the configuration (NFC spelling). */
@@ -152,6 +176,28 @@ export const ROWS: HostileRow[] = [
   write("@swc/core's native cache", '{base}/home/.cache/swc-native-0/v1/swc.node'),
   read("the Temporal client's profiles", '{base}/home/.config/temporalio/temporal.yaml'),
   read('the configuration', '.subagents/config.yaml'),
+
+  // What launches deputy (npx deputy, npm start) and what definitions name to run or replay.
+  edit("the project's package.json (npm start's scripts)", 'package.json'),
+  write('.npmrc (node-options=--require ...)', '.npmrc'),
+  write("npm's user settings", '{base}/home/.npmrc'),
+  write('a lock file', 'package-lock.json'),
+  write('a shrinkwrap file', 'npm-shrinkwrap.json'),
+  write("nvm's version file", '.nvmrc'),
+  write('a Node version file', '.node-version'),
+  write("asdf's version file", '.tool-versions'),
+  write("Yarn's settings", '.yarnrc'),
+  write("Yarn's settings (YAML)", '.yarnrc.yml'),
+  write("pnpm's hook file", '.pnpmfile.cjs'),
+  write("pnpm's workspace file", 'pnpm-workspace.yaml'),
+  write('a program npx finds first', 'node_modules/.bin/deputy'),
+  write('the deputy package npx finds first', 'node_modules/deputy/bin/deputy.mjs'),
+  write("a hook's script", 'scripts/check-call.sh'),
+  write("a hook's script that does not exist yet", 'hooks/post.py'),
+  write("an MCP server's script", 'tools/server.mjs'),
+  write("a scripted model's script", 'scripts/lead.yaml'),
+  read("a hook's script (readable: reading widens nothing)", 'scripts/check-call.sh', 'ordinary'),
+  write('a file beside a hook script', 'scripts/other.sh', 'ordinary'),
   read('the data directory', '.deputy/memory/main/MEMORY.md'),
 
   // Through a symbolic link.
@@ -159,6 +205,8 @@ export const ROWS: HostileRow[] = [
   write('a shared skill through a linked folder', 'src/skills-link/review/SKILL.md'),
   write('.mcp.json through a link', 'src/mcp-link.json'),
   write('a git hook through a linked folder', 'src/hooks/post-checkout'),
+  write("a hook's script through a link", 'src/check-link.sh'),
+  write('.npmrc through a link', 'src/npmrc-link'),
   read('the configuration through a link', 'src/settings.yaml'),
   read('the data directory through a linked folder', 'src/state/memory/main/MEMORY.md'),
 
@@ -169,6 +217,8 @@ export const ROWS: HostileRow[] = [
   write('.mcp.json through a hard link', 'src/hl-mcp.json'),
   write('the git config through a hard link', 'src/hl-git-config'),
   write("deputy's code through a hard link", 'src/hl-worker.js'),
+  write("a hook's script through a hard link", 'src/hl-check.sh'),
+  edit('package.json through a hard link', 'src/hl-package.json'),
   write("the user's skill through a hard link", 'src/hl-home-skill.md'),
   write('the configuration through a hard link', 'src/hl-config.yaml'),
   read('the configuration through a hard link', 'src/hl-config.yaml'),
@@ -178,6 +228,8 @@ export const ROWS: HostileRow[] = [
   write('a definition spelled in capitals', '.SUBAGENTS/agents/fixer.md'),
   write('a definition, one letter changed in case', '.subAgents/Agents/fixer.md'),
   write('.mcp.json in capitals', '.MCP.JSON'),
+  write('.npmrc in capitals', '.NPMRC'),
+  write('package.json, one letter in capitals', 'Package.json'),
   write('a definition with a long s (ſ, which case folding makes s)', '.ſubagents/agents/fixer.md'),
   write('.mcp.json in fullwidth letters', '.ｍｃｐ.ｊｓｏｎ'),
   write('.agents/skills in capitals', '.Agents/Skills/evil/SKILL.md'),
@@ -193,5 +245,6 @@ export const ROWS: HostileRow[] = [
   // `..` and other spellings the lexical rule folds.
   write('a definition through ..', 'src/../.subagents/agents/fixer.md'),
   write('a definition with doubled slashes', '.subagents//agents///fixer.md'),
+  write("a hook's script through ..", 'src/../scripts/./check-call.sh'),
   read('the configuration through ..', 'src/../.subagents/./config.yaml'),
 ];

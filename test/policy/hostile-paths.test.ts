@@ -10,11 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deputyRoots } from '../../src/paths/deputy-roots.js';
+import { derivedTrustedLocations } from '../../src/paths/derived-trusted-files.js';
 import { decide } from '../../src/policy/decide.js';
 import type { PolicyInput, Verdict } from '../../src/shared/policy-contract.js';
 import { FILE_SYSTEM_TOOL_SCHEMAS } from '../../src/shared/tools/workspace-tool-schemas.js';
 import { pathsOfCalls } from '../../src/tools/call-paths.js';
-import { PLUGIN_DIR, ROWS, TREE, type HostileRow } from './hostile-paths.table.js';
+import { NAMED, PLUGIN_DIR, ROWS, TREE, type HostileRow } from './hostile-paths.table.js';
 
 const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'deputy-hostile-')));
 const ws = path.join(base, 'ws');
@@ -37,7 +38,14 @@ const roots = deputyRoots(
     projectRoot: path.join(ws, 'node_modules', 'deputy'),
     skills: { pluginDirs: [PLUGIN_DIR] },
   },
-  { homeDir: path.join(base, 'home'), env: { DEPUTY_TOOLS_DIR: path.join(base, 'tools') } },
+  {
+    homeDir: path.join(base, 'home'),
+    env: { DEPUTY_TOOLS_DIR: path.join(base, 'tools') },
+    derived: derivedTrustedLocations(ws, {
+      ...NAMED,
+      modelScripts: NAMED.modelScripts.map((script) => path.join(ws, script)),
+    }),
+  },
 );
 
 /** Every mode, and full-access as bypassPermissions maps it. */

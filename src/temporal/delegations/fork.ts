@@ -8,6 +8,7 @@ import { delegationWorkflowId } from '../../shared/delegation.js';
 import { DeputyError } from '../../errors.js';
 import { transcriptBeforeRound } from './fork-transcript.js';
 import { idempotentRpc } from './rpc.js';
+import { assertPerCallModel } from './start-delegation.js';
 import type { DelegationFork } from '../../shared/delegation.js';
 import type { DelegationDetail, Delegations, ForkRequest, StartedDelegation } from './types.js';
 
@@ -22,6 +23,7 @@ export function createFork(deps: ForkDeps): Delegations['fork'] {
   const { client } = deps;
   return async function fork(delegationId, request) {
     const { fromRound } = request;
+    assertPerCallModel(request.model);
     if (!Number.isSafeInteger(fromRound) || fromRound < 1) {
       throw new DeputyError(
         'invalid',

@@ -10,6 +10,7 @@ import { steeringTextProblem } from '../../shared/steering.js';
 import { DeputyError } from '../../errors.js';
 import { transcriptAfterLastRound } from './resume-transcript.js';
 import { idempotentRpc } from './rpc.js';
+import { assertPerCallModel } from './start-delegation.js';
 import { delegationToGoOnFrom, startGoingOn, type ForkDeps } from './fork.js';
 import type { Delegations } from './types.js';
 
@@ -23,6 +24,7 @@ export function createResume(deps: ResumeDeps): Delegations['resume'] {
   return async function resume(delegationId, request) {
     const problem = steeringTextProblem(request.text);
     if (problem !== null) throw new DeputyError('invalid', problem);
+    assertPerCallModel(request.model);
     const original = await delegationToGoOnFrom(
       deps,
       delegationId,

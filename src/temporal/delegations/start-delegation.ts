@@ -10,6 +10,7 @@ import { initialSearchAttributes } from '../../shared/search-attributes.js';
 import { TOOL_QUEUE_MEMO } from '../../shared/tool-queue.js';
 import { staticSummaryOf } from '../../shared/workflow-summary.js';
 import { parseDuration } from '../../shared/duration.js';
+import { perCallModelProblem } from '../../shared/model-contract.js';
 import { DeputyError } from '../../errors.js';
 import { assertValidCallerMode } from '../caller-mode.js';
 import { assertValidAgentName, assertValidId, newDelegationId } from './ids.js';
@@ -70,6 +71,13 @@ export function assertValidStart(delegationId: string, request: StartDelegationR
     throw new DeputyError('invalid', `maxTokens must be a positive integer, not ${budget}`);
   }
   assertValidCallerMode(request.options.callerMode);
+  assertPerCallModel(request.model);
+}
+
+/** Throws `invalid` when a request's own model names a script (only definitions may). */
+export function assertPerCallModel(model: string | undefined): void {
+  const problem = model === undefined ? null : perCallModelProblem(model);
+  if (problem !== null) throw new DeputyError('invalid', `model: ${problem}`);
 }
 
 /** The workflow's start options: its input, search attributes, memo and the UI's summary. */
