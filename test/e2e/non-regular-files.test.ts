@@ -143,7 +143,7 @@ describe('deputy and files that are not regular', () => {
     );
   }, 60_000);
 
-  it('deputy dev: four reads of a FIFO are four tool errors; the next run completes; SIGINT stops it', async () => {
+  it('deputy dev: four FIFO reads are tool errors, the next run completes, a FIFO .mcp.json is reported, SIGINT stops it', async () => {
     const { workspace, dataDir } = newWorkspace();
     mkfifo(join(workspace, 'pipe'));
     write(join(workspace, 'README.md'), '# a workspace with a FIFO\n');
@@ -196,6 +196,21 @@ describe('deputy and files that are not regular', () => {
 
     const second = await run();
     expect(second.status).toBe('completed');
+
+    // A FIFO appearing at .mcp.json while it runs: its watcher reads the file again, and the
+    // process stays alive to say why the file's servers are off.
+    mkfifo(join(workspace, '.mcp.json'));
+    const health = await eventually(
+      async () => {
+        const response = await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(5_000) });
+        const body = (await response.json()) as { mcpJson: { ok: boolean; message?: string } };
+        return body.mcpJson.ok ? undefined : body.mcpJson;
+      },
+      'the health check to report .mcp.json',
+      60_000,
+      250,
+    );
+    expect(health.message).toContain(`${join(workspace, '.mcp.json')} ${FIFO_REFUSAL}`);
 
     dev.child.kill('SIGINT');
     const exited = await Promise.race([
