@@ -51,11 +51,16 @@ export function printConfigWarnings(config: DeputyConfig, io: Io): void {
  * `@temporalio/client` is most of a short command's time, and `--help` or `agents list` need none.
  */
 async function clientModules() {
-  const [connection, facades] = await Promise.all([
+  const [connection, facades, masker] = await Promise.all([
     import('../temporal/connection.js'),
     import('../temporal/facades.js'),
+    import('../secrets/masker.js'),
   ]);
-  return { connectTemporal: connection.connectTemporal, facadesFor: facades.facadesFor };
+  return {
+    connectTemporal: connection.connectTemporal,
+    facadesFor: facades.facadesFor,
+    secretMaskerFor: masker.secretMaskerFor,
+  };
 }
 
 /** Runs `fn` with the facades on a fresh connection, and closes the connection after. */
@@ -64,10 +69,11 @@ async function withFacades<T>(
   fn: (facades: Facades, config: DeputyConfig) => Promise<T>,
 ): Promise<T> {
   const config = await configFor(command);
-  const { connectTemporal, facadesFor } = await clientModules();
+  const { connectTemporal, facadesFor, secretMaskerFor } = await clientModules();
   const temporal = await connectTemporal(config);
   try {
-    return await fn(facadesFor(temporal.client, config.temporal), config);
+    // Decisions typed here are masked with the configured secrets, as tasks are.
+    return await fn(facadesFor(temporal.client, config.temporal, secretMaskerFor(config)), config);
   } finally {
     await temporal.close();
   }

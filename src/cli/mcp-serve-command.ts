@@ -65,16 +65,18 @@ async function serve(
     await registry.load();
     // Follows the definitions' files: the host hears of a changed agent list (tools/list_changed).
     await registry.watch();
-    const { delegations } = facadesFor(temporal.client, config.temporal);
+    const secrets = liveSecretMasker(
+      fixedConfig(config),
+      process.env,
+      definitionSecretSource(registry),
+    );
+    // The same masker for what the door answers and for what a host's decisions send in.
+    const { delegations } = facadesFor(temporal.client, config.temporal, secrets);
     const door = createMcpDoor(
       {
         delegations,
         definitions: registry,
-        secrets: liveSecretMasker(
-          fixedConfig(config),
-          process.env,
-          definitionSecretSource(registry),
-        ),
+        secrets,
         ...(mode === undefined ? {} : { callerMode: mode }),
         log: (message) => io.err(`deputy mcp serve: ${message}`),
       },

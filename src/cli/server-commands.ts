@@ -106,10 +106,18 @@ async function startApi(
 ): Promise<{ server: ApiServer; close(): Promise<void> }> {
   const config = settings.current();
   // The HTTP server and the Temporal client are loaded only by the commands that run them.
-  const [{ startApiServer }, { connectTemporal }, { facadesFor }] = await Promise.all([
+  const [
+    { startApiServer },
+    { connectTemporal },
+    { facadesFor },
+    { liveSecretMasker },
+    { definitionSecretSource },
+  ] = await Promise.all([
     import('../server.js'),
     import('../temporal/connection.js'),
     import('../temporal/facades.js'),
+    import('../secrets/live-masker.js'),
+    import('../secrets/definition-secrets.js'),
   ]);
   const temporal = await connectTemporal(config);
   // `deputy_delegations{status}` of GET /metrics: counted in visibility at scrape time.
@@ -129,7 +137,14 @@ async function startApi(
     }
     const ownRuntime = own;
     await registry.watch(ownRuntime === undefined ? undefined : () => ownRuntime.connectAll());
-    const { delegations, sessions, schedules } = facadesFor(temporal.client, config.temporal);
+    // Decisions are masked with what the API masks its answers with: every configuration seen
+    // and the definitions' inline secrets.
+    const secrets = liveSecretMasker(settings, process.env, definitionSecretSource(registry));
+    const { delegations, sessions, schedules } = facadesFor(
+      temporal.client,
+      config.temporal,
+      secrets,
+    );
     const server = await startApiServer(config, {
       settings,
       delegations,

@@ -15,6 +15,9 @@ import { createRegistry } from '../definitions/registry/registry.js';
 import { ANONYMOUS_CALLER } from '../shared/caller.js';
 import { connectTemporal } from '../temporal/connection.js';
 import { facadesFor } from '../temporal/facades.js';
+import { fixedConfig } from '../config/live-config.js';
+import { definitionSecretSource } from '../secrets/definition-secrets.js';
+import { liveSecretMasker } from '../secrets/live-masker.js';
 import { createDeputyClient, type DeputyClient } from './deputy-client.js';
 
 export interface LocalClientOptions {
@@ -38,9 +41,15 @@ export async function createLocalDeputyClient(
   const config = options.config ?? loadConfig();
   const own = options.temporal === undefined ? await connectTemporal(config) : null;
   const temporal = options.temporal ?? own!.client;
-  const { delegations, sessions, schedules } = facadesFor(temporal, config.temporal);
   const definitions = createRegistry({ config });
   await definitions.load();
+  // Decisions are masked as the API masks its answers: the configuration's and definitions' secrets.
+  const secrets = liveSecretMasker(
+    fixedConfig(config),
+    process.env,
+    definitionSecretSource(definitions),
+  );
+  const { delegations, sessions, schedules } = facadesFor(temporal, config.temporal, secrets);
   const app = createApp({
     delegations,
     sessions,

@@ -13,6 +13,7 @@ import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import { clip } from '../shared/clip.js';
 import type { ApprovalCard } from '../shared/delegation.js';
+import type { PermissionMode } from '../shared/policy-contract.js';
 import type {
   DecideRequest,
   DelegationDetail,
@@ -40,6 +41,8 @@ export interface CardQuestionsDeps {
   delegations: Delegations;
   caller: Caller;
   secrets: SecretMasker;
+  /** The door's ceiling (`deputy mcp serve --mode`): an answer beyond it is refused. */
+  ceiling?: PermissionMode;
   /** Where a decision that failed is told (a refused or late answer); default: dropped. */
   onError?: (message: string) => void;
 }
@@ -62,7 +65,11 @@ export function createCardQuestions(deps: CardQuestionsDeps): CardQuestions {
       const decision = decisionOf(answer);
       if (decision === null) return;
       await assertMayDecide(deps.delegations, deps.caller, card.id);
-      await deps.delegations.decide(card.id, { ...decision, decidedBy: deps.caller.id });
+      await deps.delegations.decide(card.id, {
+        ...decision,
+        decidedBy: deps.caller.id,
+        ...(deps.ceiling === undefined ? {} : { ceiling: deps.ceiling }),
+      });
     } catch (error) {
       // Closed because it was decided elsewhere (or the connection went): nothing to report.
       if (controller.signal.aborted) return;

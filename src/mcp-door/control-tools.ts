@@ -10,6 +10,7 @@ import { assertMayDecide, assertMayStop } from '../rights/rights.js';
 import { stateFor } from '../rights/transcript-view.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
+import type { PermissionMode } from '../shared/policy-contract.js';
 import { DELEGATION_STATUSES } from '../shared/delegation.js';
 import { isRecorded, type Delegations } from '../temporal/delegations/types.js';
 import {
@@ -103,6 +104,8 @@ export interface ControlDeps {
   delegations: Delegations;
   caller: Caller;
   secrets: SecretMasker;
+  /** The door's ceiling (`deputy mcp serve --mode`): deputy_decide decides nothing beyond it. */
+  ceiling?: PermissionMode;
 }
 
 type ControlHandler = (
@@ -163,15 +166,17 @@ const HANDLERS: Record<ControlToolName, ControlHandler> = {
     });
   },
 
-  async deputy_decide({ delegations, caller, secrets }, input) {
+  async deputy_decide({ delegations, caller, secrets, ceiling }, input) {
     const { cardId, decision, reason, ...rich } = CONTROL_SCHEMAS.deputy_decide.parse(input);
-    // The same path as the API and the CLI: rights first, then the one decision function.
+    // The same path as the API and the CLI: rights first, then the one decision function,
+    // which also holds the decision to the door's ceiling (the run may have started elsewhere).
     await assertMayDecide(delegations, caller, cardId);
     const outcome = await delegations.decide(cardId, {
       decision,
       ...(reason === undefined ? {} : { reason }),
       decidedBy: caller.id,
       ...richDecisionFields(rich),
+      ...(ceiling === undefined ? {} : { ceiling }),
     });
     if (isRecorded(outcome)) return valueAnswer(secrets, outcome.message, { ...outcome });
     return valueAnswer(secrets, `card ${cardId}: ${outcome.state.status}`, { card: outcome });

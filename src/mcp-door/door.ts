@@ -29,7 +29,10 @@ export interface McpDoorDeps {
   definitions: Pick<LiveIndex, 'list' | 'generation'>;
   /** Masks the configured secrets in every answer (no secret crosses the door). */
   secrets: SecretMasker;
-  /** A ceiling over every call this door serves (`deputy mcp serve --mode`). */
+  /**
+   * A ceiling over every call this door serves (`deputy mcp serve --mode`): the runs it starts,
+   * and the decisions it makes on any card (src/temporal/decision-ceiling.ts).
+   */
   callerMode?: PermissionMode;
   /** How often a parked call looks again, and the tool list is checked for changes. Default 500 ms. */
   pollMs?: number;
@@ -67,11 +70,13 @@ export function createMcpDoor(deps: McpDoorDeps, caller: Caller): McpDoor {
       taskMessageQueue: new InMemoryTaskMessageQueue(),
     },
   );
+  const ceiling = deps.callerMode === undefined ? {} : { ceiling: deps.callerMode };
   const questions = createCardQuestions({
     server,
     delegations,
     caller,
     secrets,
+    ...ceiling,
     ...(deps.log === undefined ? {} : { onError: deps.log }),
   });
   askAbout = (state, taskId) => questions.sync(state, { relatedTask: { taskId } });
@@ -91,7 +96,7 @@ export function createMcpDoor(deps: McpDoorDeps, caller: Caller): McpDoor {
     try {
       if (isControlTool(name)) {
         return await callControlTool(
-          { delegations, caller, secrets },
+          { delegations, caller, secrets, ...ceiling },
           name,
           request.params.arguments ?? {},
           extra.signal,

@@ -5,6 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { DeputyConfig } from '../config/schema.js';
+import type { SecretMasker } from '../secrets/masker.js';
 import { toolQueueOf } from '../shared/tool-queue.js';
 import { createDelegations } from './delegations/facade.js';
 import type { Delegations } from './delegations/types.js';
@@ -23,11 +24,17 @@ export interface Facades {
 /**
  * The Delegations and Sessions facades for a configuration: its namespace and task queue, and
  * its workspace's tool queue, where the delegations and sessions started here run their tools.
+ * `secrets` masks what people write into decisions: required, so no door composes a facade
+ * that would send a typed secret into a run.
  */
-export function facadesFor(client: Client, temporal: DeputyConfig['temporal']): Facades {
+export function facadesFor(
+  client: Client,
+  temporal: DeputyConfig['temporal'],
+  secrets: SecretMasker,
+): Facades {
   const { namespace, taskQueue } = temporal;
   const toolQueue = toolQueueOf(temporal);
-  const delegations = createDelegations(client, { namespace, taskQueue, toolQueue });
+  const delegations = createDelegations(client, { namespace, taskQueue, toolQueue, secrets });
   const sessions = createSessions(client, delegations, { taskQueue, toolQueue });
   const schedules = createSchedules({
     client,

@@ -33,6 +33,9 @@ import {
 import { decideCardSignal } from '../../shared/messages.js';
 import { decisionShapeProblem, richDecisionFields } from '../../shared/card-decision-shape.js';
 import { DeputyError } from '../../errors.js';
+import type { SecretMasker } from '../../secrets/masker.js';
+import { ceilingRefusal } from '../decision-ceiling.js';
+import { maskedDecision } from '../masked-decision.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
 import { signalOnce } from './signal-once.js';
@@ -54,10 +57,17 @@ export interface CardDecisionDeps {
   decisionWaitMs: number;
   /** Milliseconds between looks at the run while waiting. */
   pollMs: number;
+  /**
+   * Masks the free texts of every decision before it is sent (masked-decision.ts); facadesFor
+   * always gives one. Absent: sent as written.
+   */
+  secrets?: SecretMasker;
 }
 
 export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'] {
-  return async function decide(cardId, request) {
+  return async function decide(cardId, asked) {
+    // Before anything is sent or checked: what the run records is what the model may read.
+    const request = deps.secrets === undefined ? asked : maskedDecision(asked, deps.secrets);
     const delegationId = delegationIdOfCard(cardId);
     if (delegationId === null) throw unknownCard(cardId);
     // A malformed decision is refused as such, before anything is looked up.
@@ -69,6 +79,9 @@ export function createCardDecision(deps: CardDecisionDeps): Delegations['decide'
       throw await closedRunError(deps, delegationId, cardId, description);
     }
     const card = await pendingCard(deps, handle, delegationId, cardId, description);
+    // A door under a ceiling decides nothing beyond it, whoever started the run.
+    const beyond = ceilingRefusal(request.ceiling, card, request);
+    if (beyond !== null) throw beyond;
     const decision: CardDecision = {
       cardId,
       decision: request.decision,

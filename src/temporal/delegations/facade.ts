@@ -11,6 +11,7 @@
  * card decision by `decisionWaitMs` (then it is `recorded`, stored durably as a signal).
  */
 import type { Client } from '@temporalio/client';
+import type { SecretMasker } from '../../secrets/masker.js';
 import { TASK_QUEUE } from '../../shared/delegation.js';
 import { createCards } from './cards.js';
 import { createEvents } from './events.js';
@@ -63,6 +64,12 @@ export interface DelegationsOptions {
   messageWaitMs?: number;
   /** Milliseconds between looks while `decide` or `settle` wait. Default 150 and 300. */
   pollMs?: { decide?: number; settle?: number };
+  /**
+   * Masks what a person writes into a decision (a deny reason, an answer, edited arguments)
+   * before it reaches the run's history and its model. facadesFor always gives one; absent
+   * (tests that build the facade themselves): sent as written.
+   */
+  secrets?: SecretMasker;
 }
 
 export function createDelegations(client: Client, options: DelegationsOptions): Delegations {
@@ -123,6 +130,7 @@ export function createDelegations(client: Client, options: DelegationsOptions): 
         get: getForDecision,
         decisionWaitMs,
         pollMs: options.pollMs?.decide ?? 150,
+        ...(options.secrets === undefined ? {} : { secrets: options.secrets }),
       },
     }),
 

@@ -4,7 +4,7 @@
  * this shape only.
  */
 import type { Caller } from '../../shared/caller.js';
-import type { Grant } from '../../shared/policy-contract.js';
+import type { Grant, PermissionMode } from '../../shared/policy-contract.js';
 import type {
   ApprovalCard,
   CardDecision,
@@ -162,6 +162,11 @@ export interface DecideRequest {
   answer?: string;
   allow?: 'delegation' | 'session';
   arguments?: Record<string, unknown>;
+  /**
+   * The permission mode the deciding door serves under (`deputy mcp serve --mode`): a decision
+   * beyond it is refused `forbidden` (src/temporal/decision-ceiling.ts). Absent: no ceiling.
+   */
+  ceiling?: PermissionMode;
 }
 
 /**
