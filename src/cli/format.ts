@@ -83,6 +83,8 @@ export function eventLines(event: DelegationEvent): string[] {
       return [
         `compacted ${event.roundsReplaced} earlier round(s) by ${event.by}: ~${event.tokensBefore} -> ~${event.tokensAfter} tokens`,
       ];
+    case 'starts-mid-run':
+      return [event.text];
   }
 }
 

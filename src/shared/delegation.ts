@@ -286,7 +286,17 @@ export type DelegationEvent =
   | { seq: number; at: string; type: 'task-started'; task: SessionTask }
   | { seq: number; at: string; type: 'task-finished'; task: SessionTask }
   // Older rounds replaced by a summary, or dropped with a note (issue 30, docs/sessions.md).
-  | ({ seq: number; at: string; type: 'compacted' } & CompactionReport);
+  | ({ seq: number; at: string; type: 'compacted' } & CompactionReport)
+  // Never recorded by a run: a reader's stream leads with it when the events before the live
+  // run's could not be read from the runs it continued (src/temporal/earlier-runs.ts). Its
+  // `seq` is the last event it stands for; `eventsNotReplayed` counts them.
+  | {
+      seq: number;
+      at: string;
+      type: 'starts-mid-run';
+      eventsNotReplayed: number;
+      text: string;
+    };
 
 /** What a `compacted` event says (issue 30). */
 export interface CompactionReport {

@@ -230,5 +230,12 @@ function Entry({ event, card }: { event: DelegationEvent; card: ApprovalCard | u
           <p className="turn-text">{event.text}</p>
         </>,
       );
+    case 'starts-mid-run':
+      // Earlier runs of a continued-as-new workflow that could not be read: docs/http-api.md.
+      return item(
+        'compacted',
+        `${event.eventsNotReplayed} earlier events not shown`,
+        <p>{event.text}</p>,
+      );
   }
 }

@@ -1,0 +1,107 @@
+/**
+ * The events of a long delegation's (or session's) earlier runs. A run that continues as new
+ * carries only its latest events to the next one (CARRIED_EVENTS), so the live run cannot
+ * answer a reader who starts from the beginning, or from a point before its carried events.
+ * Temporal keeps every run's history: each run's first event names the run it continued
+ * (`continuedExecutionRunId`), and a closed run still answers the events query (a worker
+ * replays its history), so the chain is walked back until the gap is filled. When an earlier
+ * run can no longer answer (its history past the namespace's retention, or a workflow change
+ * that cannot replay it), the reader is told, by a `starts-mid-run` event, how many events it
+ * will not see, rather than getting a stream that silently starts in the middle.
+ */
+import type { Client } from '@temporalio/client';
+import type { DelegationEvent } from '../shared/delegation.js';
+import { eventsQuery } from '../shared/messages.js';
+
+export interface EarlierRunsDeps {
+  client: Client;
+  /** How long one query of a closed run may take (a worker replays its history). Milliseconds. */
+  queryTimeoutMs: number;
+}
+
+/**
+ * The events after `afterSeq` and before `firstHeld` (the live run's oldest), oldest first,
+ * read from the runs before `runId`; led by a `starts-mid-run` event for any it cannot read.
+ */
+export type EarlierEvents = (
+  workflowId: string,
+  runId: string,
+  afterSeq: number,
+  firstHeld: DelegationEvent,
+) => Promise<DelegationEvent[]>;
+
+/** Run links remembered (run id -> the run it continued); they never change. */
+const LINK_CACHE_LIMIT = 5_000;
+/** A chain longer than this is not walked further in one read: the rest is reported missing. */
+const MAX_RUNS_WALKED = 500;
+
+export function createEarlierEvents(deps: EarlierRunsDeps): EarlierEvents {
+  const { client, queryTimeoutMs } = deps;
+  const { namespace } = client.options;
+  const links = new Map<string, string | null>();
+
+  /** The run `runId` continued, from its first history event; null for the chain's first. */
+  async function previousRun(workflowId: string, runId: string): Promise<string | null> {
+    const known = links.get(runId);
+    if (known !== undefined) return known;
+    const response = await client.withDeadline(Date.now() + queryTimeoutMs, () =>
+      client.workflowService.getWorkflowExecutionHistory({
+        namespace,
+        execution: { workflowId, runId },
+        maximumPageSize: 1,
+      }),
+    );
+    const started = response.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const previous = started?.continuedExecutionRunId || null;
+    if (links.size >= LINK_CACHE_LIMIT) links.delete(links.keys().next().value!);
+    links.set(runId, previous);
+    return previous;
+  }
+
+  async function eventsOf(workflowId: string, runId: string, afterSeq: number) {
+    const handle = client.workflow.getHandle(workflowId, runId);
+    return client.withDeadline(Date.now() + queryTimeoutMs, () =>
+      handle.query(eventsQuery, afterSeq),
+    );
+  }
+
+  return async function earlierEvents(workflowId, runId, afterSeq, firstHeld) {
+    // Walked newest first: each earlier run holds the events before the ones found so far.
+    const segments: DelegationEvent[][] = [];
+    let before = firstHeld.seq;
+    let run: string | null = runId;
+    try {
+      for (let walked = 0; before > afterSeq + 1 && walked < MAX_RUNS_WALKED; walked++) {
+        run = await previousRun(workflowId, run);
+        if (run === null) break;
+        const events = (await eventsOf(workflowId, run, afterSeq)).filter(
+          (event) => event.seq < before,
+        );
+        // Nothing after `afterSeq` in that run: there is nothing before it to read either.
+        before = events[0]?.seq ?? afterSeq + 1;
+        segments.unshift(events);
+      }
+    } catch {
+      // Gone from Temporal (past retention), or a history this code can no longer replay:
+      // said once, below, rather than a stream that fails on every poll from here on.
+    }
+    const found = segments.flat();
+    if (before <= afterSeq + 1) return found;
+    return [startsMidRun(before - 1, afterSeq, firstHeld.at), ...found];
+  };
+}
+
+/**
+ * Stands for the events after `afterSeq` up to `lastMissing`: its sequence number is the last
+ * one it stands for, so a client that resumes after it (Last-Event-ID) asks for what follows.
+ */
+function startsMidRun(lastMissing: number, afterSeq: number, at: string): DelegationEvent {
+  const count = lastMissing - afterSeq;
+  return {
+    seq: lastMissing,
+    at,
+    type: 'starts-mid-run',
+    eventsNotReplayed: count,
+    text: `This stream starts mid-run: the ${count} event(s) before it belong to earlier runs of this workflow (it continued as new) that could not be read.`,
+  };
+}
