@@ -5,7 +5,7 @@
  * on loopback. The link keys are rotated: links.secretEnv names a new and an old variable.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import type { CardLinks } from '../../src/shared/card-links.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 import type { Notification } from '../../src/shared/notifications.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
+import { watchConfig } from '../../src/config/watch.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
@@ -371,5 +372,112 @@ describe('one-tap links', () => {
     expect(page.status).toBe(404);
     expect(await page.text()).toContain('Links are off');
     await harness.delegations.stop(card.delegationId);
+  }, 60_000);
+});
+
+describe('one-tap links of a user who is removed', () => {
+  const USERS = {
+    carol: { variable: 'T_LINK_CAROL', token: `tok-links-carol-${randomUUID()}` },
+    dave: { variable: 'T_LINK_DAVE', token: `tok-links-dave-${randomUUID()}` },
+  };
+  type User = keyof typeof USERS;
+
+  it('decides nothing once the token of its user is removed, its webhook is gone, or with a role taken away since', async () => {
+    for (const { variable, token } of Object.values(USERS)) process.env[variable] = token;
+    const file = join(harness.workspace, '.subagents', 'config.yaml');
+    const original = readFileSync(file, 'utf8');
+    const withoutWebhook = original.slice(0, original.indexOf('notifications:'));
+    const withUsers = (users: Partial<Record<User, string[]>>, head = original) =>
+      `${head}auth:\n  tokens:\n${Object.entries(users)
+        .map(
+          ([user, roles]) =>
+            `    ${USERS[user as User].variable}: { user: ${user}, roles: [${roles.join(', ')}] }\n`,
+        )
+        .join('')}`;
+    // The API on the watched configuration, as `deputy dev` runs it: auth follows the file.
+    const watcher = watchConfig(harness.config);
+    await watcher.ready;
+    const live = await startApiServer(
+      {
+        ...harness.config,
+        api: { host: '127.0.0.1', port: 0 },
+        temporal: { ...harness.config.temporal, address: null, taskQueue: harness.taskQueue },
+      },
+      {
+        delegations: harness.delegations,
+        settings: watcher,
+        localSocket: false,
+        logger: { error: () => {}, warn: () => {}, info: () => {} },
+      },
+    );
+    const as = (user: User, method: string, path: string) =>
+      fetch(`${live.url}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${USERS[user].token}` },
+      });
+    /** The link as served by the live API (DEPUTY_PUBLIC_URL names the other one). */
+    const here = (url: string) => url.replace(server.url, live.url);
+    try {
+      writeFileSync(file, withUsers({ carol: ['admin'], dave: ['admin'] }));
+      await eventually(
+        async () => ((await as('carol', 'GET', '/delegations')).status === 200 ? true : undefined),
+        "carol's token to count",
+      );
+      const { card } = await parked('alice');
+      const mint = async (user: User) => {
+        const response = await as(user, 'POST', `/cards/${card.id}/links`);
+        expect(response.status).toBe(200);
+        return (await response.json()) as CardLinks;
+      };
+      const carol = await mint('carol');
+      const dave = await mint('dave');
+      expect((await open(here(carol.approve))).html).toContain('carol');
+
+      const hook = await eventually(
+        async () => hooks.find((one) => one.type === 'card.opened' && one.card?.id === card.id),
+        'the card.opened webhook',
+        20_000,
+      );
+
+      // carol's token is removed, dave is no admin any more, the webhook is gone: each counts
+      // from the next request on.
+      writeFileSync(file, withUsers({ dave: ['ops'] }, withoutWebhook));
+      await eventually(
+        async () => ((await as('carol', 'GET', '/delegations')).status === 401 ? true : undefined),
+        "carol's token to be refused",
+      );
+      for (const method of ['GET', 'POST'] as const) {
+        const refused = await open(here(carol.approve), method, live.url);
+        expect(refused.status, method).toBe(403);
+        expect(refused.html).toContain(
+          'This link was made for carol, who no longer exists on this server (no token in auth.tokens names them); it decides nothing.',
+        );
+      }
+      expect((await open(here(carol.deny), 'POST', live.url)).status).toBe(403);
+      const demoted = await open(here(dave.approve), 'POST', live.url);
+      expect(demoted.status).toBe(403);
+      expect(demoted.html).toContain('needs the &#39;admin&#39; role');
+      const unhooked = await open(here(hook.links!.approve), 'POST', live.url);
+      expect(unhooked.status).toBe(403);
+      expect(unhooked.html).toContain(
+        'This link was sent by the webhook &#39;ops&#39;, which is no longer configured on this server; it decides nothing.',
+      );
+      expect(await pendingIds(card.delegationId)).toEqual([card.id]);
+
+      // dave an admin again: his link decides, as him.
+      writeFileSync(file, withUsers({ dave: ['admin'] }));
+      await eventually(async () => {
+        const page = await open(here(dave.approve), 'POST', live.url);
+        return page.status === 200 ? page : undefined;
+      }, "dave's link to decide once he is an admin again");
+      expect((await harness.delegations.get(card.delegationId)).decidedCards).toMatchObject([
+        { id: card.id, state: { status: 'approved', decidedBy: 'dave' } },
+      ]);
+    } finally {
+      writeFileSync(file, original);
+      await live.close();
+      await watcher.close();
+      for (const { variable } of Object.values(USERS)) delete process.env[variable];
+    }
   }, 60_000);
 });

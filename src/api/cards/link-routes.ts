@@ -7,6 +7,8 @@
  *   mail scanners and chat link previews that fetch it change nothing.
  * - `POST /cards/:id/links/:token` (the button) decides, as the identity that minted the link,
  *   through the same checks and the same `Delegations.decide` as `POST /cards/:id`.
+ * - Both refuse a link whose identity no longer exists (a user whose token was removed, a webhook
+ *   no longer configured) and decide with only the roles its user still has (link-holder.ts).
  *
  * The two link routes are public: the token is the credential, so they run before the bearer
  * check, the body limit and the JSON-only rule (a form posts `application/x-www-form-urlencoded`
@@ -22,6 +24,7 @@ import { linkKeys } from '../../secrets/link-keys.js';
 import { linkBaseHost } from '../../secrets/link-settings.js';
 import { verifyLinkToken, type LinkClaims, type LinkRefusal } from '../../secrets/link-token.js';
 import { mintCardLinks } from '../../secrets/link-mint.js';
+import { localOperatorId } from '../../local-operator.js';
 import { assertMayDecide } from '../../rights/rights.js';
 import type { SecretMasker } from '../../secrets/masker.js';
 import { delegationIdOfCard, type ApprovalCard } from '../../shared/delegation.js';
@@ -32,6 +35,7 @@ import type { Auth } from '../http/auth.js';
 import type { Logger } from '../http/errors.js';
 import { hostGuard, hostNameOf, isLoopbackHost } from '../http/host-guard.js';
 import { cardIdParam } from '../http/path-ids.js';
+import { linkHolderNow } from './link-holder.js';
 import { confirmationPage, LINK_PAGE_HEADERS, messagePage } from './link-page.js';
 
 export const CARD_LINK_ROUTE = '/cards/:id/links/:token';
@@ -82,8 +86,11 @@ async function pendingCard(delegations: Delegations, cardId: string): Promise<Ap
 export interface CardLinkPageDeps extends CardLinkDeps {
   /** Host names answered besides loopback ones (the app's `hosts.allowed`). */
   hosts?: { allowed?: readonly string[] };
-  /** Whether bearer auth is on now: a link minted anonymously (auth off) is refused then. */
-  auth: Pick<Auth, 'enabled'>;
+  /**
+   * Whether bearer auth is on now (a link minted anonymously is refused then), and who its users
+   * are now (a link of a user whose token was removed is refused: link-holder.ts).
+   */
+  auth: Pick<Auth, 'enabled' | 'user'>;
 }
 
 /**
@@ -240,16 +247,14 @@ function verified(
     const refusal = REFUSALS[verdict.refusal];
     throw new LinkRefused(refusal.status, messagePage(refusal.title, refusal.text));
   }
-  if (verdict.claims.identity.id === null && deps.auth.enabled) {
-    throw new LinkRefused(
-      403,
-      messagePage(
-        'Not allowed',
-        'This link was made while auth was off; auth is on now, so it decides nothing. Ask for a new link.',
-      ),
-    );
-  }
-  return { cardId, claims: verdict.claims };
+  // Who minted it must still exist now (and keeps only the roles they still have).
+  const holder = linkHolderNow(verdict.claims.identity, {
+    auth: deps.auth,
+    config: deps.settings.current(),
+    operator: localOperatorId(),
+  });
+  if (!holder.ok) throw new LinkRefused(403, messagePage('Not allowed', holder.message));
+  return { cardId, claims: { ...verdict.claims, identity: holder.identity } };
 }
 
 /**

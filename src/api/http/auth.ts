@@ -15,6 +15,13 @@ export interface Auth {
   readonly warnings: string[];
   /** The caller behind an `Authorization` header; throws `unauthorized`. */
   authenticate(authorization: string | undefined): Caller;
+  /**
+   * Who `user` is now: that user with the roles of every usable token naming it (a token whose
+   * variable is not set does not count), or null when no usable token names it, auth is off, or
+   * this Auth has no tokens to look in (the method is absent). What a signed link minted for
+   * that user is checked against when it is used (api/cards/link-holder.ts).
+   */
+  user?(user: string): Caller | null;
 }
 
 interface TokenEntry {
@@ -27,7 +34,7 @@ export function createAuth(
   env: NodeJS.ProcessEnv = process.env,
 ): Auth {
   if (config.auth === undefined) {
-    return { enabled: false, warnings: [], authenticate: () => ANONYMOUS_CALLER };
+    return { enabled: false, warnings: [], authenticate: () => ANONYMOUS_CALLER, user: () => null };
   }
   const entries: TokenEntry[] = [];
   const warnings: string[] = [];
@@ -61,6 +68,11 @@ export function createAuth(
       }
       if (found === null) throw new DeputyError('unauthorized', 'the bearer token is not valid');
       return found;
+    },
+    user(user) {
+      const tokens = entries.filter((entry) => entry.caller.id === user);
+      if (tokens.length === 0) return null;
+      return { id: user, roles: [...new Set(tokens.flatMap((entry) => entry.caller.roles))] };
     },
   };
 }

@@ -56,6 +56,7 @@ export function liveAuth(
       return now().warnings;
     },
     authenticate: (authorization) => now().authenticate(authorization),
+    user: (user) => now().user?.(user) ?? null,
   };
 }
 
@@ -66,5 +67,6 @@ function refuseAll(): Auth {
     authenticate: () => {
       throw new DeputyError('unauthorized', 'the bearer token is not valid');
     },
+    user: () => null,
   };
 }
