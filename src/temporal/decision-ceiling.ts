@@ -51,7 +51,7 @@ export function ceilingRefusal(
         card,
         what,
         ceiling,
-        `it is read-only and '${card.tool}' is a ${toolClass ?? 'unknown'}-class tool`,
+        `it is read-only and '${card.tool}' is a tool of class ${toolClass ?? 'unknown'}`,
       );
     }
   }

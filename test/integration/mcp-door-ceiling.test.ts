@@ -166,7 +166,7 @@ describe("an MCP door's ceiling caps its decisions", () => {
       },
     ]);
     expect(text(await decide(door, write, { decision: 'approve' }))).toContain(
-      "'write' is a write-class tool",
+      "'write' is a tool of class write",
     );
     const writeDenied = await decide(door, write, { decision: 'deny', reason: 'plan only' });
     expect(writeDenied.isError, text(writeDenied)).toBeFalsy();
