@@ -3,6 +3,8 @@
  * runs on the scripted model (so it works before any key is set) and a configuration whose model
  * catalog is written out, commented, for the providers deputy speaks. Nothing that exists is
  * overwritten: each file is created only if it is absent, and the command says which it kept.
+ * Nothing is written through a symbolic link that leads out of the workspace (a `.subagents`
+ * linked to another folder): the command refuses, naming the link, and writes nothing.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -10,6 +12,7 @@ import type { Command } from 'commander';
 import { EXIT } from './exit-codes.js';
 import type { Run } from './exit-codes.js';
 import { printJson } from './io.js';
+import { linkOutOf, type LinkOut } from '../paths/link-out.js';
 
 const AGENT = `---
 name: helper
@@ -63,6 +66,11 @@ export const STARTER_FILES: ReadonlyArray<[string, string]> = [
   ['.subagents/config.yaml', CONFIG],
 ];
 
+/** Why nothing was written: which link leads where, and what to do instead. */
+function linkOutMessage(workspace: string, out: LinkOut): string {
+  return `deputy: ${out.link} in ${workspace} is a symbolic link to ${out.target}, outside the workspace: deputy init writes nothing through it (nothing was written; remove the link, or run deputy init in the folder it leads to)`;
+}
+
 export function registerInitCommand(
   program: Command,
   run: (c: Command, body: Run) => Promise<void>,
@@ -81,10 +89,25 @@ export function registerInitCommand(
           io.err(`deputy: workspace ${workspace} does not exist`);
           return EXIT.usage;
         }
+        // Every file is checked before any is written, so a refusal leaves nothing half done.
+        for (const [file] of STARTER_FILES) {
+          const out = linkOutOf(workspace, file);
+          if (out !== null) {
+            io.err(linkOutMessage(workspace, out));
+            return EXIT.usage;
+          }
+        }
         const created: string[] = [];
         const kept: string[] = [];
         for (const [file, content] of STARTER_FILES) {
           const path = join(workspace, file);
+          // Again right before writing, in case a link appeared since: the window left is this
+          // check's to the open's (mkdir and open follow links, and Node offers no openat).
+          const out = linkOutOf(workspace, file);
+          if (out !== null) {
+            io.err(linkOutMessage(workspace, out));
+            return EXIT.usage;
+          }
           mkdirSync(join(path, '..'), { recursive: true });
           try {
             // 'wx': created only if absent, decided by the kernel, not by a check before writing.

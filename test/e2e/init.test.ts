@@ -1,9 +1,19 @@
 /**
  * `deputy init` as a user runs it in a project of their own (issue 26): the starter files appear,
  * the agent they define resolves cleanly and runs on its script, and a second run (or a project
- * that already has a configuration) overwrites nothing.
+ * that already has a configuration) overwrites nothing, and nothing is written through a link
+ * that leads out of the workspace.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,5 +82,50 @@ describe('deputy init', () => {
     const second = await runDeputy(['init', '--json'], { cwd: dir, env: env(dir) });
     expect(JSON.parse(second.stdout).created).toEqual([]);
     expect(readFileSync(join(dir, '.subagents/agents/helper.md'), 'utf8')).toBe('edited by me\n');
+  });
+
+  it('writes nothing through a link that leads out of the workspace; a link inside it is fine', async () => {
+    const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'deputy-init-elsewhere-')));
+    const refused = async (dir: string, link: string, target: string) => {
+      const init = await runDeputy(['init'], { cwd: dir, env: env(dir) });
+      expect(init.code, init.stderr).toBe(2);
+      expect(init.stderr).toContain(
+        `deputy: ${link} in ${dir} is a symbolic link to ${target}, outside the workspace: deputy init writes nothing through it (nothing was written;`,
+      );
+      expect(init.stdout).toBe('');
+    };
+
+    // .subagents itself a link to another folder.
+    const linked = project();
+    symlinkSync(elsewhere, join(linked, '.subagents'));
+    await refused(linked, '.subagents', elsewhere);
+    expect(readdirSync(elsewhere)).toEqual([]);
+
+    // A deeper component: .subagents is a folder, its agents/ a link out. Nothing is written,
+    // not even the files that would not pass through the link.
+    const deeper = project();
+    mkdirSync(join(deeper, '.subagents'));
+    symlinkSync(elsewhere, join(deeper, '.subagents', 'agents'));
+    await refused(deeper, '.subagents/agents', elsewhere);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(readdirSync(join(deeper, '.subagents'))).toEqual(['agents']);
+
+    // A dangling link out: writing through it would create its target.
+    const dangling = project();
+    const missing = join(elsewhere, 'not-yet');
+    symlinkSync(missing, join(dangling, '.subagents'));
+    await refused(dangling, '.subagents', missing);
+    expect(existsSync(missing)).toBe(false);
+
+    // A link that stays in the workspace is where the person keeps it: written through.
+    const inside = project();
+    mkdirSync(join(inside, 'config'));
+    symlinkSync('config', join(inside, '.subagents'));
+    const init = await runDeputy(['init', '--json'], { cwd: inside, env: env(inside) });
+    expect(init.code, init.stderr).toBe(0);
+    expect(JSON.parse(init.stdout).created).toHaveLength(3);
+    expect(readFileSync(join(inside, 'config', 'agents', 'helper.md'), 'utf8')).toContain(
+      'name: helper',
+    );
   });
 });
