@@ -75,7 +75,8 @@ export function spawnHook(
   const timeoutSeconds = hook.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   return new Promise((resolve) => {
     // Like the bash tool: a minimal environment, so deputy's own secrets never reach a hook.
-    const child = spawn('bash', ['-c', hook.command], {
+    // --norc: as the bash tool (src/tools/bash.ts), no ~/.bashrc runs before the hook.
+    const child = spawn('bash', ['--norc', '--noprofile', '-c', hook.command], {
       cwd,
       env: {
         PATH: process.env.PATH ?? '/usr/bin:/bin',

@@ -159,6 +159,11 @@ function userLocations(config: TrustedConfig, home: string): TrustedLocation[] {
       role: "npm's user settings (node-options, scripts): read by every npm and npx",
     },
     {
+      kind: 'git',
+      path: path.join(home, '.gitconfig'),
+      role: "the user's git settings (hooks path, fsmonitor), looked for by npx",
+    },
+    {
       kind: 'skills',
       path: path.join(home, '.claude', 'skills'),
       role: "the user's Claude Code skills, offered to every agent",

@@ -66,7 +66,9 @@ function runInProcessGroup(
     // The shell leads its own process group, so one kill(-pid) reaches every process it started
     // (pipelines, `sleep &`), not just bash itself; and a watchdog in that group kills it all if
     // this worker dies without a chance to (SIGKILL, OOM killer): no command runs on unowned.
-    const child = spawnWatchedGroup('bash', ['-c', command], {
+    // --norc: Debian's bash reads ~/.bashrc when its stdin is a socket, as Node's pipes are; a
+    // command must not run whatever that file says first.
+    const child = spawnWatchedGroup('bash', ['--norc', '--noprofile', '-c', command], {
       cwd: context.workspaceRoot,
       env: minimalEnvironment(),
       graceMs: BASH_LIMITS.killGraceMs,

@@ -181,6 +181,7 @@ export const ROWS: HostileRow[] = [
   edit("the project's package.json (npm start's scripts)", 'package.json'),
   write('.npmrc (node-options=--require ...)', '.npmrc'),
   write("npm's user settings", '{base}/home/.npmrc'),
+  write("the user's git settings", '{base}/home/.gitconfig'),
   write('a lock file', 'package-lock.json'),
   write('a shrinkwrap file', 'npm-shrinkwrap.json'),
   write("nvm's version file", '.nvmrc'),
