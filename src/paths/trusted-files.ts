@@ -1,13 +1,15 @@
 /**
- * The one declared list of trusted files (issue 25): every file or folder deputy executes, loads
- * as instructions, or reads as configuration or authority, on every level it reads (workspace,
- * user, built-in and runtime, data). An agent that could change one of them could widen its own
- * authority, so a write into any of them asks for a card outside `full-access` (decide(),
- * src/policy/decide.ts), and those marked `hidden` are not readable by agents at all.
+ * The declared list of trusted files: every file or folder deputy, the commands that launch it
+ * and the programs they run open to decide what runs, on every level (workspace, user, built-in
+ * and runtime, data). The files those name in turn (hook scripts, MCP servers' scripts, model
+ * scripts) are derived from the definitions instead (derived-trusted-files.ts). An agent that
+ * could change one of them could widen its own authority, so a write into any of them asks for a
+ * card outside `full-access` (decide(), src/policy/decide.ts), and those marked `hidden` are not
+ * readable by agents at all.
  *
- * docs/policy.md ("Trusted files") prints this list for people; test/paths/trusted-files-
- * enumeration.test.ts traces what deputy really opens while it starts, lists and resolves, and
- * fails when something it reads is not covered here, so a new loader cannot forget to add itself.
+ * docs/policy.md ("Trusted files") prints this list for people; test/e2e/trusted-files-
+ * enumeration.test.ts traces what deputy and its launchers really open, and fails when something
+ * they read is not covered, so a new loader cannot forget to add itself.
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
