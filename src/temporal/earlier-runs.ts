@@ -32,6 +32,11 @@ export type EarlierEvents = (
 
 /** Run links remembered (run id -> the run it continued); they never change. */
 const LINK_CACHE_LIMIT = 5_000;
+/**
+ * Earlier runs' events remembered, the most recently read kept: a run with a successor is
+ * closed, so its events never change, and reading them again costs a worker a whole replay.
+ */
+const RUN_EVENTS_CACHE_LIMIT = 8;
 /** A chain longer than this is not walked further in one read: the rest is reported missing. */
 const MAX_RUNS_WALKED = 500;
 
@@ -58,11 +63,24 @@ export function createEarlierEvents(deps: EarlierRunsDeps): EarlierEvents {
     return previous;
   }
 
-  async function eventsOf(workflowId: string, runId: string, afterSeq: number) {
+  const closedRuns = new Map<string, DelegationEvent[]>();
+
+  /** Every event closed run `runId` held (those carried into it included). */
+  async function eventsOf(workflowId: string, runId: string): Promise<DelegationEvent[]> {
+    const known = closedRuns.get(runId);
+    if (known !== undefined) {
+      closedRuns.delete(runId);
+      closedRuns.set(runId, known);
+      return known;
+    }
     const handle = client.workflow.getHandle(workflowId, runId);
-    return client.withDeadline(Date.now() + queryTimeoutMs, () =>
-      handle.query(eventsQuery, afterSeq),
+    const events = await client.withDeadline(Date.now() + queryTimeoutMs, () =>
+      handle.query(eventsQuery, 0),
     );
+    if (closedRuns.size >= RUN_EVENTS_CACHE_LIMIT)
+      closedRuns.delete(closedRuns.keys().next().value!);
+    closedRuns.set(runId, events);
+    return events;
   }
 
   return async function earlierEvents(workflowId, runId, afterSeq, firstHeld) {
@@ -74,12 +92,10 @@ export function createEarlierEvents(deps: EarlierRunsDeps): EarlierEvents {
       for (let walked = 0; before > afterSeq + 1 && walked < MAX_RUNS_WALKED; walked++) {
         run = await previousRun(workflowId, run);
         if (run === null) break;
-        const events = (await eventsOf(workflowId, run, afterSeq)).filter(
-          (event) => event.seq < before,
-        );
+        const held = (await eventsOf(workflowId, run)).filter((event) => event.seq > afterSeq);
+        segments.unshift(held.filter((event) => event.seq < before));
         // Nothing after `afterSeq` in that run: there is nothing before it to read either.
-        before = events[0]?.seq ?? afterSeq + 1;
-        segments.unshift(events);
+        before = Math.min(before, held[0]?.seq ?? afterSeq + 1);
       }
     } catch {
       // Gone from Temporal (past retention), or a history this code can no longer replay:

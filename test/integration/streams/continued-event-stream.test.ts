@@ -10,6 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/api/app.js';
 import { createAuth } from '../../../src/api/http/auth.js';
+import { createDelegations } from '../../../src/temporal/delegations/facade.js';
+import type { Delegations } from '../../../src/temporal/delegations/types.js';
 import type { DelegationEvent, DelegationResult } from '../../../src/shared/delegation.js';
 import { createHarness, eventually, type Harness } from '../support/harness.js';
 
@@ -49,9 +51,12 @@ async function runs(): Promise<{ runId: string; status: string }[]> {
 }
 
 /** The `id:` and `event:` of each Server-Sent Event of a whole stream, in order. */
-async function streamed(path: string): Promise<{ id: number; event: string }[]> {
+async function streamed(
+  path: string,
+  delegations: Delegations = harness.delegations,
+): Promise<{ id: number; event: string }[]> {
   const app = createApp({
-    delegations: harness.delegations,
+    delegations,
     config: harness.config,
     auth: createAuth({}),
     events: { pollMs: 50 },
@@ -115,8 +120,13 @@ describe('an event stream after continue-as-new', () => {
       'the first run deleted',
       30_000,
     );
+    // A process that never read the first run (this one remembers what it read).
+    const fresh = createDelegations(harness.client, {
+      namespace: 'default',
+      taskQueue: harness.taskQueue,
+    });
     const events = await eventually(async () => {
-      const read = await harness.delegations.events(delegationId, 0);
+      const read = await fresh.events(delegationId, 0);
       return read[0]?.type === 'starts-mid-run' ? read : undefined;
     }, 'a stream that starts mid-run');
     const [marker, ...rest] = events;
@@ -124,7 +134,7 @@ describe('an event stream after continue-as-new', () => {
     expect(marker!.seq).toBeGreaterThan(0);
     // It stands for events 1..seq; the rest follow it without a gap, as before the deletion.
     expect(seqsOf(rest)).toEqual(seqsOf(all).slice(marker!.seq));
-    const sse = await streamed(`/delegations/${delegationId}/events`);
+    const sse = await streamed(`/delegations/${delegationId}/events`, fresh);
     expect(sse[0]).toEqual({ id: marker!.seq, event: 'starts-mid-run' });
     expect(sse.slice(1).map((entry) => entry.id)).toEqual(seqsOf(rest));
   });
