@@ -8,7 +8,7 @@
  * neither the key nor the store (the data directory is a hidden, protected root).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DeputyError } from '../errors.js';
 import { readRegularTextSync } from '../paths/regular-file.js';
@@ -61,19 +61,25 @@ function readTrustKey(path: string): TrustKeyState {
 }
 
 /**
- * The key at `path`, created first when there is none. Created with O_EXCL, so two processes
- * approving at once agree on one key (the loser reads the winner's). An unusable file is a
- * `conflict`, never replaced: replacing it would silently change what every entry means.
+ * The key at `path`, created first when there is none. Written whole to a private temporary
+ * file, then hard-linked into place: link(2) fails if the name exists, so two processes
+ * approving at once agree on one key (the loser reads the winner's), and no reader ever sees a
+ * key half written. An unusable file is a `conflict`, never replaced: replacing it would
+ * silently change what every entry means.
  */
 function ensureTrustKey(path: string): Buffer {
   const found = readTrustKey(path);
   if (found.key !== null) return found.key;
   if (found.problem !== null) throw new DeputyError('conflict', found.problem);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    writeFileSync(path, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+    writeFileSync(temp, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+    linkSync(temp, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    rmSync(temp, { force: true });
   }
   const made = readTrustKey(path);
   if (made.key === null) {
