@@ -2,7 +2,9 @@
  * One-tap card links (issue 30) on real Temporal: the global dev server, a real worker, the API
  * through startApiServer on loopback with auth on, the scripted `demo` agent (it asks to write
  * hello.txt), the real `deputy` command over the API's local socket, and a real webhook receiver
- * on loopback. The link keys are rotated: links.secretEnv names a new and an old variable.
+ * on loopback. The link keys are rotated: links.secretEnv names a new and an old variable. A
+ * second API on the watched configuration shows that a link whose user (or webhook) was removed
+ * since, or lost a role, decides nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
