@@ -89,3 +89,12 @@ export function listPermittedTools(
   }
   return result;
 }
+
+/** The class of a catalog tool by its canonical name; null for a tool the catalog lacks. */
+export function toolClassOf(tool: string): ToolClass | null {
+  for (const provider of TOOL_PROVIDERS) {
+    const found = provider.tools.find((schema) => schema.name === tool);
+    if (found !== undefined) return found.toolClass;
+  }
+  return null;
+}

@@ -14,10 +14,9 @@
  *
  * Every refusal is a DeputyError `forbidden` (403) that says what would be needed.
  */
-import { TOOL_PROVIDERS } from '../capabilities/providers.js';
+import { toolClassOf } from '../capabilities/providers.js';
 import { ADMIN_ROLE, type Caller } from '../shared/caller.js';
 import { delegationIdOfCard, type ApprovalCard } from '../shared/delegation.js';
-import type { ToolClass } from '../shared/tools/tool-contract.js';
 import { DeputyError, isDeputyError } from '../errors.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
 
@@ -28,15 +27,6 @@ function isAdmin(caller: Caller): boolean {
 /** Auth off (anonymous caller) or an admin: nothing to look up. */
 export function unrestricted(caller: Caller): boolean {
   return caller.id === null || isAdmin(caller);
-}
-
-/** The class of a catalog tool by its canonical name; null for a tool the catalog lacks. */
-export function toolClassOf(tool: string): ToolClass | null {
-  for (const provider of TOOL_PROVIDERS) {
-    const found = provider.tools.find((schema) => schema.name === tool);
-    if (found !== undefined) return found.toolClass;
-  }
-  return null;
 }
 
 /** A pending card anyone may decide: one for a `read`-class catalog tool (reading needs no role). */

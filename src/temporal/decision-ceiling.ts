@@ -15,7 +15,7 @@
  */
 import { PERMISSION_MODE_EFFECTS } from '../definitions/read/permission-mode.js';
 import { DeputyError } from '../errors.js';
-import { toolClassOf } from '../rights/rights.js';
+import { toolClassOf } from '../capabilities/providers.js';
 import type { ApprovalCard } from '../shared/delegation.js';
 import type { PermissionMode } from '../shared/policy-contract.js';
 import type { ToolClass } from '../shared/tools/tool-contract.js';
