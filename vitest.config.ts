@@ -8,6 +8,14 @@ const browserSuites = ['test/browser/**/*.test.ts'];
 const clusterSuites = ['test/cluster/**/*.test.ts'];
 // A real model in the loop (`npm run smoke:model`): the local model or DEPUTY_SMOKE_MODEL's.
 const smokeSuites = ['test/smoke/**/*.smoke.test.ts'];
+/** Every project's: the loaded mode (DEPUTY_TEST_LOAD=1), off unless asked for. */
+const loadSetup = 'test/load-setup.ts';
+/**
+ * A worker the suite SIGKILLs leaves its cached runs on its sticky queue until this passes, then
+ * Temporal gives them to any worker: 2 s instead of Temporal's 10 s in every crash test. Child
+ * processes (crash-test workers, `deputy dev`) inherit it from the test's environment.
+ */
+const testEnv = { DEPUTY_WORKER_STICKY_QUEUE_SCHEDULE_TO_START_TIMEOUT_SECONDS: '2' };
 const rerunOnCluster = [
   'test/integration/durability.test.ts',
   'test/integration/cards-without-worker.test.ts',
@@ -30,6 +38,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          globalSetup: [loadSetup],
           exclude: [...temporalSuites, ...browserSuites, ...clusterSuites, ...smokeSuites],
         },
       },
@@ -39,7 +48,8 @@ export default defineConfig({
           name: 'temporal',
           include: temporalSuites,
           // One real Temporal dev server for the whole run (see test/global-setup.ts).
-          globalSetup: ['test/global-setup.ts'],
+          globalSetup: [loadSetup, 'test/global-setup.ts'],
+          env: testEnv,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },
@@ -53,7 +63,8 @@ export default defineConfig({
           // and a Chromium, and beside the integration suites on 2 cores that load made other
           // suites' Temporal calls miss their deadlines.
           sequence: { groupOrder: 1 },
-          globalSetup: ['test/global-setup.ts'],
+          globalSetup: [loadSetup, 'test/global-setup.ts'],
+          env: testEnv,
           testTimeout: 120_000,
           hookTimeout: 180_000,
         },
@@ -66,7 +77,8 @@ export default defineConfig({
               test: {
                 name: 'cluster',
                 include: [...clusterSuites, ...rerunOnCluster],
-                globalSetup: ['test/global-setup.ts'],
+                globalSetup: [loadSetup, 'test/global-setup.ts'],
+                env: testEnv,
                 testTimeout: 240_000,
                 hookTimeout: 600_000,
               },
