@@ -3,6 +3,7 @@
  * exit 2 blocks with stderr, JSON allow/deny/ask, the older decision form, a timeout, and
  * output far beyond the bound.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import {
 } from '../../src/activities/claude-hooks.js';
 import { runHooks } from '../../src/activities/hooks.js';
 import type { HookCommandRef } from '../../src/shared/capability-snapshot.js';
+import { eventually } from '../support/eventually.js';
 
 const call = { id: 'call-1', name: 'write', arguments: { path: 'a.txt', content: 'hi' } };
 
@@ -103,11 +105,16 @@ describe('Claude Code PreToolUse hooks', () => {
   });
 
   it('a hook past its timeout is killed and reported, without a decision', async () => {
-    const started = Date.now();
-    const answer = await pre([claude('sleep 30', 1)]);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // The hook would sleep far past the test's own timeout: one left to run fails the test
+    // instead of passing slowly, and its process would still be there to find.
+    const answer = await pre([claude('sleep 307; echo outlived', 1)]);
     expect(answer.decision).toBeNull();
     expect(answer.errors[0]).toMatch(/timed out after 1 s/);
+    await eventually(
+      async () =>
+        spawnSync('pgrep', ['-f', 'sleep 307']).stdout.toString() === '' ? true : undefined,
+      'the timed-out hook to be gone',
+    );
   });
 
   it('bounds huge output: stdout, stderr and the reason', async () => {

@@ -127,15 +127,14 @@ describe('Temporal CLI install into the shared tools folder', () => {
     const leftover = staging();
     expect(leftover).toHaveLength(1);
 
-    const started = Date.now();
     const next = startInstaller(env);
     const code = await next.exit;
     const output = next.output();
     expect(code, output).toBe(0);
-    // It met the dead installer's lock, waited until it was stale (10 s unrefreshed), installed.
+    // It met the dead installer's lock, waited until it was stale (10 s unrefreshed), installed:
+    // the outcome, not how long that took (an installer that never took over would not exit 0).
     expect(output).toContain(WAITING);
     expect(output).toContain(INSTALLING);
-    expect(Date.now() - started).toBeLessThan(90_000);
     const binary = path.join(tools, INSTALL_DIR, 'bin', 'temporal');
     expect(output).toContain(`temporal CLI: ${binary}`);
     expect(fs.readdirSync(tools)).toEqual([INSTALL_DIR]);

@@ -114,9 +114,10 @@ describe('bash', () => {
 
   it('kills the whole process group on timeout and heartbeats meanwhile', async () => {
     const pidFile = path.join(workspace, 'child.pid');
-    const started = Date.now();
+    // The command would run far past the test's own timeout: one that was not killed fails the
+    // test instead of passing slowly, and its child is still alive for the check below.
     const pending = failure({
-      command: `echo before; sleep 60 & echo $! > child.pid; wait`,
+      command: `echo before; sleep 300 & echo $! > child.pid; wait`,
       timeout_seconds: 2,
     });
     const childPid = await waitForPid(pidFile);
@@ -124,7 +125,6 @@ describe('bash', () => {
     expect(await pending).toBe(
       'command timed out after 2 seconds and was killed. Output so far:\nbefore\n',
     );
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(await waitUntilDead(childPid)).toBe(true);
     expect(heartbeats).toBeGreaterThanOrEqual(1);
   });
