@@ -35,6 +35,8 @@ export interface Budget {
   readonly boundMs: number;
   /** Asserts `ms` is within the bound; a failure names the baseline it was compared to. */
   expectWithin(ms: number, what: string): void;
+  /** The same budget with a further deliberate wait of `waitMs` milliseconds added. */
+  plus(waitMs: number): Budget;
 }
 
 /** The budget for a baseline already measured (`baselineMs`, in milliseconds). */
@@ -42,13 +44,17 @@ export function budgetFrom(baseline: string, baselineMs: number, rule: BudgetRul
   const boundMs = (rule.plusMs ?? 0) + Math.max(rule.floorMs, rule.factor * baselineMs);
   const explain = (ms: number, what: string) =>
     `${what}: ${Math.round(ms)} ms against a bound of ${Math.round(boundMs)} ms = ` +
-    `${rule.plusMs ?? 0} + max(${rule.floorMs}, ${rule.factor} x ${baseline} ${Math.round(baselineMs)} ms)`;
+    `${rule.plusMs ?? 0} + max(${rule.floorMs}, ${rule.factor} x ${Math.round(baselineMs)} ms ` +
+    `measured for ${baseline})`;
   return {
     baseline,
     baselineMs,
     boundMs,
     expectWithin(ms, what) {
       expect(ms, explain(ms, what)).toBeLessThanOrEqual(boundMs);
+    },
+    plus(waitMs) {
+      return budgetFrom(baseline, baselineMs, { ...rule, plusMs: (rule.plusMs ?? 0) + waitMs });
     },
   };
 }
