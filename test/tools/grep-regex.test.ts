@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import type { CapabilitySnapshot } from '../../src/shared/capability-snapshot.js
 import { createFileSystemTools } from '../../src/tools/file-system.js';
 import type { ToolContext, ToolImplementation } from '../../src/tools/tool.js';
 import { ToolError } from '../../src/tools/tool.js';
+import { budgetFrom } from '../support/calibration.js';
 
 /**
  * grep's regular expressions come from the model: they run on a linear-time engine (RE2
@@ -58,30 +59,58 @@ afterEach(async () => {
   await fs.rm(workspace, { recursive: true, force: true });
 });
 
-/** Runs grep in a child process (test/tools/grep-event-loop-child.ts) and reads its report. */
-function grepInChild(args: Record<string, unknown>): Promise<Record<string, unknown>> {
+/** Child processes of the event-loop test still running, ended after each test. */
+const children = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of children) child.kill('SIGKILL');
+  children.clear();
+});
+
+/**
+ * Runs grep in a child process (test/tools/grep-event-loop-child.ts) and reads its report, with
+ * how long the child took from spawn to exit. With `guardMs` the child is killed, and the call
+ * fails, when it has not answered by then; without, the test's own timeout is the guard.
+ */
+function grepInChild(
+  args: Record<string, unknown>,
+  guardMs?: number,
+): Promise<{ report: Record<string, unknown>; ms: number }> {
   const script = fileURLToPath(new URL('./grep-event-loop-child.ts', import.meta.url));
+  const began = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', script, workspace, JSON.stringify(args)],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    children.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // Hang guard, not a speed check: the answer takes well under a second; a grep that blocks
-    // its event loop never answers, and this turns that hang into a failure.
-    const guard = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`grep did not answer within 20 s: its event loop is blocked\n${stderr}`));
-    }, 20_000);
+    // A grep that blocks its event loop on a catastrophic pattern never answers: this turns
+    // that hang into a failure that says so.
+    const guard =
+      guardMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            child.kill('SIGKILL');
+            reject(
+              new Error(
+                `grep did not answer within ${Math.round(guardMs)} ms: its event loop is blocked\n${stderr}`,
+              ),
+            );
+          }, guardMs);
     child.on('error', reject);
     child.on('exit', (code) => {
       clearTimeout(guard);
+      children.delete(child);
       if (code !== 0) reject(new Error(`grep child exited ${code}: ${stderr}`));
-      else resolve(JSON.parse(stdout) as Record<string, unknown>);
+      else
+        resolve({
+          report: JSON.parse(stdout) as Record<string, unknown>,
+          ms: performance.now() - began,
+        });
     });
   });
 }
@@ -91,17 +120,33 @@ describe('grep with a catastrophic pattern', () => {
     const line = `${'a'.repeat(100_000)}b`;
     await fs.writeFile(path.join(workspace, 'long.txt'), `${line}\n`);
 
-    const none = await grepInChild({ pattern: '(a+)+$', path: 'long.txt' });
-    expect(none.result).toBe("No matches for '(a+)+$' in long.txt");
-    // Generous bound (a hang guard, not a benchmark): a loop blocked by backtracking would
-    // hold the timer for the whole match, which never ends.
-    expect(none.timerLateMs).toBeLessThan(5_000);
-
-    const some = await grepInChild({ pattern: '(a+)+b$', path: 'long.txt' });
-    expect(some.result).toBe(
+    // The baseline, in the same child on the same file: a pattern with nothing to backtrack.
+    // How late its timer fires and how long the child takes is what this machine does now.
+    const benign = await grepInChild({ pattern: 'b$', path: 'long.txt' });
+    expect(benign.report.result).toBe(
       `long.txt:1: ${'a'.repeat(400)} [line cut: showed 400 of 100001 characters]`,
     );
-    expect(some.timerLateMs).toBeLessThan(5_000);
+    // A loop held by backtracking holds the timer for the whole match, which never ends; 20
+    // benign latenesses or 1 s is far short of that and far above a loop that stays free.
+    const late = budgetFrom('the timer beside a benign grep', Number(benign.report.timerLateMs), {
+      factor: 20,
+      floorMs: 1_000,
+    });
+    // The child as a whole: 5 benign runs or 20 s before it counts as hung.
+    const guardMs = budgetFrom('a benign grep child', benign.ms, {
+      factor: 5,
+      floorMs: 20_000,
+    }).boundMs;
+
+    const none = await grepInChild({ pattern: '(a+)+$', path: 'long.txt' }, guardMs);
+    expect(none.report.result).toBe("No matches for '(a+)+$' in long.txt");
+    late.expectWithin(Number(none.report.timerLateMs), 'the timer beside (a+)+$');
+
+    const some = await grepInChild({ pattern: '(a+)+b$', path: 'long.txt' }, guardMs);
+    expect(some.report.result).toBe(
+      `long.txt:1: ${'a'.repeat(400)} [line cut: showed 400 of 100001 characters]`,
+    );
+    late.expectWithin(Number(some.report.timerLateMs), 'the timer beside (a+)+b$');
   }, 60_000);
 
   it('stops a pattern that is slow even in linear time at the time budget, loop free meanwhile', async () => {
