@@ -46,11 +46,17 @@ import {
   type Who,
 } from './authoring-fuzz-requests.js';
 import { TOKENS } from './make-app.js';
+import { calibrate, type Budget, type BudgetRule } from '../support/calibration.js';
 
 const SEED = Number(process.env.DEPUTY_FUZZ_SEED ?? 20_260_108);
 const RUNS = { off: 6_000, on: 4_000 } as const;
-/** Bound on one in-process answer: they take milliseconds; only a hang trips it. */
-const ANSWER_BOUND_MS = 10_000;
+/**
+ * Bound on one in-process answer, only a hang trips it: 1,000 times the slowest of a few plain
+ * listings of the agents on the same app, or 5 s (answers take milliseconds).
+ */
+const NO_HANG: BudgetRule = { factor: 1_000, floorMs: 5_000 };
+/** Set before the first fuzz run, from the listing measured then. */
+let answerBound: Budget | undefined;
 
 /** The route a method and path reach, as the app registers them (Hono matches the raw path). */
 type Route =
@@ -147,11 +153,13 @@ const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort().join
 const SCANNED_SECRETS = [...ALL_FUZZ_SECRETS, ...Object.values(TOKENS)];
 
 async function withinBound<T>(pending: Promise<T>, what: string): Promise<T> {
+  if (answerBound === undefined) throw new Error('the answer bound is not calibrated yet');
+  const bound = answerBound;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`no answer within ${ANSWER_BOUND_MS} ms: ${what}`)),
-      ANSWER_BOUND_MS,
+      () => reject(new Error(`no answer within ${bound.formula}: ${what}`)),
+      bound.boundMs,
     );
   });
   try {
@@ -423,6 +431,13 @@ describe('authoring routes under fuzz (issue 8 security suite)', () => {
   beforeAll(async () => {
     worlds.off = await createFuzzWorld({ auth: false });
     worlds.on = await createFuzzWorld({ auth: true });
+    const { app } = worlds.off;
+    answerBound = await calibrate(
+      'GET /workspace/agents on the same app',
+      async () => (await app.request('http://localhost/workspace/agents')).text(),
+      NO_HANG,
+      5,
+    );
   });
   afterAll(async () => {
     await worlds.off?.close();

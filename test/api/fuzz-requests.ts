@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { expect } from 'vitest';
+import type { Budget } from '../support/calibration.js';
 import { TOKENS } from './make-app.js';
 
 const MIB = 1024 * 1024;
@@ -306,11 +307,21 @@ export function toRequest(request: FuzzRequest): Request {
   });
 }
 
-/** Answers for the bound check: a hang is a failure, not a slow pass. */
-export async function withinBound<T>(pending: Promise<T>, ms: number, what: string): Promise<T> {
+/**
+ * Answers for the bound check, a hang a failure rather than a slow pass: `pending`, or a failure naming `what` when it has not settled within the budget: a hang
+ * guard whose bound comes from a calibration in the same run (test/support/calibration.ts).
+ */
+export async function withinBound<T>(
+  pending: Promise<T>,
+  budget: Budget,
+  what: string,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms: ${what}`)), ms);
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${budget.formula}: ${what}`)),
+      budget.boundMs,
+    );
   });
   try {
     return await Promise.race([pending, timeout]);

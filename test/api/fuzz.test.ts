@@ -16,6 +16,7 @@ import { DeputyError } from '../../src/errors.js';
 import type { Delegations } from '../../src/temporal/delegations/facade.js';
 import { checkAnswer, requestArbitrary, toRequest, withinBound } from './fuzz-requests.js';
 import { makeApp } from './make-app.js';
+import { calibrate, type BudgetRule } from '../support/calibration.js';
 import { cardOfD1 } from './stub-delegations.js';
 
 const KNOWN = ['d-1', 'd-2'] as const;
@@ -102,8 +103,11 @@ const plausible: Partial<Delegations> = {
   },
 };
 
-/** Bound on one in-process answer: generous (they take milliseconds), only a hang trips it. */
-const ANSWER_BOUND_MS = 10_000;
+/**
+ * Bound on one in-process answer, only a hang trips it: 1,000 times the slowest of a few plain
+ * reads of a known delegation on the same app, or 5 s (they take milliseconds).
+ */
+const NO_HANG: BudgetRule = { factor: 1_000, floorMs: 5_000 };
 const RUNS = 10_000;
 
 describe('API fuzz over the stub facade', () => {
@@ -112,6 +116,12 @@ describe('API fuzz over the stub facade', () => {
       off: makeApp({ delegations: plausible }),
       on: makeApp({ delegations: plausible, auth: true }),
     };
+    const bound = await calibrate(
+      'GET /delegations/d-1 on the same app',
+      async () => (await apps.off.app.request('/delegations/d-1')).text(),
+      NO_HANG,
+      5,
+    );
     const statuses = new Map<number, number>();
     const began = Date.now();
     await fc.assert(
@@ -123,7 +133,7 @@ describe('API fuzz over the stub facade', () => {
           const what = `${request.method} ${request.path.slice(0, 120)}`;
           const status = await withinBound(
             (async () => checkAnswer(request, await app.request(toRequest(request))))(),
-            ANSWER_BOUND_MS,
+            bound,
             what,
           );
           statuses.set(status, (statuses.get(status) ?? 0) + 1);

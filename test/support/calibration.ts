@@ -33,6 +33,8 @@ export interface Budget {
   readonly baselineMs: number;
   /** The bound: plusMs + max(floorMs, factor x baselineMs), in milliseconds. */
   readonly boundMs: number;
+  /** How the bound was made, with the numbers, for a failure message. */
+  readonly formula: string;
   /** Asserts `ms` is within the bound; a failure names the baseline it was compared to. */
   expectWithin(ms: number, what: string): void;
   /** The same budget with a further deliberate wait of `waitMs` milliseconds added. */
@@ -42,16 +44,18 @@ export interface Budget {
 /** The budget for a baseline already measured (`baselineMs`, in milliseconds). */
 export function budgetFrom(baseline: string, baselineMs: number, rule: BudgetRule): Budget {
   const boundMs = (rule.plusMs ?? 0) + Math.max(rule.floorMs, rule.factor * baselineMs);
-  const explain = (ms: number, what: string) =>
-    `${what}: ${Math.round(ms)} ms against a bound of ${Math.round(boundMs)} ms = ` +
-    `${rule.plusMs ?? 0} + max(${rule.floorMs}, ${rule.factor} x ${Math.round(baselineMs)} ms ` +
-    `measured for ${baseline})`;
+  const formula =
+    `${Math.round(boundMs)} ms = ${rule.plusMs ?? 0} + max(${rule.floorMs}, ${rule.factor} x ` +
+    `${Math.round(baselineMs)} ms measured for ${baseline})`;
   return {
     baseline,
     baselineMs,
     boundMs,
+    formula,
     expectWithin(ms, what) {
-      expect(ms, explain(ms, what)).toBeLessThanOrEqual(boundMs);
+      expect(ms, `${what}: ${Math.round(ms)} ms against a bound of ${formula}`).toBeLessThanOrEqual(
+        boundMs,
+      );
     },
     plus(waitMs) {
       return budgetFrom(baseline, baselineMs, { ...rule, plusMs: (rule.plusMs ?? 0) + waitMs });
