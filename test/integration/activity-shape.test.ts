@@ -19,6 +19,7 @@ import {
   workflowBundle,
   type Harness,
 } from './support/harness.js';
+import { calibrate, timed } from '../support/calibration.js';
 
 const agents = {
   '.subagents/agents/copyist.md':
@@ -64,6 +65,29 @@ function scheduled(events: HistoryEvents) {
         input: decode(attributes.input?.payloads?.[0]) as Record<string, unknown>,
       },
     ];
+  });
+}
+
+/** How the run's ordinary runTool activities ended, event by event, in history order. */
+function ordinaryRunToolEnds(events: HistoryEvents): string[] {
+  const runTools = new Set(
+    events
+      .filter(
+        (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool',
+      )
+      .map((event) => String(event.eventId)),
+  );
+  return events.flatMap((event) => {
+    const ended = [
+      ['cancel requested', event.activityTaskCancelRequestedEventAttributes],
+      ['cancelled', event.activityTaskCanceledEventAttributes],
+      ['completed', event.activityTaskCompletedEventAttributes],
+      ['failed', event.activityTaskFailedEventAttributes],
+      ['timed out', event.activityTaskTimedOutEventAttributes],
+    ] as const;
+    return ended.flatMap(([name, attributes]) =>
+      attributes && runTools.has(String(attributes.scheduledEventId)) ? [name] : [],
+    );
   });
 }
 
@@ -179,15 +203,24 @@ describe('reads as local activities', () => {
       'the search as an ordinary activity',
       30_000,
     );
-    const askedAt = Date.now();
-    expect((await handle.query(stateQuery)).status).toBe('running');
-    expect(Date.now() - askedAt).toBeLessThan(2_000);
-    const stoppedAt = Date.now();
+    const asked = await timed(() => handle.query(stateQuery));
+    expect(asked.value.status).toBe('running');
     await handle.cancel();
     expect((await handle.result()).status).toBe('stopped');
-    expect(Date.now() - stoppedAt).toBeLessThan(8_000);
     const history = await handle.fetchHistory();
     expect(localActivityTypes(history.events ?? [])).toEqual(['runTool']);
+    // The stop reached the search: cancelled, not left to run to its end.
+    expect(ordinaryRunToolEnds(history.events ?? [])).toEqual(['cancel requested', 'cancelled']);
+    // A query waits for a workflow task in progress, which a read still running as a local
+    // activity would hold for its whole 3 s budget. The baseline is the same query on the same
+    // run once closed (a replay, more work than a plain answer); 10 of those, or 1.5 s, stays
+    // short of that budget on a quiet machine and grows with the machine's load.
+    const budget = await calibrate(
+      'the same query on the closed run',
+      () => handle.query(stateQuery),
+      { factor: 10, floorMs: 1_500 },
+    );
+    budget.expectWithin(asked.ms, 'the query while the search ran');
     // The timed-out local read and its ordinary re-run replay as they ran.
     await Worker.runReplayHistory(
       { workflowBundle: await workflowBundle(), replayName: 'local-read-timeout' },

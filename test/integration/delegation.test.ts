@@ -293,11 +293,10 @@ describe('delegation workflow', () => {
       async () => (existsSync(join(harness.workspace, 'started.txt')) ? true : undefined),
       'the long job to start',
     );
-    const stoppedAt = Date.now();
     await handle.cancel();
     const result = await handle.result();
     expect(result.status).toBe('stopped');
-    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    // Killed, not waited for: no sleep left, and the line it would write after it is not there.
     const survivors = spawnSync('pgrep', ['-f', 'sleep 31.4159']);
     expect(survivors.stdout.toString()).toBe('');
     expect(existsSync(join(harness.workspace, 'late.txt'))).toBe(false);
