@@ -98,10 +98,10 @@ describe('a start answered after the bound', () => {
     });
     const elapsed = Date.now() - began;
 
-    // Two asks: the first timed out (the bound), the repeat was answered "already started".
+    // Two asks: the first timed out (the bound, so it took at least that), the repeat was
+    // answered "already started". A facade that waited for the late answer would have asked once.
     expect(late.calls()).toBe(2);
     expect(elapsed).toBeGreaterThanOrEqual(RPC_TIMEOUT_MS);
-    expect(elapsed).toBeLessThan(2 * RPC_TIMEOUT_MS + 1_000);
     const description = await harness.client.workflow.getHandle(started.workflowId).describe();
     expect(description.status.name).toBe('RUNNING');
     expect(typeof description.memo?.[START_TOKEN_MEMO]).toBe('string');
