@@ -17,6 +17,7 @@ import {
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
+import { budgetFrom } from '../support/calibration.js';
 import { followEventStream } from '../support/follow-event-stream.js';
 import { apiOf } from './support/app-request.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
@@ -282,7 +283,14 @@ describe('GET /cards/events', () => {
       console.log(
         `cards inbox: card-closed read ${closed.receivedAt - applied} ms after the workflow applied the decision, ${closed.receivedAt - posted} ms after POST /cards was sent, ${closed.receivedAt - answered} ms after it answered (poll ${POLL_MS} ms)`,
       );
-      expect(closed.receivedAt - posted).toBeLessThan(1_500);
+      // The stream sees the decision at its next look or the one after (two polls, on purpose),
+      // plus the work of that look, which is of the kind POST /cards just did: its answer time,
+      // measured here, 3 times over, or 1.3 s.
+      budgetFrom('POST /cards, sent to answered', answered - posted, {
+        factor: 3,
+        floorMs: 1_300,
+        plusMs: 2 * POLL_MS,
+      }).expectWithin(closed.receivedAt - posted, 'card-closed after POST /cards was sent');
 
       // The delegation goes on to its second card, still running: a second decision on the first is 409.
       const next = await until('card-opened', `${first.delegationId}.2`);
