@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
+import { budgetFrom } from '../support/calibration.js';
 import { eventually } from '../support/eventually.js';
 import {
   CHROMIUM,
@@ -197,7 +198,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     expect(problems).toEqual([]);
   });
 
-  it('drops a card approved from outside within a second and a half', async () => {
+  it('drops a card approved from outside about as fast as the API answered the decision', async () => {
     const { page, problems } = await openInbox();
     await page.getByText(emptyText).waitFor();
     const id = await start('notetaker', 'approved elsewhere');
@@ -209,12 +210,16 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     await call('POST', `/cards/${card.id}`, { decision: 'approve', reason: 'from the CLI' });
     // Measured from the API's answer: the decision has been applied by then (200).
     const applied = Date.now();
-    await shown.waitFor({ state: 'detached', timeout: 5000 });
-    const gone = Date.now();
-    expect(
-      gone - applied,
-      `gone ${gone - applied} ms after the answer, ${gone - sent} ms after sending`,
-    ).toBeLessThan(1500);
+    // The stream looks again at once on a decision made through its API, or at its next poll
+    // (0.3 s, on purpose); then the page drops the card. The work of that is of the kind the
+    // decision's own round trip just did: 5 of those, or 1.2 s, on top of the poll.
+    const budget = budgetFrom('POST /cards, sent to answered', applied - sent, {
+      factor: 5,
+      floorMs: 1_200,
+      plusMs: 300,
+    });
+    await shown.waitFor({ state: 'detached', timeout: budget.boundMs + 5_000 });
+    budget.expectWithin(Date.now() - applied, 'the card gone from the page after the answer');
     // The outcome: on the close itself, or a moment later (card-outcome) when the delegation
     // was slow to tell how the card was settled.
     await settled(page).getByText('Decided elsewhere: Approved: from the CLI').waitFor();
