@@ -19,8 +19,6 @@ import {
   writeRegularFile,
 } from '../../src/paths/regular-file.js';
 
-const GUARD_MS = 10_000;
-
 let base: string;
 let fifo: string;
 let socketPath: string;
@@ -62,107 +60,79 @@ async function asyncRefusal(read: () => Promise<unknown>): Promise<NotRegularFil
 }
 
 describe('reading only regular files', () => {
-  it(
-    'refuses a FIFO without a writer, naming it, synchronously and not',
-    async () => {
-      const sync = refusal(() => readRegularFileSync(fifo));
-      expect(sync.message).toBe(`${fifo} is a FIFO (named pipe), not a regular file`);
-      expect(sync.code).toBe('ENOTREGULAR');
-      const promised = await asyncRefusal(() => readRegularFile(fifo));
-      expect(promised.message).toBe(`${fifo} is a FIFO (named pipe), not a regular file`);
-    },
-    GUARD_MS,
-  );
+  it('refuses a FIFO without a writer, naming it, synchronously and not', async () => {
+    const sync = refusal(() => readRegularFileSync(fifo));
+    expect(sync.message).toBe(`${fifo} is a FIFO (named pipe), not a regular file`);
+    expect(sync.code).toBe('ENOTREGULAR');
+    const promised = await asyncRefusal(() => readRegularFile(fifo));
+    expect(promised.message).toBe(`${fifo} is a FIFO (named pipe), not a regular file`);
+  });
 
-  it(
-    'refuses a FIFO reached through a symbolic link, and the link itself with noFollow',
-    () => {
-      const link = path.join(base, 'link');
-      fs.symlinkSync(fifo, link);
-      expect(refusal(() => readRegularFileSync(link)).message).toBe(
-        `${link} is a FIFO (named pipe), not a regular file`,
-      );
-      expect(() => readRegularFileSync(link, { noFollow: true })).toThrow(
-        expect.objectContaining({ code: 'ELOOP' }),
-      );
-    },
-    GUARD_MS,
-  );
+  it('refuses a FIFO reached through a symbolic link, and the link itself with noFollow', () => {
+    const link = path.join(base, 'link');
+    fs.symlinkSync(fifo, link);
+    expect(refusal(() => readRegularFileSync(link)).message).toBe(
+      `${link} is a FIFO (named pipe), not a regular file`,
+    );
+    expect(() => readRegularFileSync(link, { noFollow: true })).toThrow(
+      expect.objectContaining({ code: 'ELOOP' }),
+    );
+  });
 
-  it(
-    'refuses a socket, a device and a directory',
-    async () => {
-      expect(refusal(() => readRegularFileSync(socketPath)).message).toBe(
-        `${socketPath} is a socket, not a regular file`,
-      );
-      expect((await asyncRefusal(() => readRegularFile(socketPath))).kind).toBe('a socket');
-      expect(refusal(() => readRegularFileSync('/dev/null')).message).toBe(
-        '/dev/null is a character device, not a regular file',
-      );
-      const directory = refusal(() => readRegularFileSync(base));
-      expect(directory.message).toBe(`${base} is a directory, not a regular file`);
-      expect(directory.code).toBe('EISDIR');
-    },
-    GUARD_MS,
-  );
+  it('refuses a socket, a device and a directory', async () => {
+    expect(refusal(() => readRegularFileSync(socketPath)).message).toBe(
+      `${socketPath} is a socket, not a regular file`,
+    );
+    expect((await asyncRefusal(() => readRegularFile(socketPath))).kind).toBe('a socket');
+    expect(refusal(() => readRegularFileSync('/dev/null')).message).toBe(
+      '/dev/null is a character device, not a regular file',
+    );
+    const directory = refusal(() => readRegularFileSync(base));
+    expect(directory.message).toBe(`${base} is a directory, not a regular file`);
+    expect(directory.code).toBe('EISDIR');
+  });
 
-  it(
-    'reads a regular file, and passes a missing one on as ENOENT',
-    async () => {
-      const file = path.join(base, 'notes.md');
-      fs.writeFileSync(file, 'plain text\n');
-      expect(readRegularFileSync(file).toString()).toBe('plain text\n');
-      expect((await readRegularFile(file)).toString()).toBe('plain text\n');
-      const fd = openRegularFileSync(file);
-      fs.closeSync(fd);
-      expect(() => readRegularFileSync(path.join(base, 'missing'))).toThrow(
-        expect.objectContaining({ code: 'ENOENT' }),
-      );
-    },
-    GUARD_MS,
-  );
+  it('reads a regular file, and passes a missing one on as ENOENT', async () => {
+    const file = path.join(base, 'notes.md');
+    fs.writeFileSync(file, 'plain text\n');
+    expect(readRegularFileSync(file).toString()).toBe('plain text\n');
+    expect((await readRegularFile(file)).toString()).toBe('plain text\n');
+    const fd = openRegularFileSync(file);
+    fs.closeSync(fd);
+    expect(() => readRegularFileSync(path.join(base, 'missing'))).toThrow(
+      expect.objectContaining({ code: 'ENOENT' }),
+    );
+  });
 });
 
 describe('writing only regular files', () => {
-  it(
-    'refuses to write or append to a FIFO nobody reads, or to a socket',
-    async () => {
-      const write = await asyncRefusal(() => writeRegularFile(fifo, 'x'));
-      expect(write.message).toBe(`${fifo} is a FIFO (named pipe), not a regular file`);
-      expect((await asyncRefusal(() => appendRegularFile(fifo, 'x'))).kind).toBe(
+  it('refuses to write or append to a FIFO nobody reads, or to a socket', async () => {
+    const write = await asyncRefusal(() => writeRegularFile(fifo, 'x'));
+    expect(write.message).toBe(`${fifo} is a FIFO (named pipe), not a regular file`);
+    expect((await asyncRefusal(() => appendRegularFile(fifo, 'x'))).kind).toBe(
+      'a FIFO (named pipe)',
+    );
+    expect((await asyncRefusal(() => writeRegularFile(socketPath, 'x'))).kind).toBe('a socket');
+  });
+
+  it('refuses a FIFO that has a reader, and writes nothing into it', async () => {
+    const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      expect((await asyncRefusal(() => writeRegularFile(fifo, 'x'))).kind).toBe(
         'a FIFO (named pipe)',
       );
-      expect((await asyncRefusal(() => writeRegularFile(socketPath, 'x'))).kind).toBe('a socket');
-    },
-    GUARD_MS,
-  );
+      // The refused writer has closed again: the pipe is at its end, with nothing in it.
+      expect(fs.readSync(reader, Buffer.alloc(8))).toBe(0);
+    } finally {
+      fs.closeSync(reader);
+    }
+  });
 
-  it(
-    'refuses a FIFO that has a reader, and writes nothing into it',
-    async () => {
-      const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-      try {
-        expect((await asyncRefusal(() => writeRegularFile(fifo, 'x'))).kind).toBe(
-          'a FIFO (named pipe)',
-        );
-        // The refused writer has closed again: the pipe is at its end, with nothing in it.
-        expect(fs.readSync(reader, Buffer.alloc(8))).toBe(0);
-      } finally {
-        fs.closeSync(reader);
-      }
-    },
-    GUARD_MS,
-  );
-
-  it(
-    'creates, replaces and appends to a regular file',
-    async () => {
-      const file = path.join(base, 'out.txt');
-      await writeRegularFile(file, 'first version, longer\n');
-      await writeRegularFile(file, 'second\n');
-      await appendRegularFile(file, 'more\n');
-      expect(fs.readFileSync(file, 'utf8')).toBe('second\nmore\n');
-    },
-    GUARD_MS,
-  );
+  it('creates, replaces and appends to a regular file', async () => {
+    const file = path.join(base, 'out.txt');
+    await writeRegularFile(file, 'first version, longer\n');
+    await writeRegularFile(file, 'second\n');
+    await appendRegularFile(file, 'more\n');
+    expect(fs.readFileSync(file, 'utf8')).toBe('second\nmore\n');
+  });
 });

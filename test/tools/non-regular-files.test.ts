@@ -17,7 +17,6 @@ import { createMemoryTools } from '../../src/tools/memory.js';
 import { createUseSkillTool } from '../../src/tools/skills.js';
 import { ToolError, type ToolContext, type ToolImplementation } from '../../src/tools/tool.js';
 
-const GUARD_MS = 15_000;
 const FIFO_REFUSAL = 'is a FIFO (named pipe), not a regular file';
 
 let base: string;
@@ -79,100 +78,72 @@ afterEach(async () => {
 });
 
 describe('file tools and files that are not regular', () => {
-  it(
-    'read refuses a FIFO four times over, then still reads a file',
-    async () => {
-      // Four: one more than would leave a thread of Node's four-thread file pool free.
-      for (let attempt = 0; attempt < 4; attempt += 1) {
-        expect(await failure(fileTool('read'), { path: 'pipe' })).toBe(
-          `pipe ${FIFO_REFUSAL}; only regular files can be read`,
-        );
-      }
-      expect(await fileTool('read').run({ path: 'docs/guide.md' }, context)).toContain('needle');
-    },
-    GUARD_MS,
-  );
+  it('read refuses a FIFO four times over, then still reads a file', async () => {
+    // Four: one more than would leave a thread of Node's four-thread file pool free.
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      expect(await failure(fileTool('read'), { path: 'pipe' })).toBe(
+        `pipe ${FIFO_REFUSAL}; only regular files can be read`,
+      );
+    }
+    expect(await fileTool('read').run({ path: 'docs/guide.md' }, context)).toContain('needle');
+  });
 
-  it(
-    'read refuses a socket',
-    async () => {
-      expect(await failure(fileTool('read'), { path: 'docs/socket.md' })).toBe(
-        'docs/socket.md is a socket, not a regular file; only regular files can be read',
-      );
-    },
-    GUARD_MS,
-  );
+  it('read refuses a socket', async () => {
+    expect(await failure(fileTool('read'), { path: 'docs/socket.md' })).toBe(
+      'docs/socket.md is a socket, not a regular file; only regular files can be read',
+    );
+  });
 
-  it(
-    'edit and write refuse a FIFO and leave it a FIFO',
-    async () => {
-      expect(
-        await failure(fileTool('edit'), { path: 'pipe', old_string: 'a', new_string: 'b' }),
-      ).toBe(`pipe ${FIFO_REFUSAL}; only regular files can be read`);
-      expect(await failure(fileTool('write'), { path: 'pipe', content: 'x' })).toBe(
-        `pipe ${FIFO_REFUSAL}; only regular files can be written`,
-      );
-      expect(fs.statSync(path.join(workspace, 'pipe')).isFIFO()).toBe(true);
-    },
-    GUARD_MS,
-  );
+  it('edit and write refuse a FIFO and leave it a FIFO', async () => {
+    expect(
+      await failure(fileTool('edit'), { path: 'pipe', old_string: 'a', new_string: 'b' }),
+    ).toBe(`pipe ${FIFO_REFUSAL}; only regular files can be read`);
+    expect(await failure(fileTool('write'), { path: 'pipe', content: 'x' })).toBe(
+      `pipe ${FIFO_REFUSAL}; only regular files can be written`,
+    );
+    expect(fs.statSync(path.join(workspace, 'pipe')).isFIFO()).toBe(true);
+  });
 
-  it(
-    'grep refuses a FIFO named outright, and skips the ones a walk meets',
-    async () => {
-      expect(await failure(fileTool('grep'), { pattern: 'needle', path: 'pipe' })).toBe(
-        `pipe ${FIFO_REFUSAL}; only regular files can be searched`,
-      );
-      const found = await fileTool('grep').run({ pattern: 'needle' }, context);
-      expect(found).toContain('docs/guide.md:1: the needle is here');
-      const listed = await fileTool('glob').run({ pattern: '**/*' }, context);
-      expect(listed).toContain('docs/guide.md');
-      expect(listed).not.toContain('pipe');
-      expect(listed).not.toContain('socket');
-    },
-    GUARD_MS,
-  );
+  it('grep refuses a FIFO named outright, and skips the ones a walk meets', async () => {
+    expect(await failure(fileTool('grep'), { pattern: 'needle', path: 'pipe' })).toBe(
+      `pipe ${FIFO_REFUSAL}; only regular files can be searched`,
+    );
+    const found = await fileTool('grep').run({ pattern: 'needle' }, context);
+    expect(found).toContain('docs/guide.md:1: the needle is here');
+    const listed = await fileTool('glob').run({ pattern: '**/*' }, context);
+    expect(listed).toContain('docs/guide.md');
+    expect(listed).not.toContain('pipe');
+    expect(listed).not.toContain('socket');
+  });
 
-  it(
-    'kb_search searches the regular files of a source and skips the rest',
-    async () => {
-      const tool = createKbSearchTool([{ name: 'docs', glob: 'docs/**/*.md' }], workspace);
-      const result = await tool.run({ query: 'needle' }, context);
-      expect(result).toContain('docs/guide.md:1');
-    },
-    GUARD_MS,
-  );
+  it('kb_search searches the regular files of a source and skips the rest', async () => {
+    const tool = createKbSearchTool([{ name: 'docs', glob: 'docs/**/*.md' }], workspace);
+    const result = await tool.run({ query: 'needle' }, context);
+    expect(result).toContain('docs/guide.md:1');
+  });
 
-  it(
-    'memory_read and memory_write refuse a FIFO in the memory directory',
-    async () => {
-      const directory = path.join(base, 'memory');
-      mkfifo(path.join(directory, 'notes.md'));
-      const memory = new Map(
-        createMemoryTools({ mode: 'private', directory }).map((tool) => [tool.schema.name, tool]),
-      );
-      expect(await failure(memory.get('memory_read')!, { name: 'notes' })).toBe(
-        `memory file notes.md ${FIFO_REFUSAL}`,
-      );
-      expect(await failure(memory.get('memory_write')!, { name: 'notes', content: 'x' })).toBe(
-        `memory file notes.md ${FIFO_REFUSAL}`,
-      );
-      expect(await memory.get('memory_search')!.run({ query: 'anything' }, context)).toContain(
-        'No hits',
-      );
-    },
-    GUARD_MS,
-  );
+  it('memory_read and memory_write refuse a FIFO in the memory directory', async () => {
+    const directory = path.join(base, 'memory');
+    mkfifo(path.join(directory, 'notes.md'));
+    const memory = new Map(
+      createMemoryTools({ mode: 'private', directory }).map((tool) => [tool.schema.name, tool]),
+    );
+    expect(await failure(memory.get('memory_read')!, { name: 'notes' })).toBe(
+      `memory file notes.md ${FIFO_REFUSAL}`,
+    );
+    expect(await failure(memory.get('memory_write')!, { name: 'notes', content: 'x' })).toBe(
+      `memory file notes.md ${FIFO_REFUSAL}`,
+    );
+    expect(await memory.get('memory_search')!.run({ query: 'anything' }, context)).toContain(
+      'No hits',
+    );
+  });
 
-  it(
-    'use_skill refuses a skill file that is a FIFO',
-    async () => {
-      const location = mkfifo(path.join(base, 'skills', 'piped', 'SKILL.md'));
-      const tool = createUseSkillTool([{ name: 'piped', description: 'piped', location }]);
-      expect(await failure(tool, { name: 'piped' })).toBe(
-        `skill 'piped' cannot be read from ${location}: ${location} ${FIFO_REFUSAL}`,
-      );
-    },
-    GUARD_MS,
-  );
+  it('use_skill refuses a skill file that is a FIFO', async () => {
+    const location = mkfifo(path.join(base, 'skills', 'piped', 'SKILL.md'));
+    const tool = createUseSkillTool([{ name: 'piped', description: 'piped', location }]);
+    expect(await failure(tool, { name: 'piped' })).toBe(
+      `skill 'piped' cannot be read from ${location}: ${location} ${FIFO_REFUSAL}`,
+    );
+  });
 });
