@@ -168,10 +168,8 @@ describe('deputy dev, when its Temporal dev server dies', () => {
     // takes a process start and a Temporal boot.
     await takePort(port);
 
-    const code = await Promise.race([
-      dev.exited,
-      new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 120_000)),
-    ]);
+    // It gives up and exits; one that never did fails the test at its timeout.
+    const code = await dev.exited;
     expect(code, dev.output().slice(-3000)).toBe(1);
     expect(dev.output()).toContain(
       `the Temporal dev server (pid ${server.pid}) died (signal SIGKILL); restarting it on ${server.address}`,

@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { calibrate, type Budget, type BudgetRule } from '../support/calibration.js';
 import { eventually } from '../support/eventually.js';
 import { killGroup } from '../support/processes.js';
 import {
@@ -29,8 +30,21 @@ import type { DelegationState } from '../../src/shared/delegation.js';
 const AGENT = 'mcp-greeter';
 const TOKEN_VARIABLE = 'DEPUTY_MCP_HOSTS_TOKEN';
 const TOKEN = 'mcp-hosts-token-5c1e0b97a2';
-/** Any host command here answers in seconds; past this it hangs, and is killed. */
-const HOST_COMMAND_LIMIT_MS = 45_000;
+/**
+ * Any host command here answers in seconds; past its limit it hangs, and is killed. The hosts
+ * are Node programs, so the baseline is a bare Node start-up measured in this run: 100 of
+ * those, or 45 s, which a loaded machine stretches with the start-ups it slows.
+ */
+const HOST_COMMAND: BudgetRule = { factor: 100, floorMs: 45_000 };
+let hostCommandLimit: Promise<Budget> | undefined;
+
+function nodeStartUp(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', () => resolve());
+  });
+}
 
 const root = mkdtempSync(join(tmpdir(), 'deputy-mcp-hosts-'));
 const workspace = join(root, 'workspace');
@@ -112,9 +126,11 @@ interface HostOutcome {
 
 /**
  * Runs a host in its own home and process group; the group (the host and the servers it
- * started) is killed when the command outlives HOST_COMMAND_LIMIT_MS, and the test fails.
+ * started) is killed when the command outlives its limit (HOST_COMMAND), and the test fails.
  */
-function host(bin: string, args: string[], project: string): Promise<HostOutcome> {
+async function host(bin: string, args: string[], project: string): Promise<HostOutcome> {
+  hostCommandLimit ??= calibrate('a bare Node start-up', nodeStartUp, HOST_COMMAND);
+  const budget = await hostCommandLimit;
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, {
       cwd: project,
@@ -128,10 +144,8 @@ function host(bin: string, args: string[], project: string): Promise<HostOutcome
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const limit = setTimeout(() => {
       if (child.pid) killGroup(child.pid);
-      reject(
-        new Error(`${bin} ${args.join(' ')} ran past ${HOST_COMMAND_LIMIT_MS} ms:\n${stderr}`),
-      );
-    }, HOST_COMMAND_LIMIT_MS);
+      reject(new Error(`${bin} ${args.join(' ')} ran past ${budget.formula}:\n${stderr}`));
+    }, budget.boundMs);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(limit);
