@@ -10,12 +10,18 @@ const clusterSuites = ['test/cluster/**/*.test.ts'];
 const smokeSuites = ['test/smoke/**/*.smoke.test.ts'];
 /** Every project's: the loaded mode (DEPUTY_TEST_LOAD=1), off unless asked for. */
 const loadSetup = 'test/load-setup.ts';
+/** deputy compiled into `dist/` once per run, for the suites that start it as a child process. */
+const compiledBuild = 'test/compiled-build.ts';
 /**
  * A worker the suite SIGKILLs leaves its cached runs on its sticky queue until this passes, then
  * Temporal gives them to any worker: 2 s instead of Temporal's 10 s in every crash test. Child
  * processes (crash-test workers, `deputy dev`) inherit it from the test's environment.
  */
-const testEnv = { DEPUTY_WORKER_STICKY_QUEUE_SCHEDULE_TO_START_TIMEOUT_SECONDS: '2' };
+const testEnv = {
+  DEPUTY_WORKER_STICKY_QUEUE_SCHEDULE_TO_START_TIMEOUT_SECONDS: '2',
+  // `deputy` children (bin/deputy.mjs) run the compiled `dist/` that compiledBuild wrote.
+  DEPUTY_COMPILED: '1',
+};
 const rerunOnCluster = [
   'test/integration/durability.test.ts',
   'test/integration/cards-without-worker.test.ts',
@@ -38,6 +44,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/**/*.test.ts'],
+          // The unit files share their forks' module cache instead of importing deputy afresh
+          // each: it halves the project's time (import was most of it), and they hold no
+          // process-wide state a file leaves behind.
+          isolate: false,
           globalSetup: [loadSetup],
           exclude: [...temporalSuites, ...browserSuites, ...clusterSuites, ...smokeSuites],
         },
@@ -48,7 +58,7 @@ export default defineConfig({
           name: 'temporal',
           include: temporalSuites,
           // One real Temporal dev server for the whole run (see test/global-setup.ts).
-          globalSetup: [loadSetup, 'test/global-setup.ts'],
+          globalSetup: [loadSetup, compiledBuild, 'test/global-setup.ts'],
           env: testEnv,
           testTimeout: 120_000,
           hookTimeout: 180_000,
@@ -63,7 +73,7 @@ export default defineConfig({
           // and a Chromium, and beside the integration suites on 2 cores that load made other
           // suites' Temporal calls miss their deadlines.
           sequence: { groupOrder: 1 },
-          globalSetup: [loadSetup, 'test/global-setup.ts'],
+          globalSetup: [loadSetup, compiledBuild, 'test/global-setup.ts'],
           env: testEnv,
           testTimeout: 120_000,
           hookTimeout: 180_000,
@@ -77,7 +87,7 @@ export default defineConfig({
               test: {
                 name: 'cluster',
                 include: [...clusterSuites, ...rerunOnCluster],
-                globalSetup: [loadSetup, 'test/global-setup.ts'],
+                globalSetup: [loadSetup, compiledBuild, 'test/global-setup.ts'],
                 env: testEnv,
                 testTimeout: 240_000,
                 hookTimeout: 600_000,
@@ -95,7 +105,7 @@ export default defineConfig({
                 name: 'smoke',
                 include: smokeSuites,
                 // Temporal first (test/global-setup.ts), then the model it needs.
-                globalSetup: ['test/global-setup.ts', 'test/smoke/model-setup.ts'],
+                globalSetup: [compiledBuild, 'test/global-setup.ts', 'test/smoke/model-setup.ts'],
                 // One model server answers one request at a time: checks run one after another.
                 fileParallelism: false,
                 testTimeout: 300_000,

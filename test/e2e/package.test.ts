@@ -1,16 +1,18 @@
 /**
  * deputy as another project gets it: `npm pack` (which builds), installed alone into a fresh
- * project outside the repository. Its contents are what a package should hold (issue 26);
- * `deputy/client` imports from plain Node and type-checks with TypeScript, and runs against a
- * real API on loopback (issue 15); and `npx deputy dev` runs there, on the project's own
- * `.subagents/`, the demo's card approved with the installed CLI and a project agent's card
- * with the installed client (issue 26).
+ * project outside the repository. Its contents are what a package should hold; `deputy/client`
+ * imports from plain Node and type-checks with TypeScript, and runs against a real API on
+ * loopback; and `npx deputy dev` runs there, on the project's own `.subagents/`, the demo's card
+ * approved with the installed CLI and a project agent's card with the installed client.
+ *
+ * It packs a copy of the repository: the pack's build rewrites `dist/`, which the other suites'
+ * child processes load from the checkout while this runs (test/compiled-build.ts).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load.js';
@@ -35,7 +37,7 @@ beforeAll(async () => {
   );
   const packed = await mkdtemp(join(tmpdir(), 'deputy-pack-'));
   const { stdout } = await run('npm', ['pack', '--pack-destination', packed, '--json'], {
-    cwd: PROJECT_ROOT,
+    cwd: await copyOfRepository(),
     maxBuffer: 32 * 1024 * 1024,
   });
   const [tarball] = JSON.parse(stdout) as Array<{
@@ -64,6 +66,18 @@ beforeAll(async () => {
     { cwd: consumer, maxBuffer: 32 * 1024 * 1024 },
   );
 }, 300_000);
+
+/** The repository's sources without what builds and runs write, its dependencies linked. */
+async function copyOfRepository(): Promise<string> {
+  const copy = await mkdtemp(join(tmpdir(), 'deputy-pack-source-'));
+  const written = new Set(['node_modules', '.git', 'dist', '.deputy', 'web/dist', 'coverage']);
+  await cp(PROJECT_ROOT, copy, {
+    recursive: true,
+    filter: (source) => !written.has(relative(PROJECT_ROOT, source)),
+  });
+  await symlink(join(PROJECT_ROOT, 'node_modules'), join(copy, 'node_modules'));
+  return copy;
+}
 
 afterAll(async () => {
   await server?.close();

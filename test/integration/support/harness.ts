@@ -6,17 +6,11 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import {
-  bundleWorkflowCode,
-  DefaultLogger,
-  NativeConnection,
-  Runtime,
-  type Worker,
-} from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
 import { createAgentResolver } from '../../../src/agent-resolver.js';
 import { loadConfig, PROJECT_ROOT } from '../../../src/config/load.js';
@@ -33,8 +27,11 @@ import { createMcpRuntime, type McpRuntime } from '../../../src/mcp/mcp-runtime.
 import { createDelegations, type Delegations } from '../../../src/temporal/delegations/facade.js';
 import { createSessions, type Sessions } from '../../../src/temporal/sessions/facade.js';
 import { ensureTemporalCli } from '../../../src/servers/dev/temporal-cli.js';
-import { TRACING_INTERCEPTORS_PATH } from '../../../src/tracing/worker-tracing.js';
-import { createDeputyWorker, WORKFLOWS_PATH } from '../../../src/worker.js';
+import {
+  createDeputyWorker,
+  TRACED_WORKFLOW_BUNDLE,
+  WORKFLOW_BUNDLE,
+} from '../../../src/worker.js';
 import type { delegation } from '../../../src/workflows/index.js';
 
 // Worker INFO lines would bury test output; warnings and errors still show.
@@ -43,30 +40,23 @@ Runtime.install({ logger: new DefaultLogger('WARN') });
 const sharedBundles = new Map<'plain' | 'traced', Promise<{ code: string }>>();
 
 /**
- * Bundling takes seconds; one bundle of each kind per test process is enough. A traced bundle has
- * the tracing interceptors, as `deputy worker` builds it when OTLP export is on.
+ * The workflows as test/compiled-build.ts bundled them for this run, read once per test process:
+ * bundling them again in every test file cost seconds of CPU each. A traced bundle has the
+ * tracing interceptors, as `deputy worker` loads it when OTLP export is on.
  */
 export function workflowBundle(kind: 'plain' | 'traced' = 'plain'): Promise<{ code: string }> {
   let bundle = sharedBundles.get(kind);
   if (bundle === undefined) {
-    bundle = bundleWorkflowCode({
-      workflowsPath: WORKFLOWS_PATH,
-      workflowInterceptorModules: kind === 'traced' ? [TRACING_INTERCEPTORS_PATH] : [],
-      logger: quietLogger,
-    });
+    bundle = readFile(workflowBundlePath(kind), 'utf8').then((code) => ({ code }));
     sharedBundles.set(kind, bundle);
   }
   return bundle;
 }
 
-const quietLogger = {
-  log: () => {},
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: (message: string) => console.error(message),
-};
+/** The bundle's file, for workers in child processes. */
+export function workflowBundlePath(kind: 'plain' | 'traced'): string {
+  return kind === 'traced' ? TRACED_WORKFLOW_BUNDLE : WORKFLOW_BUNDLE;
+}
 
 /** Writes `files` (workspace-relative path -> content) into `workspace`. */
 export async function writeFiles(

@@ -3,11 +3,9 @@
  * mid-delegation: nothing of the worker survives in the test's own process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../../src/config/load.js';
-import { workflowBundle, type Harness } from './harness.js';
+import { workflowBundlePath, type Harness } from './harness.js';
 
 export interface WorkerProcessOptions {
   /** The worker's entry, relative to the project root. Default test/fixtures/worker-process.ts. */
@@ -18,28 +16,6 @@ export interface WorkerProcessOptions {
   ready?: (output: string) => boolean;
 }
 
-const bundleFiles = new Map<'plain' | 'traced', Promise<string>>();
-
-/**
- * The workflow bundle in a file, written once per test process for every worker it spawns: a child
- * that bundled at its start spent 10 to 30 s of a crash test's minute on webpack on a loaded
- * machine (CI's card-deadline tests ran out of time so). Traced workers get the traced bundle, as
- * `deputy worker` does.
- */
-function bundleFile(kind: 'plain' | 'traced'): Promise<string> {
-  let file = bundleFiles.get(kind);
-  if (file === undefined) {
-    file = (async () => {
-      const { code } = await workflowBundle(kind);
-      const path = join(await mkdtemp(join(tmpdir(), 'deputy-bundle-')), `${kind}.js`);
-      await writeFile(path, code);
-      return path;
-    })();
-    bundleFiles.set(kind, file);
-  }
-  return file;
-}
-
 /** Resolves once the worker is ready; `cleanups` gets its SIGKILL (and waits for its exit). */
 export async function spawnWorker(
   harness: Harness,
@@ -47,7 +23,9 @@ export async function spawnWorker(
   options: WorkerProcessOptions = {},
 ): Promise<ChildProcess> {
   const traced = { ...process.env, ...options.env }.OTEL_EXPORTER_OTLP_ENDPOINT !== undefined;
-  const bundle = await bundleFile(traced ? 'traced' : 'plain');
+  // The run's prebuilt bundle: a child that bundled at its start spent 10 to 30 s of a crash
+  // test's minute on webpack on a loaded machine.
+  const bundle = workflowBundlePath(traced ? 'traced' : 'plain');
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(PROJECT_ROOT, options.script ?? 'test/fixtures/worker-process.ts')],
