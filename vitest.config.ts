@@ -36,8 +36,7 @@ export default defineConfig({
     // Temporal's native bridge is not safe to load in worker threads; forks isolate it.
     pool: 'forks',
     // The integration suites mostly wait (on Temporal, workers, child processes), so twice as many
-    // forks as a 2-core machine's default keep both cores busy (96% in a whole run); 3 forks left
-    // the cores idle for a fifth of the run.
+    // forks as a 2-core machine's default keep both cores busy (96% over a whole quiet run).
     maxWorkers: 4,
     projects: [
       {

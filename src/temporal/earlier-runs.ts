@@ -10,8 +10,10 @@
  * will not see, rather than getting a stream that silently starts in the middle.
  */
 import type { Client } from '@temporalio/client';
+import { DeputyError } from '../errors.js';
 import type { DelegationEvent } from '../shared/delegation.js';
 import { eventsQuery } from '../shared/messages.js';
+import { connectionFailureReason, isConnectionFailure } from './unreachable.js';
 
 export interface EarlierRunsDeps {
   client: Client;
@@ -97,7 +99,16 @@ export function createEarlierEvents(deps: EarlierRunsDeps): EarlierEvents {
         // Nothing after `afterSeq` in that run: there is nothing before it to read either.
         before = Math.min(before, held[0]?.seq ?? afterSeq + 1);
       }
-    } catch {
+    } catch (error) {
+      // No answer in time (a worker replaying a long run on a loaded machine) is not a history
+      // that is gone: the reader is told to ask again, and loses nothing by it.
+      if (isConnectionFailure(error)) {
+        throw new DeputyError(
+          'unavailable',
+          `the earlier runs of ${workflowId} did not answer in time (${connectionFailureReason(error)}); ask again`,
+          { cause: error },
+        );
+      }
       // Gone from Temporal (past retention), or a history this code can no longer replay:
       // said once, below, rather than a stream that fails on every poll from here on.
     }
