@@ -115,6 +115,9 @@ export function stateLines(state: DelegationDetail): string[] {
     `  status:   ${state.status}`,
     `  rounds:   ${state.roundsUsed}${state.maxTurns ? ` of ${state.maxTurns}` : ''}`,
   ];
+  if (state.partial !== undefined) {
+    lines.push(`  partial:  ${state.partial}; decided cards and transcript unknown, ask again`);
+  }
   if (state.definitionHash)
     lines.push(`  definition: sha256 ${state.definitionHash.slice(0, 12)}…`);
   // What it may do, and whether its caller's permission mode capped it (issue 29).

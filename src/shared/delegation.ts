@@ -352,6 +352,12 @@ export interface DelegationState {
    */
   messages?: SteeringMessage[];
   result: DelegationResult | null;
+  /**
+   * Present only when the workflow did not answer and the state was rebuilt from visibility and
+   * the closed run's result: why. Decided cards, the transcript, usage, grants and messages are
+   * then unknown, not empty; ask again for the whole state.
+   */
+  partial?: string;
 }
 
 /** The session a child reports to: set by the session on every child it starts. */

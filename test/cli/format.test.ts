@@ -80,6 +80,12 @@ describe('CLI formatting', () => {
     expect(lines.some((line) => line.includes('tools on'))).toBe(false);
     const affine = stateLines({ ...parked, toolQueue: 'deputy-delegations-tools/alice' });
     expect(affine).toContain('  tools on: deputy-delegations-tools/alice');
+    // A state rebuilt without the workflow's answer says so, and why.
+    expect(lines.some((line) => line.includes('partial'))).toBe(false);
+    const rebuilt = stateLines({ ...parked, partial: 'no worker polls its task queue q' });
+    expect(rebuilt).toContain(
+      '  partial:  no worker polls its task queue q; decided cards and transcript unknown, ask again',
+    );
     // A model call riding out a provider failure: which attempt, when, and the last failure.
     const retrying = stateLines({
       ...parked,

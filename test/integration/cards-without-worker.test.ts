@@ -119,13 +119,25 @@ describe('card decisions without a worker', () => {
     expect(existsSync(join(harness.workspace, 'note.txt'))).toBe(false);
     const listed = await timedRequest(app, 'GET', `/sessions/${session}/cards`);
     expect((listed.body.cards as ApprovalCard[]).map((pending) => pending.id)).toEqual([card!.id]);
+    // Its state is still answered, rebuilt from visibility, and says it is partial and why: an
+    // empty list of decided cards then means "not known", not "none".
+    const rebuilt = await timedRequest(app, 'GET', `/delegations/${delegationId}`);
+    expect(rebuilt.status).toBe(200);
+    expect(rebuilt.body).toMatchObject({
+      status: 'parked',
+      decidedCards: [],
+      transcriptSummary: [],
+    });
+    expect(rebuilt.body.partial).toMatch(
+      /^(no worker polls its task queue \S+|its state query got no answer within \d+ s \(.+\))$/,
+    );
 
     await spawnWorker(harness, cleanups);
     const state = await eventually(
       async () => {
         const { body } = await timedRequest(app, 'GET', `/delegations/${delegationId}`);
         const current = body as unknown as DelegationState;
-        return current.result ? current : undefined;
+        return current.result && current.partial === undefined ? current : undefined;
       },
       'the delegation to finish after the worker is back',
       90_000,

@@ -325,7 +325,7 @@ describe.each<DoorTransport>(['stdio', 'http'])('the MCP door over %s', (transpo
     expect(cancelled.status).toBe('cancelled');
     const state = await eventually(async () => {
       const current = await harness.delegations.get(taskId);
-      return current.status === 'stopped' ? current : undefined;
+      return current.status === 'stopped' && current.partial === undefined ? current : undefined;
     }, 'the stopped delegation');
     expect(state.pendingCards).toEqual([]);
     expect(state.decidedCards[0]?.state.status).toBe('denied');

@@ -210,6 +210,12 @@ export const DelegationStateSchema = component(
         'messages sent to it while it ran (POST /delegations/{id}/messages), in order, delivered or waiting; absent when none was sent',
       ),
     origin: DelegationOriginSchema.optional(),
+    partial: z
+      .string()
+      .optional()
+      .describe(
+        'present only when no worker answered and the state was rebuilt from visibility: why. Decided cards, transcript, usage, grants and messages are then unknown, not empty; ask again for the whole state',
+      ),
     grants: z
       .array(GrantSchema)
       .optional()

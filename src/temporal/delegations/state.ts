@@ -20,7 +20,11 @@ import {
   SESSION_ATTRIBUTE,
   STATUS_ATTRIBUTE,
 } from '../../shared/search-attributes.js';
-import { TemporalUnreachableError } from '../unreachable.js';
+import {
+  connectionFailureReason,
+  isConnectionFailure,
+  TemporalUnreachableError,
+} from '../unreachable.js';
 import { describe, notFound, type DelegationLookup } from './lookup.js';
 import { idempotentRpc } from './rpc.js';
 import { effectiveStatus, failureMessage } from './status.js';
@@ -48,15 +52,16 @@ export function createStateReader(
     const toolQueue = memoToolQueue(description.memo);
     const modelRetry = modelRetryOf(description);
     const origin = originField(description.memo);
-    const state = await queryState(deps, delegationId, handle, description);
-    if (state !== null) return { ...state, toolQueue, modelRetry, ...origin };
-    // Build what visibility knows instead of failing the caller.
+    const asked = await queryState(deps, delegationId, handle, description);
+    if ('state' in asked) return { ...asked.state, toolQueue, modelRetry, ...origin };
+    // Build what visibility knows instead of failing the caller, and say that it is partial:
+    // an empty list of decided cards here means "not known", never "none".
     const rebuilt = await stateFromDescription(
       delegationId,
       await describe(delegationId, handle),
       handle,
     );
-    return { ...rebuilt, toolQueue, modelRetry, ...origin };
+    return { ...rebuilt, toolQueue, modelRetry, ...origin, partial: asked.unanswered };
   };
 }
 
@@ -69,26 +74,44 @@ export function createWorkflowStateReader(
 ): (delegationId: string) => Promise<DelegationState | null> {
   return async function get(delegationId) {
     const handle = await deps.lookup.handleOf(delegationId);
-    return queryState(deps, delegationId, handle, await describe(delegationId, handle));
+    const asked = await queryState(
+      deps,
+      delegationId,
+      handle,
+      await describe(delegationId, handle),
+    );
+    return 'state' in asked ? asked.state : null;
   };
 }
 
-/** The state query, bounded; null without a live worker or an answer in time. */
+/** The state query, bounded: the workflow's answer, or why there is none. */
 async function queryState(
   { client, hasLiveWorker, queryTimeoutMs }: StateReaderDeps,
   delegationId: string,
   handle: WorkflowHandle,
   description: WorkflowExecutionDescription,
-): Promise<DelegationState | null> {
-  if (!(await hasLiveWorker(description.taskQueue))) return null;
+): Promise<{ state: DelegationState } | { unanswered: string }> {
+  if (!(await hasLiveWorker(description.taskQueue))) {
+    return { unanswered: `no worker polls its task queue ${description.taskQueue}` };
+  }
   try {
-    return await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(stateQuery));
+    return {
+      state: await client.withDeadline(Date.now() + queryTimeoutMs, () => handle.query(stateQuery)),
+    };
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) throw notFound(delegationId);
     // The workflow failed or was terminated before it could answer, or no worker answered in
-    // time (one that just died still looks alive for a while).
-    return null;
+    // time (one that just died still looks alive for a while, a loaded one replays slowly).
+    return { unanswered: unansweredReason(error, queryTimeoutMs) };
   }
+}
+
+function unansweredReason(error: unknown, queryTimeoutMs: number): string {
+  if (isConnectionFailure(error)) {
+    return `its state query got no answer within ${queryTimeoutMs / 1000} s (${connectionFailureReason(error)})`;
+  }
+  // The error's kind only: its message may quote the run's own failure.
+  return `its state query failed (${error instanceof Error ? error.name : 'unknown error'})`;
 }
 
 /** The result of a run that closed without returning one: failed, or stopped if it was. */

@@ -137,6 +137,12 @@ export function DelegationDetailPage() {
           decide.
         </p>
       )}
+      {state.value.partial === undefined ? null : (
+        <p role="status" className="banner warning">
+          Partial state: {state.value.partial}. Its decided cards, transcript and usage are not
+          known from here (not empty); this page asks again.
+        </p>
+      )}
       {stopNote === null ? null : (
         <p role="status" className="banner info">
           {stopNote}
