@@ -5,9 +5,14 @@
  * its retries, they are dropped with a note saying how many (a documented truncation). Either way
  * a `compacted` event says so. Sandbox code.
  *
- * Replay: a history recorded before this existed never compacted; `patched` is asked only when a
- * compaction is due, so it answers false for those histories at the same point, and a run that
- * never needs one records no marker at all.
+ * Replay: the patch is asked on a run's first workflow task (askCompactionPatchFirst), so its
+ * answer holds for the whole run. Asked first between rounds instead, right after a local read,
+ * a replay could ask it one workflow task before the one that recorded its marker, and fail: the
+ * SDK may record a read's result in a task that ends before the code after the read has run
+ * (seen with state queries arriving mid-task), and a replay runs that code in the earlier task,
+ * where the marker is not known yet. A history recorded before this never compacted, or recorded
+ * the marker at its first compaction: the replay's early answer is then false and not kept, and
+ * `patched` is asked again where a compaction is due.
  */
 import { isCancellation, patched } from '@temporalio/workflow';
 import type { ResolvedAgent } from '../activities/types.js';
@@ -25,6 +30,11 @@ import { causeOf } from './failure-notice.js';
 import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
 
 export const COMPACTION_PATCH = 'transcript-compaction';
+
+/** On the run's first workflow task, before any await: see the replay note above. */
+export function askCompactionPatchFirst(): void {
+  patched(COMPACTION_PATCH);
+}
 
 /** Compacts the run's transcript when it is due; between rounds only (no call awaits a result). */
 export async function compactIfDue(

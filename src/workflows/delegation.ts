@@ -20,7 +20,7 @@ import type { ToolQueueInput } from '../shared/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS, workspaceQueue } from './activity-options.js';
 import type { CarriedState } from './carried-state.js';
 import { cardDeadlinesFor } from './card-deadlines.js';
-import { compactIfDue } from './compaction.js';
+import { askCompactionPatchFirst, compactIfDue } from './compaction.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
 import { historyNearLimit } from './history-limit.js';
@@ -54,6 +54,7 @@ export async function delegation(
     (card) => reports.send({ kind: 'card-decided', taskId: input.delegationId, card }),
   );
   registerSteering(run, steering);
+  askCompactionPatchFirst();
 
   const ending: Ending = { input, run, toolQueue, background, reports };
   // A card approved for the rest of the session (issue 30): the session records it.

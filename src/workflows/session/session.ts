@@ -20,7 +20,7 @@ import type { SessionInput } from '../../shared/session.js';
 import type { ToolQueueInput } from '../../shared/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from '../activity-options.js';
 import { cardDeadlinesFor, type SettleCard } from '../card-deadlines.js';
-import { compactIfDue } from '../compaction.js';
+import { askCompactionPatchFirst, compactIfDue } from '../compaction.js';
 import type { DelegationRun } from '../delegation-run.js';
 import { failureNotice } from '../failure-notice.js';
 import { historyNearLimit } from '../history-limit.js';
@@ -56,6 +56,7 @@ export async function session(
   // Handlers first, before any await, so no message, report or query is ever missed.
   const settleCard = registerSessionHandlers(open);
   broadcastSessionGrants(open);
+  askCompactionPatchFirst();
   try {
     const resolved: ResolvedAgent =
       run.resolved ??
