@@ -1,6 +1,6 @@
 /**
- * What a card decision may say, checked the same way by every door and by the workflow
- * (issue 30): approve, deny, or answer in the tool's place; `allow` and `arguments` go with
+ * What a card decision may say, checked the same way by every door and by the workflow:
+ * approve, deny, or answer in the tool's place; `allow` and `arguments` go with
  * approve only. Sandbox-safe: the workflow's CardBook uses it.
  */
 import type { CardDecision } from './delegation.js';
@@ -41,7 +41,7 @@ export function decisionShapeProblem(
 }
 
 /**
- * The fields of issue 30's decisions (answer, allow, edited arguments), copied only when stated:
+ * The fields of the richer decisions (answer, allow, edited arguments), copied only when stated:
  * a plain approve or deny is the same signal as before.
  */
 export function richDecisionFields(

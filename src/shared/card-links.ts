@@ -1,5 +1,5 @@
 /**
- * Signed one-tap links of a pending card (issue 30): what `POST /cards/:id/links`, `deputy cards
+ * Signed one-tap links of a pending card: what `POST /cards/:id/links`, `deputy cards
  * --links` and a `card.*` webhook body carry. Each URL holds an HMAC token bound to the card, the
  * decision, the expiry and the identity that minted it (src/secrets/link-token.ts).
  */

@@ -2,7 +2,7 @@
 export const FAILURE_TYPES = {
   /** A delegation's own `cardTimeout` is not a duration. Not retryable. */
   cardTimeoutInvalid: 'CardTimeoutInvalid',
-  /** A caller's permission mode is not one of Claude Code's (issue 29). Not retryable. */
+  /** A caller's permission mode is not one of Claude Code's. Not retryable. */
   callerModeInvalid: 'CallerModeInvalid',
   /** No definition has the requested name. Not retryable. */
   agentNotFound: 'AgentNotFound',

@@ -1,5 +1,5 @@
 /**
- * Revoking a grant (issue 30): an update, so the caller is told at once whether it applied;
+ * Revoking a grant: an update, so the caller is told at once whether it applied;
  * its validator refuses an unknown or already revoked grant with the reason.
  */
 import { defineSignal, defineUpdate } from '@temporalio/workflow';
@@ -13,7 +13,7 @@ export interface RevokeGrant {
 export const revokeGrantUpdate = defineUpdate<Grant, [RevokeGrant]>('revokeGrant');
 
 /**
- * A session's grants for the rest of the session (issue 30), all of them, revoked ones
+ * A session's grants for the rest of the session, all of them, revoked ones
  * included: sent to its running children whenever one is recorded or revoked.
  */
 export const sessionGrantsSignal = defineSignal<[Grant[]]>('sessionGrants');

@@ -17,14 +17,14 @@ export const stateQuery = defineQuery<DelegationState>('state');
 /** Events with `seq` greater than the argument, for live streams that resume. */
 export const eventsQuery = defineQuery<DelegationEvent[], [number]>('events');
 
-/** A user message for a session (RUN-7). A signal: stored durably even while no worker runs. */
+/** A user message for a session. A signal: stored durably even while no worker runs. */
 export const sessionMessageSignal = defineSignal<[SessionMessage]>('sessionMessage');
 
 /** A child delegation's progress, cards and end, sent to its session. */
 export const childReportSignal = defineSignal<[ChildReport]>('childReport');
 
 /**
- * A message to a running delegation (issue 30): its validator refuses one for a delegation that
+ * A message to a running delegation: its validator refuses one for a delegation that
  * has finished or is finishing, and a blank or too long text, with a reason; the handler queues
  * it and answers at once. The model gets it at the next round boundary (workflows/steering.ts).
  */

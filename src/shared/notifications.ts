@@ -1,5 +1,5 @@
 /**
- * Webhook notifications (issue 14): what a delegation tells the workspace's webhooks, and when.
+ * Webhook notifications: what a delegation tells the workspace's webhooks, and when.
  * Shared by the workflow (which decides to notify) and the activity (which delivers).
  */
 import type { CardLinks } from './card-links.js';

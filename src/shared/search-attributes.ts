@@ -5,7 +5,7 @@ import {
 } from '@temporalio/common';
 
 /**
- * Custom search attributes on every delegation (RUN-8), so the Temporal UI can list, say,
+ * Custom search attributes on every delegation, so the Temporal UI can list, say,
  * every parked delegation of one agent. The dev-server launcher registers these at start.
  */
 
@@ -15,7 +15,7 @@ export const AGENT_ATTRIBUTE = keyword('DeputyAgent');
 export const SESSION_ATTRIBUTE = keyword('DeputySession');
 export const STATUS_ATTRIBUTE = keyword('DeputyStatus');
 export const DELEGATION_ID_ATTRIBUTE = keyword('DeputyDelegationId');
-/** On a delegation a session started with `Task`: the session's id (RUN-7). */
+/** On a delegation a session started with `Task`: the session's id. */
 export const PARENT_ATTRIBUTE = keyword('DeputyParent');
 export const PENDING_CARDS_ATTRIBUTE = defineSearchAttributeKey(
   'DeputyPendingCards',
@@ -32,7 +32,7 @@ export const FORKED_FROM_ATTRIBUTE = keyword('DeputyForkedFrom');
 export const SCHEDULE_ATTRIBUTE = keyword('DeputySchedule');
 
 /**
- * While parked: when its oldest pending card opened (issue 32), so "parked for over an hour" is
+ * While parked: when its oldest pending card opened, so "parked for over an hour" is
  * one query. Absent while the run is not parked.
  */
 export const PARKED_SINCE_ATTRIBUTE = defineSearchAttributeKey(

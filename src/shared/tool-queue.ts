@@ -1,5 +1,5 @@
 /**
- * Workspace-affine workers (issue 16): the task queue a workspace's file-system-bound activities
+ * Workspace-affine workers: the task queue a workspace's file-system-bound activities
  * run on. A worker configured with `temporal.workspaceId` polls it besides the shared queue, and
  * delegations started under that configuration record it in their input (so it is in history)
  * and memo. Without a workspace id there is no tool queue: everything runs on the shared queue.
@@ -23,7 +23,7 @@ export const TOOL_QUEUE_MEMO = 'toolQueue';
 
 /**
  * The part of a delegation's or session's workflow input that names its tool queue. Absent in
- * every run started before issue 16 and in runs whose tools share the workflow's queue.
+ * every run started before tool queues existed, and in runs whose tools share the workflow's queue.
  */
 export interface ToolQueueInput {
   /** Where resolveAgent, callModel, runTool and the hooks run; absent: the workflow's queue. */
@@ -38,7 +38,7 @@ export function memoToolQueue(memo: Record<string, unknown> | undefined): string
 
 /**
  * The tool queue of a configuration's workspace (`<taskQueue>-tools/<workspaceId>`), or null
- * without a workspace id: then every activity runs on the shared task queue, as before issue 16.
+ * without a workspace id: then every activity runs on the shared task queue, as older runs did.
  */
 export function toolQueueOf(temporal: {
   taskQueue: string;
