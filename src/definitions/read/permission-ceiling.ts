@@ -1,8 +1,8 @@
 /**
- * The caller's ceiling (issue 29, SPEC API-9, POL-4): a caller may state its own Claude Code
- * permission mode, and the delegation then runs at the lower of the agent's policy and that
- * mode. Lower means stricter on every call: the stricter approval mode, and every restrictive
- * flag either side has. Pure; capability resolution records the result in the snapshot.
+ * The caller's ceiling (docs/policy.md, "The caller's ceiling"): a caller may state its own Claude
+ * Code permission mode, and the delegation then runs at the lower of the agent's policy and that
+ * mode. Lower means stricter on every call: the stricter approval mode, and every restrictive flag
+ * either side has. Pure; capability resolution records the result in the snapshot.
  */
 import {
   APPROVAL_MODES,

@@ -1,5 +1,5 @@
 /**
- * Claude Code's `permissionMode` mapped onto deputy's policy (issue 11): an approval mode plus
+ * Claude Code's `permissionMode` mapped onto deputy's policy: an approval mode plus
  * the policy flags decide() honours (src/shared/policy-contract.ts). One table, read by the
  * definition reader (its diagnostic says what the mode maps to) and by capability resolution
  * (which records the effect in the snapshot).

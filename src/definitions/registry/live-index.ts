@@ -1,6 +1,6 @@
 /**
- * The registry's read side: every level scanned into one in-memory index (DEF-3), answered from
- * memory, and re-scanned when a file changes (DEF-4). Authoring (authoring.ts) writes files and
+ * The registry's read side: every level scanned into one in-memory index, answered from
+ * memory, and re-scanned when a file changes. Authoring (authoring.ts) writes files and
  * then calls `reload`; it never touches the index itself.
  */
 import type { DefinitionLevel } from '../../shared/capability-snapshot.js';
