@@ -10,7 +10,7 @@ export interface CardRejection {
   message: string;
 }
 
-/** What an approval recorded besides itself (issue 30). */
+/** What an approval recorded besides itself. */
 export interface ApprovalExtras {
   editedArguments?: Record<string, unknown>;
   grant?: number;
@@ -52,7 +52,7 @@ export class CardBook {
         message: `card ${decision.cardId} was already ${card.state.status}`,
       };
     }
-    // A decision without the fields of issue 30 is checked exactly as before.
+    // A decision without the richer fields (answer, allow, arguments) is checked exactly as before.
     const problem = decisionShapeProblem(decision);
     if (problem !== null) return { type: FAILURE_TYPES.cardDecisionInvalid, message: problem };
     return null;

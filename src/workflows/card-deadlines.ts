@@ -1,5 +1,5 @@
 /**
- * Card deadlines and reminders (issue 14): a parked run waits for its cards' decisions, their
+ * Card deadlines and reminders: a parked run waits for its cards' decisions, their
  * reminders and their deadlines, whichever comes first. Each wait is a Temporal timer, so a
  * deadline that passes while no worker runs settles the card as soon as one does, and once:
  * the settlement is a workflow step like a person's decision. Sandbox code.

@@ -1,5 +1,5 @@
 /**
- * Approve with edited arguments, on the workflow's side (issue 30): the calls behind the pending
+ * Approve with edited arguments, on the workflow's side: the calls behind the pending
  * cards (with their real, unredacted arguments), the check of an edit against the card
  * (src/policy/edit-scope.ts), and putting an accepted edit in the call that then runs.
  * Sandbox code: deterministic; a decision applies in history order, so a replay edits the same.

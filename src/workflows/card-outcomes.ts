@@ -1,6 +1,6 @@
 /**
- * What the model reads when a person decided a card other than by a plain approve or deny
- * (issue 30). Sandbox code.
+ * What the model reads when a person decided a card other than by a plain approve or deny.
+ * Sandbox code.
  */
 import type { ToolOutcome } from '../activities/types.js';
 import type { CardState } from '../shared/delegation.js';

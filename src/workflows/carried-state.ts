@@ -1,5 +1,5 @@
 /**
- * What a delegation carries into its next run when it continues-as-new (RUN-9). The snapshot
+ * What a delegation carries into its next run when it continues-as-new. The snapshot
  * travels too: a long run never re-resolves its definition, so an edit mid-run still changes
  * nothing for it.
  */
@@ -30,11 +30,11 @@ export interface CarriedState {
   deniedCalls?: DeniedCall[];
   /** Token totals so far; absent when carried by a run from before usage was counted. */
   usage?: UsageTotals;
-  /** Messages sent to it (issue 30): the waiting ones, and the latest delivered; absent: none. */
+  /** Messages sent to it: the waiting ones, and the latest delivered; absent: none. */
   messages?: SteeringMessage[];
-  /** Grants a person gave for the rest of the delegation (issue 30); absent: none. */
+  /** Grants a person gave for the rest of the delegation; absent: none. */
   grants?: Grant[];
-  /** The session's grants as last heard from it (issue 30, a Task child); absent: none. */
+  /** The session's grants as last heard from it (a Task child); absent: none. */
   sessionGrants?: Grant[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * PreToolUse hooks in Claude Code's form (issue 11): they run before a call's verdict is final,
+ * PreToolUse hooks in Claude Code's form: they run before a call's verdict is final,
  * each call's matching hooks in one short activity, and their answer changes the verdict:
  * `deny` (or exit 2) denies with the hook's reason; `ask` opens a card through the usual card
  * flow (so it survives a worker restart, and TaskStop denies it); `allow` lets through a call

@@ -1,5 +1,5 @@
 /**
- * Compaction between rounds (issue 30): when the last model call's input passed 75 % of the
+ * Compaction between rounds: when the last model call's input passed 75 % of the
  * model's context, or the transcript grew past its size bounds (src/shared/compaction.ts), all but
  * the last few rounds are replaced by a summary the same model writes; when that call fails after
  * its retries, they are dropped with a note saying how many (a documented truncation). Either way

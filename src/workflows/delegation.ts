@@ -1,5 +1,5 @@
 /**
- * The delegation workflow (SPEC section 4). Sandbox code: everything here must be
+ * The delegation workflow. Sandbox code: everything here must be
  * deterministic. Side effects (model calls, tools, file reads) happen only in activities,
  * which the workflow reaches through `proxyActivities` and activity *types*.
  */
@@ -34,7 +34,7 @@ import { publish } from './visibility.js';
 
 /**
  * One delegation. `carried` is set only by continue-as-new, never by a client. With a
- * `toolQueue` (issue 16) its workspace-bound activities run there; its webhooks do not.
+ * `toolQueue` its workspace-bound activities run there; its webhooks do not.
  */
 export async function delegation(
   started: DelegationInput & ToolQueueInput,
@@ -57,7 +57,7 @@ export async function delegation(
   askCompactionPatchFirst();
 
   const ending: Ending = { input, run, toolQueue, background, reports };
-  // A card approved for the rest of the session (issue 30): the session records it.
+  // A card approved for the rest of the session: the session records it.
   run.onSessionGrant = (grant) =>
     reports.send({ kind: 'grant', taskId: input.delegationId, grant });
   const finish = (next: DelegationResult) => {
@@ -111,7 +111,7 @@ export async function delegation(
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
-      // TaskStop (RUN-5). Settling must itself not be cancelled, or cards stay pending forever.
+      // Stopped. Settling must itself not be cancelled, or cards stay pending forever.
       return await CancellationScope.nonCancellable(async () => {
         denyPendingOnStop(run, decideCard);
         return finish(

@@ -1,5 +1,5 @@
 /**
- * The grants of one delegation (issue 30): recorded when a card is approved with
+ * The grants of one delegation: recorded when a card is approved with
  * `allow: 'delegation'`, read by policy on every later call, revocable, carried across
  * continue-as-new. Sandbox code: deterministic, no I/O.
  *

@@ -1,5 +1,5 @@
 /**
- * The `revokeGrant` update (issue 30): a person takes back what they allowed for the rest of a
+ * The `revokeGrant` update: a person takes back what they allowed for the rest of a
  * delegation. Its validator refuses an unknown or already revoked grant with the reason; the
  * revocation counts from the next call policy decides. Sandbox code.
  */

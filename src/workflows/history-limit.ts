@@ -1,4 +1,4 @@
-/** When a workflow should hand over to a fresh run (RUN-9). Sandbox code. */
+/** When a workflow should hand over to a fresh run. Sandbox code. */
 import { workflowInfo } from '@temporalio/workflow';
 import { HISTORY_BYTES_LIMIT, HISTORY_EVENTS_LIMIT } from './carried-state.js';
 

@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 14): a delegation tells the workspace's webhooks of its cards and of how
+ * Notifications: a delegation tells the workspace's webhooks of its cards and of how
  * it ended by starting one `deliverNotification` workflow per event. That workflow outlives the
  * delegation (parent-close policy ABANDON) and retries each webhook with backoff for a day, so
  * a receiver that is down gets it later; its id is the event's, so no event starts two.

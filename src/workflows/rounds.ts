@@ -1,5 +1,5 @@
 /**
- * The loop of RUN-2, shared by a delegation and a session: one model call per round, then policy
+ * The round loop, shared by a delegation and a session: one model call per round, then policy
  * on every tool call, cards for those that ask, and the calls themselves. Sandbox code.
  */
 import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
@@ -23,7 +23,7 @@ export interface RoundsOptions {
   unattended: UnattendedVerdict | undefined;
   /**
    * The queue of the workspace-bound activities (model calls, tools, hooks): `workspaceQueue`'s
-   * answer; undefined runs them on the workflow's own queue, as before issue 16.
+   * answer; undefined runs them on the workflow's own queue, as older runs did.
    */
   toolQueue?: string | undefined;
   /** True when the next round would pass this pass's `maxTurns`. */
@@ -36,7 +36,7 @@ export interface RoundsOptions {
    */
   betweenRounds(): Promise<void>;
   /**
-   * True while a message sent to the delegation waits for delivery (issue 30): an answer then is
+   * True while a message sent to the delegation waits for delivery: an answer then is
    * not the end, the model gets the message first. Absent: never (a session).
    */
   messagesWaiting?(): boolean;

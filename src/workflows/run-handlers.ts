@@ -1,5 +1,5 @@
 /**
- * The handlers every deputy workflow answers (RUN-4): state and events queries, and card
+ * The handlers every deputy workflow answers: state and events queries, and card
  * decisions as a signal or a validated update. Registered before the first await, so no
  * message is ever missed. Sandbox code.
  */
@@ -56,7 +56,7 @@ export function registerRunHandlers(
 }
 
 /**
- * TaskStop (RUN-5): every card still pending is denied with reason `stopped`, decided by
+ * On a stop: every card still pending is denied with reason `stopped`, decided by
  * `TaskStop`, through the same settling function a person's decision takes, so each denial is
  * recorded and published like any other. Call it inside a non-cancellable scope.
  */

@@ -1,5 +1,5 @@
 /**
- * The session workflow (RUN-7): a main agent that takes user messages one at a time, answers
+ * The session workflow: a main agent that takes user messages one at a time, answers
  * each with the same rounds as a delegation (rounds.ts), and hands work to subagents with Task
  * (task-tools.ts), as child delegation workflows that report back here. Stopping it stops every
  * child it started and settles all their cards as denied. Sandbox code.
@@ -38,7 +38,7 @@ const CHILDREN_STOP_WAIT = '2 minutes';
 
 /**
  * One session. `carried` is set only by continue-as-new, never by a client. With a `toolQueue`
- * (issue 16) its workspace-bound activities run there, and its children inherit it.
+ * its workspace-bound activities run there, and its children inherit it.
  */
 export async function session(
   input: SessionInput & ToolQueueInput,
@@ -80,7 +80,7 @@ export async function session(
         outOfTurns: () => run.outOfTurns(since),
         maxTokens: resolved.snapshot.limits.maxTokens,
         async betweenRounds() {
-          // As a delegation does (issue 30): the patch marker is asked only when one is due, so
+          // As a delegation does: the patch marker is asked only when one is due, so
           // a session history recorded before sessions compacted replays unchanged.
           await compactIfDue(run, resolved, toolQueue);
           await handOverIfLong(open, since);
@@ -145,7 +145,7 @@ async function handOverIfLong(open: OpenSession, inMessageSince: number | null):
 }
 
 /**
- * A stop (RUN-5 for every child too) or a failure: the children are stopped and, on a stop, the
+ * A stop (of every child too) or a failure: the children are stopped and, on a stop, the
  * pending cards denied, itself not cancellable. A stop returns the result; a failure throws.
  */
 async function endSession(

@@ -99,7 +99,7 @@ export function registerSessionHandlers(session: OpenSession): SettleCard {
       return;
     }
     if (report.kind === 'grant') {
-      // A child's card approved for the rest of the session (issue 30): the session's grant now.
+      // A child's card approved for the rest of the session: the session's grant now.
       run.grants.adopt(report.grant, report.taskId);
       return;
     }
