@@ -136,7 +136,7 @@ function delegateTargets(definitions: DefinitionSource): DelegateTarget[] {
  * Where `auto-in-workspace` writes without a card: the configured roots when config.yaml sets
  * `writableRoots` (they may be narrower than the workspace: that is what tells it apart from
  * `auto-edit`, which writes anywhere in the workspace too), else the workspace. Symlinks
- * resolved (POL-1 compares real paths).
+ * resolved (the policy compares real paths).
  */
 function writableRoots(config: DeputyConfig): string[] {
   if (config.writableRoots.length === 0) return [config.workspace];

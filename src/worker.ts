@@ -3,7 +3,7 @@
  * on them, and a worker that polls deputy's task queue with delegation workflows. Any number of
  * workers may poll the same queue; nothing here assumes there is only one.
  *
- * With `temporal.workspaceId` (issue 16) the process runs a second worker on the same
+ * With `temporal.workspaceId` the process runs a second worker on the same
  * connection: activities only, on the workspace's tool queue, where delegations started under
  * that workspace's configuration run their model calls, tools and hooks.
  */
@@ -268,7 +268,7 @@ export async function startWorkerRuntime(
   });
   mcp.connectAll();
   const unwatchMcp = deputyMetrics.watchMcpPool(mcp.pool);
-  // Hand-edited definitions are picked up without a restart (DEF-4); runs keep their snapshot.
+  // Hand-edited definitions are picked up without a restart; runs keep their snapshot.
   await registry.watch(() => mcp.connectAll());
   const agents = createAgentResolver(live, registry, {}, mcp);
   const connection = await NativeConnection.connect({ address });

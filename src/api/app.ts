@@ -51,9 +51,9 @@ import { registerMetricsRoute } from '../metrics/api-route.js';
 
 export interface AppDeps {
   delegations: Delegations;
-  /** Sessions (RUN-7) on the same client; without it the session routes answer 503. */
+  /** Sessions on the same client; without it the session routes answer 503. */
   sessions?: Sessions;
-  /** Schedules (issue 32) on the same client; without them the schedule routes answer 503. */
+  /** Schedules on the same client; without them the schedule routes answer 503. */
   schedules?: Schedules;
   config: DeputyConfig;
   /**
@@ -66,7 +66,7 @@ export interface AppDeps {
   logger?: Logger;
   events?: EventStreamOptions;
   /**
-   * The definition registry the authoring routes read and write (API-1 to API-4). Without it
+   * The definition registry the authoring routes read and write. Without it
    * those routes answer 503. Its names also check delegation starts, unless `agentNames` is given.
    */
   definitions?: DefinitionRegistry;
@@ -208,7 +208,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   return app;
 }
 
-/** The agents' own `background: true` (DEF-1), when the app knows the definitions. */
+/** The agents' own `background: true`, when the app knows the definitions. */
 function backgroundRule(definitions: DefinitionRegistry | undefined) {
   return definitions === undefined
     ? {}

@@ -1,5 +1,5 @@
 /**
- * `deputy cards --links` (issue 30): signed one-tap approve and deny links for each pending card,
+ * `deputy cards --links`: signed one-tap approve and deny links for each pending card,
  * deciding as this terminal's operator (`cli:<login>`, an admin). Minted by the running API over
  * the local socket (`POST /cards/:id/links`) when there is one, else here, with the link key of
  * this command's own environment. Either way the URLs point at the API's public address

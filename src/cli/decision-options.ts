@@ -1,5 +1,5 @@
 /**
- * The options of `deputy approve` beyond approve itself (issue 30): `--allow-rest` records a
+ * The options of `deputy approve` beyond approve itself: `--allow-rest` records a
  * grant for the rest of the delegation, `--allow-session` one for the rest of its session, `--args '<json>'` runs the call with edited arguments.
  */
 import { InvalidArgumentError, type Command } from 'commander';
@@ -41,7 +41,7 @@ export function decisionFields(options: DecideOptions): CardDecisionOptions {
   };
 }
 
-/** `--allow-session`: the rest of the session (issue 30); `--allow-rest`: of the delegation. */
+/** `--allow-session`: the rest of the session; `--allow-rest`: of the delegation. */
 function allowField(options: DecideOptions): Pick<CardDecisionOptions, 'allow'> {
   if (options.allowSession === true) return { allow: 'session' };
   return options.allowRest === true ? { allow: 'delegation' } : {};

@@ -1,4 +1,4 @@
-/** `deputy revoke <id> <n>` (issue 30): take back what was allowed for the rest of a delegation. */
+/** `deputy revoke <id> <n>`: take back what was allowed for the rest of a delegation. */
 import { InvalidArgumentError, type Command } from 'commander';
 import { localOperatorId } from '../local-operator.js';
 import { withDelegations } from './context.js';

@@ -1,4 +1,4 @@
-/** How `deputy status` shows what a person allowed for the rest of a delegation (issue 30). */
+/** How `deputy status` shows what a person allowed for the rest of a delegation. */
 import { describeGrant } from '../policy/grants.js';
 import type { Grant } from '../shared/policy-contract.js';
 

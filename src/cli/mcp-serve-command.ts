@@ -1,5 +1,5 @@
 /**
- * `deputy mcp serve`: deputy as an MCP server on stdio (API-9), for a host's configuration:
+ * `deputy mcp serve`: deputy as an MCP server on stdio, for a host's configuration:
  * `claude mcp add deputy -- npx deputy mcp serve`. It talks to Temporal directly, as the local
  * operator (what the CLI already is), and reads the workspace's agents, following their files.
  * stdout carries MCP only; every line for people goes to stderr. It ends when the host closes

@@ -1,5 +1,5 @@
 /**
- * `deputy schedule create|list|show|pause|resume|trigger|delete` (issue 32): recurring
+ * `deputy schedule create|list|show|pause|resume|trigger|delete`: recurring
  * delegations on Temporal Schedules. Like `delegate`, the commands talk to Temporal directly;
  * a schedule's runs are ordinary delegations (`deputy list --schedule <name>`, `deputy status`).
  */

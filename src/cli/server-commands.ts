@@ -123,7 +123,7 @@ async function startApi(
   // `deputy_delegations{status}` of GET /metrics: counted in visibility at scrape time.
   const { watchDelegationCounts } = await import('../metrics/delegation-counts.js');
   const unwatchCounts = watchDelegationCounts(temporal.client, config.temporal.namespace);
-  // The API checks agent names against the same definitions the worker resolves (DEF-4 live).
+  // The API checks agent names against the same definitions the worker resolves (kept live).
   const { createRegistry } = await import('../definitions/registry/registry.js');
   // Saves check model handles against the catalog as it is now (the configuration is watched).
   const registry = createRegistry({ config, models: () => settings.current().models });

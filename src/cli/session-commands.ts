@@ -1,5 +1,5 @@
 /**
- * `deputy session start|send|list|show|stop|follow` (RUN-7), and `deputy chat` (chat.ts). A
+ * `deputy session start|send|list|show|stop|follow`, and `deputy chat` (chat.ts). A
  * session is a workflow: every command here reads or signals it through the Sessions facade,
  * so any terminal can follow or steer any session.
  */

@@ -1,5 +1,5 @@
 /**
- * `deputy send <id> <text>` and `deputy resume <id> <text>` (issue 30): steer a running
+ * `deputy send <id> <text>` and `deputy resume <id> <text>`: steer a running
  * delegation with a message its model gets at the next round boundary, or continue a finished
  * one with a new message as a new delegation (its transcript carried, no tool run again).
  */

@@ -1,5 +1,5 @@
 /**
- * What `deputy status` says about steering and revival (issue 30): where a fork or a resumed
+ * What `deputy status` says about steering and revival: where a fork or a resumed
  * delegation came from, and the messages sent to it, delivered or still waiting.
  */
 import type { DelegationDetail } from '../temporal/delegations/types.js';

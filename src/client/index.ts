@@ -1,5 +1,5 @@
 /**
- * `deputy/client`: a typed client for deputy (issue 15). `createDeputyClient({ url, token })`
+ * `deputy/client`: a typed client for deputy. `createDeputyClient({ url, token })`
  * talks to a deputy API; `createLocalDeputyClient()` does the same over a Temporal connection,
  * for code that runs beside the workers. Both return one `DeputyClient`.
  */

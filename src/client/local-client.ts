@@ -1,6 +1,6 @@
 /**
  * The same DeputyClient for code that runs beside the workers, over a Temporal connection
- * instead of a deputy API (issue 15). It serves the API's own app in-process (createApp over the
+ * instead of a deputy API. It serves the API's own app in-process (createApp over the
  * Delegations and Sessions facades and the definition registry) and hands the client its fetch:
  * every request is validated, answered and refused exactly as over HTTP, with no port opened.
  * The Temporal port is the trust boundary here, as for the CLI: requests act without a token,

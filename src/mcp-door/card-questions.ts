@@ -1,5 +1,5 @@
 /**
- * Cards put to the host as elicitations (API-9, POL-2): when the client declared elicitation,
+ * Cards put to the host as elicitations: when the client declared elicitation,
  * each pending card of a delegation it follows becomes one question (approve / deny / a reason),
  * asked once per connection. The answer goes through the same decision path as every other door
  * (rights, then `Delegations.decide`), so the first decision wins exactly once wherever it came

@@ -1,5 +1,5 @@
 /**
- * The caller's permission mode as the MCP door takes it (API-9): a call may state one, and
+ * The caller's permission mode as the MCP door takes it: a call may state one, and
  * `deputy mcp serve --mode` may set one for everything it serves; the delegation gets the
  * stricter of the two, and runs at the stricter of that and its agent's own (capability
  * resolution applies that last step, so no door can skip it).

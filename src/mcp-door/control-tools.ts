@@ -1,5 +1,5 @@
 /**
- * The door's own tools besides the agents (API-9): follow, answer and stop delegations from the
+ * The door's own tools besides the agents: follow, answer and stop delegations from the
  * host, under the same rules as the HTTP API (src/rights): a transcript is its owner's or an
  * admin's, a card is decided by whoever may decide it, a stop by the owner or an admin.
  */

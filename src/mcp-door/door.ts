@@ -1,5 +1,5 @@
 /**
- * deputy as an MCP server (API-9): one low-level MCP `Server` per connection, for one caller.
+ * deputy as an MCP server: one low-level MCP `Server` per connection, for one caller.
  * `deputy mcp serve` puts it on stdio as the local operator; the API's `/mcp` route puts one per
  * Streamable HTTP session, as the bearer token's user (http-endpoint.ts). Both reach deputy
  * through the same Delegations facade and rights as every other door, so what a host starts is

@@ -1,5 +1,5 @@
 /**
- * The scoped MCP gateway (CAP-3): `mcp_search`, `mcp_describe`, `mcp_call` and directly exposed
+ * The scoped MCP gateway: `mcp_search`, `mcp_describe`, `mcp_call` and directly exposed
  * `mcp__server__tool` tools, over the process's pooled clients. Scope is the snapshot's declared
  * servers and nothing else: a server the agent did not declare is named in no listing and
  * refused with the list of those it may use. Whether a call needs a card is decided before it

@@ -1,5 +1,5 @@
 /**
- * One live MCP client per server per process (CAP-3), shared by every delegation the worker
+ * One live MCP client per server per process, shared by every delegation the worker
  * runs. A client connects in the background (asking for one never delays a worker's start; a
  * few handshakes at a time, connect-queue.ts, unless someone waits for one), and when it cannot
  * connect or its transport closes (the server died, the network dropped) it tries again after an

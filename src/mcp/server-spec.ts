@@ -1,5 +1,5 @@
 /**
- * Where an MCP server's full settings come from (CAP-3): a server configured for the workspace
+ * Where an MCP server's full settings come from: a server configured for the workspace
  * (`.subagents/config.yaml` `mcpServers`, or the ecosystem's `.mcp.json`) or one written inline in
  * a definition. A snapshot carries only the name, the approve list and the timeout (no secret
  * enters history), so the worker looks the rest up here, by the agent and the server's name.

@@ -1,5 +1,5 @@
 /**
- * Starting what a file names is a decision (issue 25). A server from `.mcp.json`, a file agents
+ * Starting what a file names is a decision. A server from `.mcp.json`, a file agents
  * can write without a card, is started (by a worker, a listing, the console, `deputy mcp`, a
  * delegation that declares it) only when
  *

@@ -1,5 +1,5 @@
 /**
- * A loaded definition as the authoring API shows it (API-1, API-2). The list leaves out the
+ * A loaded definition as the authoring API shows it. The list leaves out the
  * large or sensitive parts (system prompt, MCP servers, hooks) and gives their names instead;
  * the detail has them, with every MCP env value, header and OAuth client secret replaced by
  * `__redacted__`. The routes pass both through the configured-secret masker as well.

@@ -1,5 +1,5 @@
 /**
- * `POST /cards/decisions` (issue 30): several pending cards decided in one request. Each
+ * `POST /cards/decisions`: several pending cards decided in one request. Each
  * decision goes through the one decision path on its own (rights, then Delegations.decide), in
  * order, so each applies at most once and the first decision on a card still wins; the answer
  * says per card whether it was decided, recorded or refused and why. Never all-or-nothing: one

@@ -1,4 +1,4 @@
-/** `POST /cards/decisions` (issue 30): several cards decided in one request, an answer per card. */
+/** `POST /cards/decisions`: several cards decided in one request, an answer per card. */
 import { z } from 'zod';
 import { component } from '../openapi/parts.js';
 import { ApprovalCardSchema, CardDecisionRecordedSchema, DecideCardBodySchema } from './schemas.js';

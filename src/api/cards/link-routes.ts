@@ -1,5 +1,5 @@
 /**
- * Signed one-tap links for approving or denying a card (issue 30).
+ * Signed one-tap links for approving or denying a card.
  *
  * - `POST /cards/:id/links` (an ordinary route, bearer token and all) mints the approve and deny
  *   links of a pending card for the caller, who must be allowed to decide it.

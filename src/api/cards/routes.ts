@@ -1,5 +1,5 @@
 /**
- * API-5 cards: list a session's pending cards, decide one (POL-2); and the approvals inbox, every
+ * Card routes: list a session's pending cards, decide one; and the approvals inbox, every
  * pending card the caller may decide, as a list and as a live stream (inbox.ts,
  * stream.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Cards' requests and answers, as zod schemas (API-5, API-8): the approval card and its state,
+ * Cards' requests and answers, as zod schemas: the approval card and its state,
  * the inbox list and its events, a decision and a recorded decision.
  * A registered schema is used as it is at every place that refers to it: `.describe()` on it
  * would make a copy without the component's name, and the document would inline the copy
@@ -16,7 +16,7 @@ import {
 
 const DecisionKind = z.enum(CARD_DECISION_KINDS);
 
-/** Issue 30's fields of a decision, in a body and in a recorded decision. */
+/** A decision's richer fields (answer, allow, arguments), in a body and in a recorded one. */
 const richDecision = {
   answer: z
     .string()

@@ -15,7 +15,7 @@ import { outcomeOf } from './stream-events.js';
 /**
  * How long a close waits for its outcome, milliseconds (the state query's own bound is 5 s).
  * Short: an outcome that takes longer follows as `card-outcome`, so waiting only delays the
- * close, which a loaded machine pushed past the inbox's second (issue 12).
+ * close, which a loaded machine pushed past the inbox's second.
  */
 const OUTCOME_WAIT_MS = 300;
 

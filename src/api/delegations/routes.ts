@@ -1,4 +1,4 @@
-/** API-5: start (and wait), list, get, events, stop. */
+/** Delegation routes: start (and wait), list, get, events, stop. */
 import type { Hono } from 'hono';
 import { DeputyError, isDeputyError } from '../../errors.js';
 import type { SecretMasker } from '../../secrets/masker.js';
@@ -30,7 +30,7 @@ export function registerDelegationRoutes(
   app: Hono<AppEnv>,
   deps: {
     delegations: Delegations;
-    /** The agent's `background: true` returns at once, even with `?wait=true` (DEF-1). */
+    /** The agent's `background: true` returns at once, even with `?wait=true`. */
     isBackground?: (agent: string) => boolean;
     /** Masks the configured secrets in every answer and event (no secret crosses HTTP). */
     secrets: SecretMasker;

@@ -1,5 +1,5 @@
 /**
- * Delegations' requests and answers, as zod schemas next to their types (API-8): the same schemas
+ * Delegations' requests and answers, as zod schemas next to their types: the same schemas
  * validate requests and feed the OpenAPI document. They follow the facade's contract
  * (src/shared/delegation.ts, src/temporal/delegations/types.ts) plus what each route wraps around
  * it (links, status, message); test/api/openapi.test.ts parses real answers with them.
@@ -26,7 +26,7 @@ import { GrantSchema } from './grant-schemas.js';
 import { APPROVAL_MODES, PERMISSION_MODES } from '../../shared/policy-contract.js';
 
 /**
- * A caller's own permission mode (issue 29, API-9), as Claude Code names them: the run's
+ * A caller's own permission mode, as Claude Code names them: the run's
  * ceiling. Shared by POST /delegations and POST /sessions.
  */
 export const CallerModeSchema = z
@@ -50,7 +50,7 @@ export const StartDelegationBodySchema = z
     delegationId: IdSchema.optional(),
     /** Return at once even with `?wait=true`. */
     background: z.boolean().optional(),
-    /** No human will answer: every `ask` becomes `deny` (POL-3). */
+    /** No human will answer: every `ask` becomes `deny`. */
     unattended: z.boolean().optional(),
     /** How long its cards wait (`30m`), over the definition's and the workspace's. */
     maxTokens: z

@@ -1,5 +1,5 @@
 /**
- * Steering and reviving delegations (issue 30): POST /delegations/:id/messages puts a message to
+ * Steering and reviving delegations: POST /delegations/:id/messages puts a message to
  * a running delegation (its model gets it at the next round boundary), POST
  * /delegations/:id/resume continues a finished one with a new message as a new delegation.
  */

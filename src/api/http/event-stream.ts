@@ -114,7 +114,7 @@ export async function delegationEventStream(
 
 /**
  * Cards still pending whose `card-opened` event is before the resume point would otherwise
- * never reach this client (POL-2: a card is never lost because nobody was listening).
+ * never reach this client (a card is never lost because nobody was listening).
  */
 async function replayPendingCards(
   stream: SSEStreamingApi,

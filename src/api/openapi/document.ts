@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 description of the API (API-8), served at `/openapi.json` and drawn by the
+ * The OpenAPI 3.1 description of the API, served at `/openapi.json` and drawn by the
  * reference page at `/docs`. Every schema in it comes from zod: request bodies and query
  * parameters from the schemas the routes validate with, answers from the components of
  * response-schemas.ts (`$ref`s by name). test/api/openapi.test.ts checks it against the routes the

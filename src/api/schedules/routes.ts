@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 32): recurring delegations on Temporal Schedules. Creating one needs what
+ * Schedules: recurring delegations on Temporal Schedules. Creating one needs what
  * starting a delegation needs (any caller the API lets in); its runs run as its creator, so
  * pausing, resuming, triggering and deleting it are its creator's or an admin's, as stopping a
  * delegation is. Reading schedules is anyone's, as listing delegations is.

@@ -1,5 +1,5 @@
 /**
- * Schedules' requests and answers (issue 32), as zod schemas: the same schemas validate requests
+ * Schedules' requests and answers, as zod schemas: the same schemas validate requests
  * and feed the OpenAPI document. They follow the facade's contract (src/schedules/types.ts).
  */
 import { z } from 'zod';

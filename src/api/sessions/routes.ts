@@ -1,4 +1,4 @@
-/** Sessions (RUN-7): start, list, read, message, follow and stop a main agent's session. */
+/** Sessions: start, list, read, message, follow and stop a main agent's session. */
 import type { Hono } from 'hono';
 import { DeputyError } from '../../errors.js';
 import type { SecretMasker } from '../../secrets/masker.js';
@@ -107,7 +107,7 @@ export function registerSessionRoutes(
       ...deps.events,
       secrets,
       // Children's cards opened on their own workflows: a card opened while nobody listened
-      // is replayed on the next attach (POL-2).
+      // is replayed on the next attach.
       pendingCards: () => sessions.cards(sessionId),
     });
   });

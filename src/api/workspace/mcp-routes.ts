@@ -1,5 +1,5 @@
 /**
- * The MCP servers as this process's pool sees them (issue 9): `GET /workspace/mcp` lists every
+ * The MCP servers as this process's pool sees them: `GET /workspace/mcp` lists every
  * configured or inline server with its status, and `GET /workspace/mcp/:server/tools` gives one
  * server's live tool list, for editors' pickers. Any authenticated caller may read them, like
  * the catalogs. A server that is not connected yet answers 200 with its `status` and no tools:
