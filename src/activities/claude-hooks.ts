@@ -1,5 +1,5 @@
 /**
- * Hooks written in Claude Code's form (issue 11), run with Claude Code's contract: its input
+ * Hooks written in Claude Code's form, run with Claude Code's contract: its input
  * JSON on stdin (`session_id, cwd, hook_event_name, tool_name, tool_input`, PostToolUse adds
  * `tool_response`); exit 0 = ok, its stdout may be JSON with
  * `hookSpecificOutput.permissionDecision: allow|deny|ask` (or the older `decision:

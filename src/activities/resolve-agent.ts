@@ -18,7 +18,7 @@ export interface AgentResolver {
 }
 
 /**
- * First step of every delegation (RUN-1): the snapshot it returns is recorded in history, so a
+ * First step of every delegation: the snapshot it returns is recorded in history, so a
  * later edit of the definition changes nothing for this run and replay is deterministic. The
  * resolver builds the snapshot whole (src/capabilities/resolve.ts); here it is masked, stored,
  * and named by its reference, which is what the workflow receives.

@@ -2,8 +2,8 @@
  * Capability snapshots by reference. `resolveAgent` stores the snapshot it returns in the blob
  * store (content-addressed, shared by every worker: the data directory or PostgreSQL, see
  * src/activities/blob-stores.ts), and tool and model calls name it by its digest: a round's
- * history then holds the call, not another copy of every tool schema and the whole system prompt
- * (RUN-9). The snapshot itself still sits in history once, in `resolveAgent`'s result, which is
+ * history then holds the call, not another copy of every tool schema and the whole system prompt.
+ * The snapshot itself still sits in history once, in `resolveAgent`'s result, which is
  * what replay and a lost blob fall back on.
  */
 import { ApplicationFailure } from '@temporalio/activity';

@@ -17,14 +17,14 @@ import type { PermissionMode, ProtectedRoot } from '../shared/policy-contract.js
 export interface ResolveAgentInput {
   agent: string;
   caller: Caller;
-  /** Resolve as a session's main agent, with the delegation tools (RUN-7). */
+  /** Resolve as a session's main agent, with the delegation tools. */
   asSession?: boolean;
   /** A model to run instead of the definition's (`Task`'s `model`); refused when unknown. */
   model?: string;
   /** The session's model, for a definition that says `model: inherit`. */
   parentModel?: string;
   /**
-   * The permission mode the caller stated (issue 29, API-9): the snapshot's policy is the lower
+   * The permission mode the caller stated: the snapshot's policy is the lower
    * of the agent's and this. Absent: the agent's own, as before.
    */
   callerMode?: PermissionMode;
@@ -62,7 +62,7 @@ export type ModelCall = ModelCallContext & {
 
 export interface ModelTurn extends ModelResponse {
   /**
-   * The answering model's context window in tokens (issue 30, compaction); absent in turns
+   * The answering model's context window in tokens (for compaction); absent in turns
    * recorded before it, and when the model's window is unknown (a scripted model without one).
    */
   contextTokens?: number;
@@ -74,7 +74,7 @@ export interface ModelTurn extends ModelResponse {
   /**
    * Each call's paths that are existing files with more than one hard link, by call id: a write
    * to one asks outside `full-access` (its other names cannot all be checked). Absent in turns
-   * recorded before issue 25, and when there are none.
+   * recorded before hard links were checked, and when there are none.
    */
   linkedPaths?: Record<string, string[]>;
   /**
@@ -111,7 +111,7 @@ export interface ResolvedAgent {
   workspaceRoot: string;
   writableRoots: string[];
   /**
-   * Roots whose writes always ask outside full-access, and paths agents may never read (POL-1).
+   * Roots whose writes always ask outside full-access, and paths agents may never read.
    * Optional because this object is recorded in history: a delegation resolved before these
    * existed (in flight, or a recorded history) has neither, and must replay as it ran, so
    * missing means none.

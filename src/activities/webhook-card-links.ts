@@ -1,5 +1,5 @@
 /**
- * One-tap links in a `card.*` webhook body (issue 30), minted here in the activity that sends it:
+ * One-tap links in a `card.*` webhook body, minted here in the activity that sends it:
  * the workflow never holds the signing key (anything it holds is recorded in history).
  *
  * They decide as `webhook:<name>`, an admin: the operator who configured the webhook and the link

@@ -2,7 +2,7 @@
  * A worker's own `GET /metrics` on `metrics.workerAddress` (DEPUTY_WORKER_METRICS_ADDRESS): what
  * this process counted (its activities' model and tool calls, its MCP clients) and Node's process
  * metrics. `deputy dev` needs none: its API serves the same registry. The API's bearer tokens
- * guard it too when `auth` is configured; without auth it listens on loopback only (API-7).
+ * guard it too when `auth` is configured; without auth it listens on loopback only.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

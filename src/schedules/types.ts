@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 32): recurring delegations on Temporal Schedules. Each run is an ordinary
+ * Schedules: recurring delegations on Temporal Schedules. Each run is an ordinary
  * delegation of deputy's `delegation` workflow, started with the input and start options a
  * normal start uses, plus the `DeputySchedule` search attribute naming its schedule.
  */

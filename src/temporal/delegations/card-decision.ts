@@ -1,6 +1,6 @@
 /**
  * Deciding an approval card so that the caller always has an answer within seconds, whether a
- * worker runs or not (POL-2, RUN-4):
+ * worker runs or not:
  *
  * 1. Check what Temporal knows without a worker: the run is open, the card is pending (the
  *    workflow mirrors its pending cards into the memo) and no decision on it is already waiting

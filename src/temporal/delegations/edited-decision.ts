@@ -1,5 +1,5 @@
 /**
- * Approve with edited arguments (issue 30) goes to the delegation as the validated
+ * Approve with edited arguments goes to the delegation as the validated
  * `decideCardUpdate`, not the stored signal: only the delegation holds the card's real
  * arguments, its tool's schema and its command's analysis, so only its validator can tell an edit
  * that fits and stays inside the card from one that widens it, and tell the caller why. An

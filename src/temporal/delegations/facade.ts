@@ -42,7 +42,7 @@ export interface DelegationsOptions {
   /** Task queue delegations are started on. Default TASK_QUEUE (tests use their own). */
   taskQueue?: string;
   /**
-   * The workspace's tool queue (issue 16, `toolQueueOf(config.temporal)`): delegations started
+   * The workspace's tool queue (`toolQueueOf(config.temporal)`): delegations started
    * here run their model calls, tools and hooks on it, on a worker that has the workspace.
    * Recorded in their input and memo. Default null: everything on `taskQueue`, as before.
    */
@@ -58,7 +58,7 @@ export interface DelegationsOptions {
    */
   decisionWaitMs?: number;
   /**
-   * How long `send` waits for a polling worker to take a message (issue 30) before it answers
+   * How long `send` waits for a polling worker to take a message before it answers
    * `unavailable`. Milliseconds, default 10 000.
    */
   messageWaitMs?: number;

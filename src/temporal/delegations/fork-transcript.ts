@@ -26,7 +26,7 @@ export async function transcriptBeforeRound(
       if (!payload) continue;
       const input = converter.fromPayload<CallModelInput>(payload);
       // Round k's call is sent the transcript with the k - 1 answers before it; after a
-      // compaction (issue 30) its summary entry counts for the rounds it replaced.
+      // compaction its summary entry counts for the rounds it replaced.
       if (roundsIn(input.transcript) === round - 1) return input.transcript;
     }
   }

@@ -1,5 +1,5 @@
 /**
- * Revoking a grant (issue 30): the `revokeGrant` update, answered by the delegation itself (its
+ * Revoking a grant: the `revokeGrant` update, answered by the delegation itself (its
  * validator refuses an unknown or already revoked grant). An update needs a worker, so with
  * none polling it is refused at once as `unavailable` rather than left waiting.
  */

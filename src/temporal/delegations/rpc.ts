@@ -15,7 +15,7 @@ import {
 
 /**
  * Milliseconds one such call may take. A healthy server answers these in milliseconds; the API
- * promises a 503 within 2 s when Temporal is down (API-7), which leaves room for the answer.
+ * promises a 503 within 2 s when Temporal is down, which leaves room for the answer.
  */
 export const RPC_TIMEOUT_MS = 1_500;
 

@@ -1,5 +1,5 @@
 /**
- * Steering a running delegation (issue 30): `send` puts a message to it through the
+ * Steering a running delegation: `send` puts a message to it through the
  * `sendMessage` update, whose validator refuses one for a delegation that has finished (or is
  * finishing) and a blank or too long text. The update answers once the workflow queued the
  * message; the model gets it at the next round boundary (src/workflows/steering.ts).

@@ -5,7 +5,7 @@
  * answers without a worker and which is bounded (rpc.ts), so a Temporal outage ends the wait
  * with `unavailable` instead of a hang. Between looks, a long poll on the run's close event
  * (the SDK's result()) ends the pause the moment the run closes: a finished run is answered
- * at once instead of up to one poll interval later (issue 31: that sleep was ~250 ms of every
+ * at once instead of up to one poll interval later (that sleep was ~250 ms of every
  * blocking wait at every door).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -108,7 +108,7 @@ function watchForClose(handle: WorkflowHandle): { closed: Promise<void>; stop():
 
 /**
  * What stops a running delegation from going on for want of a worker, or null: no worker on its
- * task queue; or, for one whose tools run on a workspace's tool queue (issue 16, the memo says
+ * task queue; or, for one whose tools run on a workspace's tool queue (the memo says
  * which), none on that queue: the workflow goes on until its next model call or tool, then waits.
  */
 export async function missingWorker(

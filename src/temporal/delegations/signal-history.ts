@@ -9,7 +9,7 @@ import { idempotentRpc } from './rpc.js';
 
 /** Events per page, read newest first; a parked run's tail is a handful of events. */
 const PAGE_SIZE = 64;
-/** A run continues as new long before this many events (RUN-9); a bound, not a budget. */
+/** A run continues as new long before this many events; a bound, not a budget. */
 const MAX_EVENTS = 20_000;
 
 /**

@@ -147,7 +147,7 @@ async function stateFromDescription(
     model: null,
     definitionHash: null,
     // Forward-compatible: a workflow that mirrors its pending cards into the memo keeps them
-    // listable while no worker runs (POL-2); without it, visibility only knows the count.
+    // listable while no worker runs; without it, visibility only knows the count.
     pendingCards: mirroredPendingCards(description) ?? [],
     decidedCards: [],
     transcriptSummary: [],

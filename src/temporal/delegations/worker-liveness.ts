@@ -19,7 +19,7 @@ const POLLER_CACHE_MS = 2_000;
 
 /**
  * Which pollers count: `workflow` (default) for a queue workflows run on, `activity` for a
- * workspace's tool queue (issue 16), whose workers poll activities only.
+ * workspace's tool queue, whose workers poll activities only.
  */
 export type PollerKind = 'workflow' | 'activity';
 
