@@ -1,7 +1,7 @@
 /**
  * The one way the API and the CLI talk to delegations: a small facade over the Temporal client.
  * Everything it answers is read from Temporal (queries, signals, visibility), never from this
- * process's memory, so any number of API servers and CLIs can share one cluster (DESIGN §5).
+ * process's memory, so any number of API servers and CLIs can share one cluster.
  * This module wires the helpers beside it, one idea each: starting (start-delegation.ts, forking
  * in fork.ts), finding (lookup.ts), reading state (state.ts), listing (listing.ts), stopping
  * (stop.ts), cards (cards.ts, card-decision.ts), events (events.ts) and waiting (settle.ts).
