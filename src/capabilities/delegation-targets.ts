@@ -1,5 +1,5 @@
 /**
- * Which agents a main agent may hand work to (RUN-7). A session's definition may name the
+ * Which agents a main agent may hand work to. A session's definition may name the
  * delegation tools in `tools` (`Task`, `Agent`, `TaskOutput`, `TaskStop`, harmless: a session
  * always has them), narrow the agents with Claude Code's `Task(a, b)` / `Agent(a, b)`, or take
  * delegation away with `disallowedTools: [Task]`. A delegate reads none of this: its specs go

@@ -1,5 +1,5 @@
 /**
- * The declared MCP servers (CAP-3): each matched to the workspace's configuration (or taken as
+ * The declared MCP servers: each matched to the workspace's configuration (or taken as
  * written inline), and its live state as the worker's pool sees it now. A server not in place
  * (not configured, disabled, not connected) keeps its gateway entry and is said to be missing.
  */

@@ -11,16 +11,16 @@ import {
   type ToolResolution,
 } from './tool-resolution.js';
 
-/** Tool selection of CAP-1, part of `resolveCapabilities`. */
+/** Tool selection, part of `resolveCapabilities`. */
 
 export type { ToolResolution } from './tool-resolution.js';
 
 /**
- * CAP-1. Roles filter first (a caller never gains a tool through a definition, POL-4); then
- * the specs select; then `disallowedTools` removes. Capability tools come from their dimension:
- * declaring `knowledge`, `memory`, `skills` or `mcpServers` mounts its tools even when `tools`
- * is an explicit list (the declaration is the grant, and requiring both would silently leave
- * a catalog the agent cannot use); naming them without the dimension mounts nothing, loudly.
+ * Roles filter first (a caller never gains a tool through a definition); then the specs select;
+ * then `disallowedTools` removes. Capability tools come from their dimension: declaring
+ * `knowledge`, `memory`, `skills` or `mcpServers` mounts its tools even when `tools` is an explicit
+ * list (the declaration is the grant, and requiring both would silently leave a catalog the agent
+ * cannot use); naming them without the dimension mounts nothing, loudly.
  */
 export function resolveTools(r: ToolResolution): {
   tools: ToolSchema[];

@@ -1,5 +1,5 @@
 /**
- * A definition's explicit `tools` list (CAP-1): each spec grants the catalog tools it names, a
+ * A definition's explicit `tools` list: each spec grants the catalog tools it names, a
  * directly exposed MCP tool, or one tool restricted by a Claude Code pattern (`Bash(git:*)`,
  * `Read(docs/**)`). Every spec that grants nothing says why. Its own module because a list is
  * most of what can go wrong in a definition's tools, and each kind of spec is one small step.

@@ -1,5 +1,5 @@
 /**
- * What the steps of tool selection (CAP-1) share: their input, what they have granted so far,
+ * What the steps of tool selection share: their input, what they have granted so far,
  * and the diagnostics more than one step reports. Apart from resolve-tools.ts so the explicit
  * list (tool-list.ts) and the rest of the selection read the same words without importing
  * each other.

@@ -3,10 +3,10 @@ import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import type { ToolProviderInfo } from '../shared/tools/tool-contract.js';
 
 /**
- * What one tool spec of CAP-1 names. Specs: `Provider`, `Provider:Tool`, `Tool`, `mcp:server`,
- * `mcp:server:tool`. Names match case-insensitively; matches carry the canonical registered
- * names, which is what gets stored (the seed's bug: lowercasing declared names made CamelCase
- * registrations like `WebFetch` silently resolve to nothing).
+ * What one tool spec names. Specs: `Provider`, `Provider:Tool`, `Tool`, `mcp:server`,
+ * `mcp:server:tool`. Names match case-insensitively; matches carry the canonical registered names,
+ * which is what gets stored (lowercasing declared names would make CamelCase registrations like
+ * `WebFetch` silently resolve to nothing).
  */
 export type SpecMatch =
   | { kind: 'tools'; tools: Array<{ provider: ToolProviderInfo; tool: ToolSchema }> }
