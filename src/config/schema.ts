@@ -42,7 +42,7 @@ export const ModelEntrySchema = z.object({
    */
   toolCallsInContent: z.boolean().optional(),
   /**
-   * The model's context window, tokens (issue 30): a delegation compacts its transcript once a
+   * The model's context window, tokens: a delegation compacts its transcript once a
    * model call's input passes 75 % of it. Default `DEFAULT_CONTEXT_TOKENS` (32,768): small enough
    * for most served models; set the real window of a larger one, or compaction comes early.
    */
@@ -158,17 +158,17 @@ export const ConfigFileSchema = z
         tokens: z.record(z.string(), TokenSchema).default({}),
       })
       .optional(),
-    /** Default per-MCP-call timeout in seconds (CAP-3); 0 = none. */
+    /** Default per-MCP-call timeout in seconds; 0 = none. */
     mcpToolTimeoutSeconds: z.number().min(0).default(60),
     /**
-     * Wait before the first retry to (re)connect an MCP server, seconds (CAP-3); each further
+     * Wait before the first retry to (re)connect an MCP server, seconds; each further
      * retry waits twice as long (with jitter), up to 30 s (or this, if longer), and a good
      * connection starts over (src/mcp/reconnect-backoff.ts).
      */
     mcpReconnectSeconds: z.number().positive().default(0.25),
     /**
      * The variable holding deputy's own bearer token, sent only to http MCP servers that opt in
-     * with `auth: bearer` (CAP-3).
+     * with `auth: bearer`.
      */
     mcpBearerTokenEnv: z.string().default('DEPUTY_MCP_TOKEN'),
     /**
@@ -239,7 +239,7 @@ export interface DeputyConfig extends ConfigFile {
   workspace: string;
   /** Where deputy keeps its state (Temporal's SQLite file, memory, revisions). */
   dataDir: string;
-  /** Per-user definitions and skills (DEF-3 `user` level). */
+  /** Per-user definitions and skills (the `user` level). */
   userDir: string;
   /** The project's own directory (built-in agents and skills). */
   projectRoot: string;

@@ -29,7 +29,7 @@ export interface ModelAdapter {
   readonly provider: string;
   readonly model: string;
   /**
-   * The model's context window in tokens (issue 30: a delegation compacts its transcript past
+   * The model's context window in tokens (a delegation compacts its transcript past
    * 75 % of it); absent: unknown, and only the transcript's size bounds trigger a compaction.
    */
   readonly contextTokens?: number;
