@@ -1,5 +1,5 @@
 /**
- * `temporal.workspaceId` (issue 16): read from the file, overridden by DEPUTY_WORKSPACE_ID,
+ * `temporal.workspaceId`: read from the file, overridden by DEPUTY_WORKSPACE_ID,
  * validated strictly, and turned into the workspace's tool queue.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';

@@ -117,7 +117,7 @@ const QUERIES: Record<string, z.ZodObject> = {
   'GET /workspace/directories': DirectoriesQuerySchema,
 };
 
-describe('OpenAPI document (API-8)', () => {
+describe('OpenAPI document', () => {
   const { app } = makeApp();
 
   it('lists exactly the registered routes, the reference page included', async () => {
@@ -361,7 +361,7 @@ describe('the documented answers are the answers the routes give', () => {
   });
 });
 
-describe('GET /docs, the interactive reference (API-8)', () => {
+describe('GET /docs, the interactive reference', () => {
   const origin = 'http://localhost';
 
   it('answers an HTML page under a restrictive Content-Security-Policy', async () => {

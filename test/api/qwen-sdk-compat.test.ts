@@ -1,5 +1,5 @@
 /**
- * Wire compatibility with qwen-code's own TypeScript SDK (issue 8): deputy's real API on a
+ * Wire compatibility with qwen-code's own TypeScript SDK: deputy's real API on a
  * loopback socket (startApiServer over a real definition registry on temp dirs; delegations are
  * the recording stub, no Temporal needed), driven only through `DaemonClient` from
  * `@qwen-code/sdk/daemon`, exactly as a UI built on that SDK would. What the SDK returns, what it

@@ -1,5 +1,5 @@
 /**
- * Issue 8 end to end, on the real dev server and real HTTP on loopback, composed as `deputy dev`
+ * Authoring end to end, on the real dev server and real HTTP on loopback, composed as `deputy dev`
  * composes it: one watched configuration for a worker (startWorkerRuntime, with its own watched
  * registry) and the API (startApiServer over a second registry, loaded and watched as
  * src/cli/server-commands.ts does). Everything the test does goes over HTTP with `fetch`: an agent
@@ -123,7 +123,7 @@ async function finished(id: string): Promise<DelegationState> {
   }, `delegation ${id} to finish`);
 }
 
-describe('authoring an agent over HTTP and running it (issue 8, end to end)', () => {
+describe('authoring an agent over HTTP and running it (end to end)', () => {
   it('creates an agent, delegates to it, approves its card from the stream and sees the write', async () => {
     const created = await call('POST', '/workspace/agents', {
       name: 'copier',
@@ -256,7 +256,7 @@ describe('authoring an agent over HTTP and running it (issue 8, end to end)', ()
     const hashAfter = sha256(readFileSync(agentFile()));
     expect(hashAfter).not.toBe(hashBefore);
     expect((edited.body.agent as Json).contentHash).toBe(hashAfter);
-    // The old file is kept as a revision (DEF-5).
+    // The old file is kept as a revision.
     const revisions = await call('GET', '/workspace/agents/copier/revisions');
     expect(
       (revisions.body.revisions as Array<{ contentHash: string }>).map((r) => r.contentHash),

@@ -1,5 +1,5 @@
 /**
- * One-tap card links (issue 30) on real Temporal: the global dev server, a real worker, the API
+ * One-tap card links on real Temporal: the global dev server, a real worker, the API
  * through startApiServer on loopback with auth on, the scripted `demo` agent (it asks to write
  * hello.txt), the real `deputy` command over the API's local socket, and a real webhook receiver
  * on loopback. The link keys are rotated: links.secretEnv names a new and an old variable. A

@@ -1,5 +1,5 @@
 /**
- * Card decisions while no worker runs (POL-2, RUN-4, issue 7), on the real dev server with real
+ * Card decisions while no worker runs, on the real dev server with real
  * worker processes: `POST /delegations?wait=true` answers once the agent parks, with its pending
  * card; after the worker is SIGKILLed a decision answers within seconds as 202 `recorded`;
  * a second, different decision on the same card is refused (409) even when both are sent at

@@ -1,5 +1,5 @@
 /**
- * Hooks in Claude Code's form on the real dev server (issue 11): a PreToolUse hook that exits 2
+ * Hooks in Claude Code's form on the real dev server: a PreToolUse hook that exits 2
  * blocks a call and the model reads its stderr; one answering `ask` opens a card on a call that
  * would otherwise run without one, and the card survives a worker restart.
  */

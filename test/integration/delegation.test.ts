@@ -180,7 +180,7 @@ describe('delegation workflow', () => {
       notice: null,
       roundsUsed: 3,
       deniedCalls: [],
-      // The scripted model's deterministic counts, one per model call (issue 14).
+      // The scripted model's deterministic counts, one per model call.
       usage: {
         inputTokens: expect.any(Number),
         outputTokens: expect.any(Number),

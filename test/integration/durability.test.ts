@@ -1,5 +1,5 @@
 /**
- * RUN-6: a delegation parked on a card survives a SIGKILLed worker process and a restart of
+ * A delegation parked on a card survives a SIGKILLed worker process and a restart of
  * the Temporal server on the same SQLite file; and no tool ever runs twice.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -67,7 +67,7 @@ describe('durability', () => {
 
     await killWorker(first);
 
-    // With no worker at all, the pending card is still listed (mirrored in the memo, POL-2).
+    // With no worker at all, the pending card is still listed (mirrored in the memo).
     const listed = await eventually(async () => {
       const cards = await harness.delegations.cards({ session: 'test' });
       return cards.length === 1 ? cards : undefined;

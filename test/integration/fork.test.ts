@@ -1,5 +1,5 @@
 /**
- * Fork from a round (issue 14), on the real dev server: a fork from round 3 of a 6-round
+ * Fork from a round, on the real dev server: a fork from round 3 of a 6-round
  * scripted delegation starts from the original's transcript (read from its history, tool
  * results included), runs no tool of rounds 1-3 again, goes on under another definition, is
  * linked to the original (search attribute and memo), and leaves the original untouched.

@@ -1,5 +1,5 @@
 /**
- * The typed HTTP client (issue 15, first part) against a real API on loopback, a real worker and
+ * The typed HTTP client against a real API on loopback, a real worker and
  * the global dev server: delegations with their cards, sessions, errors by code, and an event
  * iterator that survives an API restart mid-stream without losing or repeating an event.
  */

@@ -1,5 +1,5 @@
 /**
- * Bounded history for long runs (issue 30), on the real dev server: a scripted delegation of 500
+ * Bounded history for long runs, on the real dev server: a scripted delegation of 500
  * read rounds whose model claims a small context window compacts its transcript again and again
  * (older rounds replaced by the model's summary, a `compacted` event each time), continues-as-new
  * under the history limit, keeps every model call's transcript bounded, and answers. A fork from

@@ -1,5 +1,5 @@
 /**
- * Metrics on the dev server (issue 32): an API with metrics on runs a delegation that parks on a
+ * Metrics on the dev server: an API with metrics on runs a delegation that parks on a
  * card and is approved, over real HTTP, and its `/metrics` (parsed by a real Prometheus text
  * parser) shows the delegation started and finished, the card decided, the model calls and their
  * tokens, the tool run, the workflow's verdict and card (through the worker's sink), and a replay

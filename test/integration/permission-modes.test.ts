@@ -1,6 +1,6 @@
 /**
- * Claude Code's permissionMode on a real Temporal dev server with a real worker and real files
- * (issue 11): Claude Code agent files in `.claude/agents`, scripted models, the real policy and
+ * Claude Code's permissionMode on a real Temporal dev server with a real worker and real files:
+ * Claude Code agent files in `.claude/agents`, scripted models, the real policy and
  * tools. `plan` denies a write and the model reads why; `acceptEdits` writes without a card and
  * asks for bash.
  */
@@ -50,7 +50,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe('permissionMode from a Claude Code agent file (issue 11)', () => {
+describe('permissionMode from a Claude Code agent file', () => {
   it('plan: a write is denied without a card and the model reads that it is in plan mode', async () => {
     const handle = await harness.start('planner', 'Plan the change', { session: 'plan' });
     const result = await handle.result();

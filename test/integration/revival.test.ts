@@ -1,5 +1,5 @@
 /**
- * Reviving a finished delegation (issue 30), on the real dev server: `POST
+ * Reviving a finished delegation, on the real dev server: `POST
  * /delegations/:id/resume`, the typed client and `deputy resume` each start a NEW delegation
  * whose model is sent the original's whole transcript (read from its history) plus the new
  * message, with no tool run again; it is linked to the original (`origin` in its state and its

@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 32) on the real dev server, over HTTP (the API app in-process) with a real
+ * Schedules on the real dev server, over HTTP (the API app in-process) with a real
  * worker: a run is an ordinary delegation (found by id, carrying DeputySchedule, listed by
  * `?schedule=`), overlap `skip` keeps a second run from starting while the first is parked on a
  * card, pause/resume/delete show in the answers, and bad input is refused before Temporal

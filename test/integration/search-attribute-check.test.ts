@@ -1,6 +1,6 @@
 /**
- * A worker refuses a namespace that lacks deputy's search attributes (issue 14 added
- * DeputyTokens; a cluster set up before it would otherwise hang every delegation on its first
+ * A worker refuses a namespace that lacks deputy's search attributes (DeputyTokens
+ * came later; a cluster set up before it would otherwise hang every delegation on its first
  * upsert). Checked on the dev server: its `default` namespace has them all, a namespace made
  * here has none.
  */

@@ -1,5 +1,5 @@
 /**
- * POL-1 protected paths on a real Temporal dev server with a real worker and real files: an agent
+ * Protected paths on a real Temporal dev server with a real worker and real files: an agent
  * cannot widen its own authority by editing files, and cannot read deputy's configuration. The
  * model is the scripted model; everything it tries goes through the real policy and tools.
  */
@@ -122,7 +122,7 @@ const REASONS = [
   "'write' changes the git repository (.git/hooks/pre-commit); protected paths need approval under approvalMode auto-edit",
 ];
 
-describe('no self-escalation (POL-1 protected paths)', () => {
+describe('no self-escalation (protected paths)', () => {
   it('an auto-edit agent gets a card for each way up, and nothing changes before a human says so', async () => {
     const before = protectedTree();
     const handle = await harness.start('climber', 'Escalate', { session: 'attended' });

@@ -1,5 +1,5 @@
 /**
- * Steering a running delegation (issue 30), on the real dev server: messages sent through the
+ * Steering a running delegation, on the real dev server: messages sent through the
  * API, the typed client and the CLI wait while the delegation is parked on a card, keep their
  * order, and reach the model at its next call (the scripted model echoes the last user message);
  * they show in the transcript, the event stream and GET /delegations/:id; a finished delegation

@@ -1,5 +1,5 @@
 /**
- * Nothing hangs on a Temporal outage (API-7, issue 7): with the server stopped every route
+ * Nothing hangs on a Temporal outage: with the server stopped every route
  * answers 503 `unavailable` promptly and /health says Temporal is unreachable; once the server is
  * back on the same SQLite file, the same app, facade and connection work again, no restart.
  * The API is the in-process app over the real facade, on the connection the product makes

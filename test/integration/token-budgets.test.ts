@@ -1,5 +1,5 @@
 /**
- * Usage and token budgets (issue 14), on the real dev server with the scripted model (whose
+ * Usage and token budgets, on the real dev server with the scripted model (whose
  * counts are deterministic, src/models/scripted-model.ts): a budget stops a delegation before
  * the model call past it, like maxTurns, with a notice; the totals reach the state, the result,
  * the DeputyTokens search attribute and the listing; a delegation's own budget wins over the

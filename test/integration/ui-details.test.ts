@@ -1,5 +1,5 @@
 /**
- * What the Temporal UI shows of a delegation (issue 32), read the way the UI reads it on the real
+ * What the Temporal UI shows of a delegation, read the way the UI reads it on the real
  * dev server: the summary from describe, the details from the built-in metadata query. A run
  * parks on two cards (and carries DeputyParkedSince while it waits), one is approved and one
  * denied, and it finishes; a secret-looking part of its task never reaches the summary.

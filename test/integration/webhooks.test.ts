@@ -1,5 +1,5 @@
 /**
- * Webhook notifications (issue 14), on the real dev server with a real receiver on loopback
+ * Webhook notifications, on the real dev server with a real receiver on loopback
  * that refuses the first two attempts of every event: each event (card opened, card expiring,
  * delegation completed) is delivered once, signed with HMAC-SHA256 of the raw body, with the
  * same idempotency key on every attempt, and the body masked (a configured secret the task

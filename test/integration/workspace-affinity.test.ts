@@ -1,5 +1,5 @@
 /**
- * Workspace-affine workers (issue 16): two `deputy worker` processes on one task queue, each in
+ * Workspace-affine workers: two `deputy worker` processes on one task queue, each in
  * a workspace of its own with its own `temporal.workspaceId`. A delegation started under one
  * workspace's configuration runs its model calls and tools on that workspace's worker only,
  * whichever worker runs its workflow tasks. With that worker SIGKILLed, its delegations wait

@@ -1,5 +1,5 @@
 /**
- * CAP-3: deputy's own bearer token goes only to an http server that opted in with `auth: bearer`.
+ * deputy's own bearer token goes only to an http server that opted in with `auth: bearer`.
  * The fixture server (Streamable HTTP on loopback) says whether it received the header and
  * whether its digest matches, never echoing the value.
  */

@@ -1,6 +1,6 @@
 /**
  * The four approval modes, and the five Claude Code permission modes mapped onto them, on one
- * table of calls (issue 11, POL-1): a writable root narrower than the workspace is what tells
+ * table of calls: a writable root narrower than the workspace is what tells
  * `auto-in-workspace` from `auto-edit`, so every pair of modes differs on some call.
  */
 import { describe, expect, it } from 'vitest';

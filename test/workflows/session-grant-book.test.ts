@@ -1,5 +1,5 @@
 /**
- * Grants for the rest of a session (issue 30), as the books hold them: a session records one on
+ * Grants for the rest of a session, as the books hold them: a session records one on
  * its own card or adopts one a child's card gave, counts each change (so it sends them on), and a
  * Task child applies its session's grants and its own provisional one until the session sends
  * the list back. Also the shape check and the CLI's and chat's ways of asking for one.
