@@ -114,7 +114,7 @@ export function DelegationDetailPage() {
   }
 
   const finishedEvent = events.events.find((event) => event.type === 'finished');
-  // Steering and resuming act as its owner: a caller shown a summary may do neither (issue 30).
+  // Steering and resuming act as its owner: a caller shown a summary may do neither.
   const owned = state.value.withheld === undefined;
   const ended = finished || ENDED.has(state.value.status);
   const grants = state.value.grants ?? [];

@@ -1,5 +1,5 @@
 /**
- * One session as a chat (RUN-7): what was said and answered, the tasks its agent started and
+ * One session as a chat: what was said and answered, the tasks its agent started and
  * the cards waiting on them inline (decided here as in the inbox), a box to send the next
  * message, and Stop. Live from the session's event stream (`GET /sessions/:id/events`, which
  * carries its tasks' cards too), with its state re-read on each event for the tasks and the

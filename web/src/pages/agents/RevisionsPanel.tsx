@@ -1,5 +1,5 @@
 /**
- * Earlier versions of a writable agent (DEF-5), newest first, each restorable after a
+ * Earlier versions of a writable agent, newest first, each restorable after a
  * confirmation. Every save keeps the bytes it replaced, so a revision's time is when that
  * version stopped being current. Only this level's revisions: a restore writes at the
  * revision's own level, and another level's file is another page.

@@ -35,7 +35,7 @@ export interface CardDecisions {
   statusOf(cardId: string): CardDecisionStatus;
   reasonOf(cardId: string): string;
   setReason(cardId: string, text: string): void;
-  /** `extras`: an answer, allow for the rest, edited arguments (issue 30). */
+  /** `extras`: an answer, allow for the rest, edited arguments. */
   decide(card: ApprovalCard, kind: DecisionKind, extras?: DecisionExtras): Promise<void>;
   /** Several cards the same way in one request (`POST /cards/decisions`), each its own reason. */
   decideAll(cards: ApprovalCard[], kind: 'approve' | 'deny'): Promise<void>;
