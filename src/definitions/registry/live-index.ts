@@ -132,7 +132,7 @@ function watchLevels(
   );
 }
 
-/** A loaded file whose model cannot run says so (MOD), before any delegation fails on it. */
+/** A loaded file whose model cannot run says so, before any delegation fails on it. */
 function addModelDiagnostic(
   entry: LoadedDefinition,
   settings: ModelSettings,
