@@ -48,6 +48,7 @@ const run = promisify(execFile);
 /** gRPC status codes (the client SDK reports them as numbers). */
 const NOT_FOUND = 5;
 const ALREADY_EXISTS = 6;
+const INVALID_ARGUMENT = 3;
 
 /** The operator API's type of each of deputy's search attributes, from Temporal's own enum. */
 const { IndexedValueType } = proto.temporal.api.enums.v1;
@@ -398,14 +399,22 @@ async function waitUntilServing(
       try {
         await ensureNamespace(connection, log);
         const missing = await missingSearchAttributes(connection);
-        if (missing.length === 0 && (await historyAndMatchingServe(connection))) return;
-        await connection.operatorService.addSearchAttributes({
-          namespace: NAMESPACE,
-          searchAttributes: Object.fromEntries(
-            missing.map((key) => [key.name, INDEXED_VALUE_TYPES[key.type]]),
-          ),
-        });
-        log(`registered search attributes ${missing.map((key) => key.name).join(', ')}`);
+        if (
+          missing.length === 0 &&
+          (await frontendMapsSearchAttributes(connection)) &&
+          (await historyAndMatchingServe(connection))
+        ) {
+          return;
+        }
+        if (missing.length > 0) {
+          await connection.operatorService.addSearchAttributes({
+            namespace: NAMESPACE,
+            searchAttributes: Object.fromEntries(
+              missing.map((key) => [key.name, INDEXED_VALUE_TYPES[key.type]]),
+            ),
+          });
+          log(`registered search attributes ${missing.map((key) => key.name).join(', ')}`);
+        }
       } finally {
         await connection.close();
       }
@@ -457,6 +466,28 @@ async function historyAndMatchingServe(connection: Connection): Promise<boolean>
     taskQueue: { name: 'deputy-cluster-probe' },
   });
   return true;
+}
+
+/**
+ * The operator service lists an attribute as soon as it is stored, but the frontend maps names to
+ * columns from its namespace cache, refreshed every ~10 s: until then a start naming the attribute
+ * fails ("no mapping defined for search attribute"). A count query naming every attribute goes
+ * through the same mapping without writing anything.
+ */
+async function frontendMapsSearchAttributes(connection: Connection): Promise<boolean> {
+  const probe = { KEYWORD: "'probe'", INT: '0', DATETIME: "'1970-01-01T00:00:00Z'" } as const;
+  try {
+    await connection.workflowService.countWorkflowExecutions({
+      namespace: NAMESPACE,
+      query: CUSTOM_SEARCH_ATTRIBUTES.map((key) => `${key.name} = ${probe[key.type]}`).join(
+        ' AND ',
+      ),
+    });
+    return true;
+  } catch (error) {
+    if ((error as { code?: number }).code === INVALID_ARGUMENT) return false;
+    throw error;
+  }
 }
 
 async function missingSearchAttributes(connection: Connection) {
