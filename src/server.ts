@@ -102,7 +102,7 @@ export async function startApiServer(
     if (!deps.allowUnauthenticatedBind) {
       throw new DeputyError(
         'forbidden',
-        `refusing to listen on ${config.api.host} without auth: configure auth.tokens or use a loopback host (API-7)`,
+        `refusing to listen on ${config.api.host} without auth: configure auth.tokens or use a loopback host (docs/http-api.md, "Authentication")`,
       );
     }
     logger.warn(
