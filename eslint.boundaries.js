@@ -26,10 +26,11 @@ const WORKFLOW_TRACING_PACKAGES =
 
 /**
  * The front doors reach Temporal through these modules only: the facades, their ids and types,
- * the connection, the start requests and the unreachable error.
+ * the connection, the start requests, the unreachable error, and a schedule's names, types and
+ * create request (validated at the door before the facade is called).
  */
 const TEMPORAL_DOORS =
-  '(connection|facades|start-requests|unreachable)\\.js$|delegations/(facade|ids|types)\\.js$|sessions/(facade|types)\\.js$';
+  '(connection|facades|start-requests|unreachable)\\.js$|delegations/(facade|ids|types)\\.js$|sessions/(facade|types)\\.js$|schedules/(create-request|names|types)\\.js$';
 
 /** @type {Boundary[]} */
 export const BOUNDARIES = [
@@ -115,7 +116,8 @@ export const BOUNDARIES = [
     forbidden: [
       {
         regex: '^(\\.\\./)+activities/',
-        message: 'cli/, api/ and mcp-door/ never import activities/: compose in src/worker.ts.',
+        message:
+          'cli/, api/ and mcp-door/ never import activities/: compose in src/worker/worker.ts.',
       },
       {
         regex: '^(\\.\\./)+workflows/',
@@ -129,11 +131,11 @@ export const BOUNDARIES = [
     ],
   },
   {
-    // Two front doors side by side: what both need lives below them (src/mcp, src/temporal...).
+    // Two front doors side by side: what both need lives below them (src/mcp-client, src/temporal...).
     folders: ['src/cli'],
     forbidden: [
       {
-        regex: '^\\.\\./api/',
+        regex: '^(\\.\\./)+api/',
         message: 'cli/ never imports api/: move what both need below them.',
       },
     ],
@@ -182,7 +184,7 @@ export const BOUNDARIES = [
         'shared',
         'config',
         'secrets',
-        'mcp',
+        'mcp-client',
         'models',
         'tools',
         'paths',
@@ -193,6 +195,70 @@ export const BOUNDARIES = [
       ],
       message:
         'activities/ imports what runs below it (tools, mcp, models, policy, secrets, config, paths, shared, metrics, tracing), never a door, the worker or Temporal.',
+    },
+  },
+  {
+    // The Temporal side of the doors: the facades over the client, the calls they make, the
+    // schedules. It wraps the runtime below it and knows no door, the worker, the activities or
+    // the workflows (it reaches them through Temporal, by name).
+    folders: ['src/temporal'],
+    onlyAreas: {
+      areas: [
+        'shared',
+        'policy',
+        'capabilities',
+        'config',
+        'secrets',
+        'metrics',
+        'tracing',
+        'servers',
+        'errors.js',
+      ],
+      message:
+        'temporal/ imports shared/, policy/, capabilities/, config/, secrets/, metrics/, tracing/, servers/ and errors.js only: never a door, the worker, activities or workflows.',
+    },
+  },
+  {
+    // What the process counts, and how it is printed: read by the activities, the worker and the
+    // API's metrics routes, so it sits below them all.
+    folders: ['src/metrics'],
+    onlyAreas: {
+      areas: ['shared', 'config', 'mcp-client'],
+      message: 'metrics/ imports shared/, config/ and mcp-client/ (its status types) only.',
+    },
+  },
+  {
+    // Child-process plumbing under the tools, the MCP clients and the servers: it knows nothing
+    // of the project.
+    folders: ['src/processes'],
+    onlyAreas: {
+      areas: [],
+      message: 'processes/ imports nothing else of the project: everything that spawns uses it.',
+    },
+  },
+  {
+    // The composition root: it builds the activities and the worker from everything below it;
+    // of the doors, only the worker's own metrics endpoint.
+    folders: ['src/worker'],
+    onlyAreas: {
+      areas: [
+        'shared',
+        'config',
+        'secrets',
+        'paths',
+        'definitions',
+        'capabilities',
+        'tools',
+        'mcp-client',
+        'activities',
+        'metrics',
+        'tracing',
+        'temporal',
+        'api/metrics',
+        'named-executables.js',
+      ],
+      message:
+        'worker/ composes the runtime below it: of the doors, only api/metrics/ (its metrics endpoint); never cli/ or mcp-door/.',
     },
   },
   {
@@ -213,12 +279,13 @@ export const BOUNDARIES = [
   {
     folders: ['src/definitions'],
     onlyAreas: {
-      areas: ['shared', 'config', 'models', 'paths', 'errors.js'],
-      message: 'definitions/ imports shared/, config/, models/, paths/ and errors.js only.',
+      areas: ['shared', 'policy', 'config', 'models', 'paths', 'errors.js'],
+      message:
+        'definitions/ imports shared/, policy/, config/, models/, paths/ and errors.js only.',
     },
   },
   {
-    folders: ['src/mcp'],
+    folders: ['src/mcp-client'],
     onlyAreas: {
       areas: [
         'shared',

@@ -24,7 +24,7 @@ import {
   type DelegationResult,
 } from '../src/shared/delegation.js';
 import type { ToolCallRequest, TranscriptEntry } from '../src/shared/model-contract.js';
-import { initialSearchAttributes } from '../src/shared/search-attributes.js';
+import { initialSearchAttributes } from '../src/shared/workflow-contract/search-attributes.js';
 import type { SessionInput } from '../src/shared/session.js';
 import { delegation } from '../src/workflows/delegation.js';
 

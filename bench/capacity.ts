@@ -28,7 +28,7 @@ import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import type { DelegationResult } from '../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../src/temporal/delegations/facade.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
-import { WORKFLOWS_PATH } from '../src/worker.js';
+import { WORKFLOWS_PATH } from '../src/worker/worker.js';
 import { WORKER_TUNING_DEFAULTS } from '../src/config/worker-tuning.js';
 import { renderChart } from './capacity-chart.js';
 import { historySize } from './history-bytes.js';

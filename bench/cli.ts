@@ -19,7 +19,7 @@ import { PROJECT_ROOT } from '../src/config/load.js';
 import { localApiSocketPath } from '../src/paths/workspace-directories.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { ensureTemporalCli } from '../src/servers/dev/temporal-cli.js';
-import { WORKFLOW_BUNDLE } from '../src/worker.js';
+import { WORKFLOW_BUNDLE } from '../src/worker/worker.js';
 import { alternate, median, msAgainst, type BenchReport, type BenchRow } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);

@@ -30,7 +30,7 @@ import { CLUSTER_HISTORY_SHARDS } from '../src/servers/cluster/server-config.js'
 import { PROJECT_ROOT } from '../src/config/load.js';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
 import { createDelegations } from '../src/temporal/delegations/facade.js';
-import { WORKFLOWS_PATH } from '../src/worker.js';
+import { WORKFLOWS_PATH } from '../src/worker/worker.js';
 import { approve, mib, park, seconds, writeWorkspace, type Bench } from './capacity.js';
 import {
   killBenchWorker,

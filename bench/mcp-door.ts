@@ -29,7 +29,7 @@ import { startApiServer } from '../src/server.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
 import type { DelegationResult } from '../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../src/temporal/delegations/facade.js';
-import { startWorkerRuntime } from '../src/worker.js';
+import { startWorkerRuntime } from '../src/worker/worker.js';
 import {
   alternate,
   median,

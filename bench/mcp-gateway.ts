@@ -43,16 +43,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { createAgentResolver } from '../src/agent-resolver.js';
+import { createAgentResolver } from '../src/worker/agent-resolver.js';
 import { loadConfig } from '../src/config/load.js';
 import { createRegistry } from '../src/definitions/registry/registry.js';
-import { createMcpTools } from '../src/mcp/gateway-tools.js';
-import { createMcpRuntime } from '../src/mcp/mcp-runtime.js';
+import { createMcpTools } from '../src/mcp-client/gateway-tools.js';
+import { createMcpRuntime } from '../src/mcp-client/mcp-runtime.js';
 import { liveConfigOf } from '../src/config/live-config.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
-import { startWorkerRuntime, WORKFLOWS_PATH, type WorkerRuntime } from '../src/worker.js';
+import { startWorkerRuntime, WORKFLOWS_PATH, type WorkerRuntime } from '../src/worker/worker.js';
 import { countPids, startHttpFixture, stdioFixtureCommand } from '../test/fixtures/mcp/start.js';
 import {
   alternate,

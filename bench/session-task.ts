@@ -35,7 +35,7 @@ import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { newSessionId } from '../src/temporal/delegations/ids.js';
 import { createSessions } from '../src/temporal/sessions/facade.js';
 import { sessionStartOptions } from '../src/temporal/sessions/start.js';
-import { bundleInProject, startWorkerRuntime } from '../src/worker.js';
+import { bundleInProject, startWorkerRuntime } from '../src/worker/worker.js';
 import {
   alternate,
   eventMs,

@@ -19,7 +19,7 @@ import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
 import { createServerRefusingMalformedHosts } from './api/http/host-syntax.js';
 import { createMcpHttpEndpoint } from './mcp-door/http-endpoint.js';
-import { countedDelegations } from './metrics/counted-delegations.js';
+import { countedDelegations } from './temporal/delegations/counted.js';
 
 export interface ApiServer {
   /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/shared/config-error.js';
 import { loadConfig, readConfigFile } from '../src/config/load.js';
-import { toolQueueOf } from '../src/shared/tool-queue.js';
+import { toolQueueOf } from '../src/shared/workflow-contract/tool-queue.js';
 
 async function workspaceWith(config: string | null): Promise<string> {
   const workspace = mkdtempSync(join(tmpdir(), 'deputy-workspace-id-'));

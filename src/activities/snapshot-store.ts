@@ -8,10 +8,15 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
 import type { BlobRef } from '../shared/model-contract.js';
 import { BlobMissingError, type BlobStore } from './blob-store.js';
-import type { CallModelInput, ModelCall, RunToolInput, ToolRun } from './types.js';
+import type {
+  CallModelInput,
+  ModelCall,
+  RunToolInput,
+  ToolRun,
+} from '../shared/workflow-contract/activities.js';
 
 /** Parsed snapshots kept in memory: a worker's recent delegations skip the blob read and parse. */
 const CACHED_SNAPSHOTS = 512;

@@ -7,7 +7,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { SUMMARY_EMPTY, summaryRequest } from '../shared/compaction.js';
 import type { TokenUsage } from '../shared/model-contract.js';
-import type { ModelCall, ModelTurn } from './types.js';
+import type { ModelCall, ModelTurn } from '../shared/workflow-contract/activities.js';
 
 /** What the workflow records of a summary call. */
 export interface RoundsSummary {

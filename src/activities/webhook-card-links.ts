@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import type { DeputyConfig } from '../config/schema.js';
 import { linkKeys } from '../secrets/link-keys.js';
 import { mintCardLinks } from '../secrets/link-mint.js';
-import type { CardLinks } from '../shared/card-links.js';
+import type { CardLinks } from '../shared/cards/card-links.js';
 import { ADMIN_ROLE } from '../shared/caller.js';
-import type { Notification } from '../shared/notifications.js';
+import type { Notification } from '../shared/workflow-contract/notifications.js';
 
 /** The identity a webhook's links decide as. */
 export function webhookLinkIdentity(webhook: string) {

@@ -9,7 +9,7 @@ import { localOperator } from '../local-operator.js';
 import { definitionSecretSource } from '../secrets/definition-secrets.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { DefinitionRegistry } from '../definitions/registry/registry.js';
-import type { McpRuntime } from '../mcp/mcp-runtime.js';
+import type { McpRuntime } from '../mcp-client/mcp-runtime.js';
 import type { McpHttpEndpoint } from '../mcp-door/http-endpoint.js';
 import { registerMcpDoorRoutes } from './mcp/routes.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
@@ -44,10 +44,10 @@ import { liveAuth } from './http/live-auth.js';
 import { registerMcpRoutes } from './workspace/mcp-routes.js';
 import { registerSessionRoutes } from './sessions/routes.js';
 import { registerScheduleRoutes } from './schedules/routes.js';
-import type { Schedules } from '../schedules/types.js';
+import type { Schedules } from '../temporal/schedules/types.js';
 import { registerWorkspaceRoutes } from './workspace/routes.js';
 import { openApiDocument } from './openapi/document.js';
-import { registerMetricsRoute } from '../metrics/api-route.js';
+import { registerMetricsRoute } from './metrics/route.js';
 
 export interface AppDeps {
   delegations: Delegations;

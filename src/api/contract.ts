@@ -81,4 +81,4 @@ export type {
   McpServerList,
   McpServerTools,
   McpTrustAnswer,
-} from '../mcp/mcp-view-schemas.js';
+} from '../mcp-client/mcp-view-schemas.js';

@@ -1,6 +1,6 @@
 import type { LoadedDefinition } from '../definitions/definition.js';
-import { capPolicy } from '../definitions/read/permission-ceiling.js';
-import { effectivePolicy } from '../definitions/read/permission-mode.js';
+import { capPolicy } from '../policy/permission-ceiling.js';
+import { effectivePolicy } from '../policy/permission-mode.js';
 import type {
   CapabilitySnapshot,
   KnowledgeSourceRef,
@@ -33,7 +33,7 @@ export type { CapabilityConfigView, ResolveInput } from './resolve-input.js';
 export const TOOL_RESULT_MAX_CHARS = 32_000;
 
 /**
- * The snapshot a delegation runs with, whole: the agent resolver (src/agent-resolver.ts) only
+ * The snapshot a delegation runs with, whole: the agent resolver (src/worker/agent-resolver.ts) only
  * reads what this needs from disk, and the resolveAgent activity only masks and stores what it
  * returns. Nothing else adds to a snapshot.
  */

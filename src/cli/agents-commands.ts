@@ -152,7 +152,7 @@ async function resolveFor(
   name: string,
   { roles, main }: { roles?: string | undefined; main?: boolean | undefined },
 ) {
-  const { createAgentResolver } = await import('../agent-resolver.js');
+  const { createAgentResolver } = await import('../worker/agent-resolver.js');
   const caller =
     roles === undefined
       ? ANONYMOUS_CALLER

@@ -8,8 +8,8 @@ import type {
 import { describePermission } from '../shared/permission-in-effect.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
 import type { DelegationDetail, ModelRetry } from '../temporal/delegations/types.js';
-import { grantLines } from './grant-lines.js';
-import { steeringLines } from './steering-lines.js';
+import { grantLines } from './delegations/grant-lines.js';
+import { steeringLines } from './delegations/steering-lines.js';
 
 export function approveCommand(cardId: string): string {
   return `deputy approve ${cardId}`;

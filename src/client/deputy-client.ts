@@ -26,7 +26,7 @@ import type {
   DelegationState,
   DelegationStatus,
 } from '../shared/delegation.js';
-import type { CardLinks } from '../shared/card-links.js';
+import type { CardLinks } from '../shared/cards/card-links.js';
 import type { SessionState } from '../shared/session.js';
 import type { Grant } from '../shared/policy-contract.js';
 import type {

@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { DurationSchema } from './duration.js';
 import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
-import { NOTIFICATION_EVENTS } from '../shared/notifications.js';
+import { NOTIFICATION_EVENTS } from '../shared/workflow-contract/notifications.js';
 import { type ConfigSecrets } from './config-secrets.js';
-import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/tool-queue.js';
+import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/workflow-contract/tool-queue.js';
 import { WORKER_TUNING_DEFAULTS, WorkerTuningSchema } from './worker-tuning.js';
 import { LinksConfigSchema } from './links-schema.js';
 import { DEFAULT_SCHEDULE_MIN_INTERVAL, SchedulesConfigSchema } from './schedules-schema.js';
@@ -58,7 +58,7 @@ export const ConfiguredMcpServerSchema = z.object({
   args: z.array(z.string()).default([]),
   /**
    * Environment of a stdio server. Secret values are written as `${NAME}` references, resolved
-   * by the MCP pool when it starts the server (src/mcp/pool.ts), never stored.
+   * by the MCP pool when it starts the server (src/mcp-client/pool.ts), never stored.
    */
   env: z.record(z.string(), z.string()).default({}),
   endpoint: z.string().url().optional(),
@@ -163,7 +163,7 @@ export const ConfigFileSchema = z
     /**
      * Wait before the first retry to (re)connect an MCP server, seconds; each further
      * retry waits twice as long (with jitter), up to 30 s (or this, if longer), and a good
-     * connection starts over (src/mcp/reconnect-backoff.ts).
+     * connection starts over (src/mcp-client/reconnect-backoff.ts).
      */
     mcpReconnectSeconds: z.number().positive().default(0.25),
     /**
@@ -193,7 +193,7 @@ export const ConfigFileSchema = z
     /**
      * What the servers of `.mcp.json` (a file agents can write) may reference: `variables` maps a
      * server's name to the environment variables its `${NAME}` references may name. A reference
-     * to any other variable keeps the server from starting (src/mcp/start-gate.ts).
+     * to any other variable keeps the server from starting (src/mcp-client/start-gate.ts).
      */
     mcpJson: z
       .object({

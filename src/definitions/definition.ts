@@ -56,7 +56,7 @@ export interface AgentDefinition {
   approvalMode: ApprovalMode;
   /**
    * Claude Code's `permissionMode`, as written; null when the file has none. Mapped onto the
-   * policy at resolution (src/definitions/read/permission-mode.ts) unless `approvalMode` is set too.
+   * policy at resolution (src/policy/permission-mode.ts) unless `approvalMode` is set too.
    */
   permissionMode: PermissionMode | null;
   /** True when `permissionMode` decides approvals: the file sets it and no valid approvalMode. */

@@ -21,7 +21,7 @@ export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop'] as const;
 export const MEMORY_MODES = ['none', 'private', 'shared'] as const;
 /**
  * Claude Code's permission modes (one list, in src/shared/policy-contract.ts). Read, kept and
- * served like any field, and mapped onto the policy (src/definitions/read/permission-mode.ts)
+ * served like any field, and mapped onto the policy (src/policy/permission-mode.ts)
  * unless the file sets `approvalMode` too, which wins.
  */
 export { PERMISSION_MODES, type PermissionMode };

@@ -17,7 +17,7 @@ import {
   CARD_DECISION_KINDS,
   MAX_ANSWER_CHARS,
   richDecisionFields,
-} from '../shared/card-decision-shape.js';
+} from '../shared/cards/card-decision-shape.js';
 import { ownFilter, statedCeiling } from './task-store.js';
 import { cardSummary, finishedAnswer, unfinishedAnswer, valueAnswer } from './tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';

@@ -31,7 +31,7 @@ export interface McpDoorDeps {
   secrets: SecretMasker;
   /**
    * A ceiling over every call this door serves (`deputy mcp serve --mode`): the runs it starts,
-   * and the decisions it makes on any card (src/temporal/decision-ceiling.ts).
+   * and the decisions it makes on any card (src/temporal/delegations/cards/decision-ceiling.ts).
    */
   callerMode?: PermissionMode;
   /** How often a parked call looks again, and the tool list is checked for changes. Default 500 ms. */

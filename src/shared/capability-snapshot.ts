@@ -2,7 +2,7 @@ import type { DelegateTarget } from './tools/delegation-tools.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { ApprovalMode, PermissionMode, PolicyFlags } from './policy-contract.js';
 import type { ToolSchema } from './tools/tool-contract.js';
-import type { WebhookRoutes } from './notifications.js';
+import type { WebhookRoutes } from './workflow-contract/notifications.js';
 
 /** Where a definition came from. `ecosystem` = Claude Code / qwen-code files read as they are. */
 export type DefinitionLevel = 'builtin' | 'user' | 'project' | 'ecosystem';
@@ -115,7 +115,7 @@ export interface CapabilitySnapshot {
   policyFlags?: PolicyFlags;
   /**
    * The permission mode the caller stated. `approvalMode` and `policyFlags`
-   * are then the lower of the agent's and this mode's (src/definitions/read/permission-ceiling.ts).
+   * are then the lower of the agent's and this mode's (src/policy/permission-ceiling.ts).
    * Absent when the caller stated none, and in snapshots resolved before callers could.
    */
   callerMode?: PermissionMode;

@@ -57,9 +57,9 @@ export interface DelegationInput {
   /** Set on a fork (`deputy fork`): the run starts from the original's transcript. */
   fork?: DelegationFork;
   /**
-   * Set on a run a Temporal Schedule started (src/schedules): the schedule's name. Its
+   * Set on a run a Temporal Schedule started (src/temporal/schedules): the schedule's name. Its
    * `delegationId` is then the schedule's; the run takes its own from its workflow id
-   * (shared/scheduled-run.ts) before anything else.
+   * (shared/workflow-contract/scheduled-run.ts) before anything else.
    */
   schedule?: string;
 }

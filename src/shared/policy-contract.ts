@@ -6,7 +6,7 @@ export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 /**
  * Claude Code's permission modes. An agent file may set one (`permissionMode`, mapped onto the
- * policy by src/definitions/read/permission-mode.ts), and a caller may state its own, which caps
+ * policy by src/policy/permission-mode.ts), and a caller may state its own, which caps
  * what the delegation runs with. Here, not in definitions/, because delegation options
  * (sandbox-safe) name it too.
  */
@@ -65,7 +65,7 @@ export interface ProtectedRoot {
 }
 
 /**
- * What Claude Code's `permissionMode` adds to an approval mode (src/definitions/read/permission-mode.ts).
+ * What Claude Code's `permissionMode` adds to an approval mode (src/policy/permission-mode.ts).
  * All optional: a snapshot resolved before they existed has none and decides as it did.
  */
 export interface PolicyFlags {

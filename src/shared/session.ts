@@ -47,7 +47,7 @@ export interface SessionMessage {
   from: string | null;
   /**
    * Names this send, so a send whose answer came late finds it in the history instead of
-   * sending it twice (src/temporal/delegations/signal-once.ts). Absent in older histories.
+   * sending it twice (src/temporal/calls/signal-once.ts). Absent in older histories.
    */
   messageId?: string;
 }

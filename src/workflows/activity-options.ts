@@ -11,8 +11,8 @@ import {
 } from '@temporalio/workflow';
 import type { DeputyActivities } from '../activities/index.js';
 import { SUMMARY_EMPTY } from '../shared/compaction.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
-import type { ToolQueueInput } from '../shared/tool-queue.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
+import type { ToolQueueInput } from '../shared/workflow-contract/tool-queue.js';
 
 export const RESOLVE_AGENT: ActivityOptions = {
   startToCloseTimeout: '1 minute',

@@ -7,7 +7,11 @@
  * leaves policy's verdict. A call policy denies stays denied and its hooks do not run. Sandbox code.
  */
 import { ActivityFailure, isCancellation, patched } from '@temporalio/workflow';
-import type { ModelTurn, PreToolHooksAnswer, ResolvedAgent } from '../activities/types.js';
+import type {
+  ModelTurn,
+  PreToolHooksAnswer,
+  ResolvedAgent,
+} from '../shared/workflow-contract/activities.js';
 import { mcpTarget } from '../policy/mcp-scope.js';
 import { claudeHooksFor, claudeToolName } from '../shared/claude-hooks.js';
 import { isInside } from '../shared/path-containment.js';

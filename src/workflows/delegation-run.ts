@@ -3,7 +3,11 @@
  * Sandbox code: deterministic and free of Temporal commands (the workflow issues those), so
  * the `state` and `events` queries read it directly. `new Date()` is the workflow clock here.
  */
-import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type {
+  ModelTurn,
+  ResolvedAgent,
+  ToolOutcome,
+} from '../shared/workflow-contract/activities.js';
 import type { CardDeadlines } from '../shared/capability-snapshot.js';
 import type {
   ApprovalCard,
@@ -23,17 +27,17 @@ import { permissionInEffect } from '../shared/permission-in-effect.js';
 import { argumentsPreview, redactSecrets } from '../shared/redact.js';
 import type { SessionMessage } from '../shared/session.js';
 import type { SessionTask } from '../shared/delegation.js';
-import { CardBook, type CardRejection } from './card-book.js';
-import { GrantBook, type GrantHolder } from './grant-book.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
+import { CardBook, type CardRejection } from './cards/card-book.js';
+import { GrantBook, type GrantHolder } from './cards/grant-book.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
 import type { Grant } from '../shared/policy-contract.js';
-import { CardEdits } from './card-edits.js';
+import { CardEdits } from './cards/card-edits.js';
 import {
   CARRIED_DECIDED_CARDS,
   CARRIED_DENIED_CALLS,
   CARRIED_EVENTS,
   type CarriedState,
-} from './carried-state.js';
+} from './continue-as-new/carried-state.js';
 import type { PlannedCall } from './tool-calls.js';
 import { summarizeEntry } from './transcript-summary.js';
 

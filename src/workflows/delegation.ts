@@ -13,17 +13,17 @@ import {
   isCancellation,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../activities/types.js';
+import type { ResolvedAgent } from '../shared/workflow-contract/activities.js';
 import type { DelegationInput, DelegationResult, DelegationState } from '../shared/delegation.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
-import type { ToolQueueInput } from '../shared/tool-queue.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
+import type { ToolQueueInput } from '../shared/workflow-contract/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS, workspaceQueue } from './activity-options.js';
-import type { CarriedState } from './carried-state.js';
-import { cardDeadlinesFor } from './card-deadlines.js';
+import type { CarriedState } from './continue-as-new/carried-state.js';
+import { cardDeadlinesFor } from './cards/card-deadlines.js';
 import { askCompactionPatchFirst, compactIfDue } from './compaction.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
-import { historyNearLimit } from './history-limit.js';
+import { historyNearLimit } from './continue-as-new/history-limit.js';
 import { parentReporter, REPORT_TEXT_CHARS } from './parent-report.js';
 import { runRounds, type RoundsOptions } from './rounds.js';
 import { denyPendingOnStop, registerRunHandlers } from './run-handlers.js';

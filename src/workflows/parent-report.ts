@@ -6,7 +6,7 @@
  */
 import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
 import type { DelegationInput } from '../shared/delegation.js';
-import { childReportSignal } from '../shared/messages.js';
+import { childReportSignal } from '../shared/workflow-contract/messages.js';
 import type { ChildReport } from '../shared/session.js';
 
 /** Progress texts are clipped: the session keeps the latest per task, not a transcript. */

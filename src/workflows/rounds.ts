@@ -2,14 +2,18 @@
  * The round loop, shared by a delegation and a session: one model call per round, then policy
  * on every tool call, cards for those that ask, and the calls themselves. Sandbox code.
  */
-import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type {
+  ModelTurn,
+  ResolvedAgent,
+  ToolOutcome,
+} from '../shared/workflow-contract/activities.js';
 import type { UnattendedVerdict } from '../shared/policy-contract.js';
 import { toolFailureText } from '../shared/tools/tool-contract.js';
 import { activitiesWith, MODEL_CALL } from './activity-options.js';
-import { awaitCardDecisions, type SettleCard } from './card-deadlines.js';
+import { awaitCardDecisions, type SettleCard } from './cards/card-deadlines.js';
 import { applyClaudePreToolHooks } from './claude-hooks.js';
 import type { DelegationRun } from './delegation-run.js';
-import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
+import { modelPromptOf, withSnapshot } from './continue-as-new/snapshot-carrier.js';
 import { planCalls, settleCall, type PlannedCall } from './tool-calls.js';
 import { countCardOpened, countVerdicts } from './metric-sink.js';
 import { notify } from './notify.js';

@@ -5,10 +5,15 @@
  */
 import { ApplicationFailure, log, setHandler } from '@temporalio/workflow';
 import type { ApprovalCard, CardDecision, DelegationState } from '../shared/delegation.js';
-import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
+import {
+  decideCardSignal,
+  decideCardUpdate,
+  eventsQuery,
+  stateQuery,
+} from '../shared/workflow-contract/messages.js';
 import type { DelegationRun } from './delegation-run.js';
-import type { SettleCard } from './card-deadlines.js';
-import { registerGrantHandlers } from './grant-handlers.js';
+import type { SettleCard } from './cards/card-deadlines.js';
+import { registerGrantHandlers } from './cards/grant-handlers.js';
 import { publishDecision } from './visibility.js';
 
 /**

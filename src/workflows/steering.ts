@@ -10,7 +10,7 @@
  */
 import { ApplicationFailure, setHandler } from '@temporalio/workflow';
 import type { DelegationStatus } from '../shared/delegation.js';
-import { sendMessageUpdate } from '../shared/messages.js';
+import { sendMessageUpdate } from '../shared/workflow-contract/messages.js';
 import {
   STEERING_REFUSALS,
   steeringTextProblem,

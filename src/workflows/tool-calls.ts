@@ -3,7 +3,12 @@
  * Sandbox code: the tool itself runs in an activity.
  */
 import { ActivityFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
-import type { ModelTurn, ResolvedAgent, RunToolInput, ToolOutcome } from '../activities/types.js';
+import type {
+  ModelTurn,
+  ResolvedAgent,
+  RunToolInput,
+  ToolOutcome,
+} from '../shared/workflow-contract/activities.js';
 import { decide } from '../policy/decide.js';
 import { mcpScopeVerdict, mcpTarget } from '../policy/mcp-scope.js';
 import { commandPatternRefusal, pathPatternRefusal } from '../policy/tool-patterns.js';
@@ -23,9 +28,9 @@ import {
   ONCE_TOOL,
   READ_TOOL,
 } from './activity-options.js';
-import { answeredOutcome, editedOutcome } from './card-outcomes.js';
+import { answeredOutcome, editedOutcome } from './cards/card-outcomes.js';
 import { activityCause, causeOf } from './failure-notice.js';
-import { withSnapshot } from './snapshot-carrier.js';
+import { withSnapshot } from './continue-as-new/snapshot-carrier.js';
 
 /** Marks runs that scope MCP calls by declared server and `approve` list. */
 export const MCP_GATEWAY_PATCH = 'mcp-gateway';

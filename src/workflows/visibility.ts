@@ -11,7 +11,7 @@ import {
   PENDING_CARDS_ATTRIBUTE,
   STATUS_ATTRIBUTE,
   TOKENS_ATTRIBUTE,
-} from '../shared/search-attributes.js';
+} from '../shared/workflow-contract/search-attributes.js';
 import type { DelegationRun } from './delegation-run.js';
 import { showDetails } from './details.js';
 

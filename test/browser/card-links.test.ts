@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { CardLinks } from '../../src/shared/card-links.js';
+import type { CardLinks } from '../../src/shared/cards/card-links.js';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 import { eventually } from '../support/eventually.js';
 import {

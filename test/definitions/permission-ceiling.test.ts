@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capPolicy, type PolicyPair } from '../../src/definitions/read/permission-ceiling.js';
-import { PERMISSION_MODE_EFFECTS } from '../../src/definitions/read/permission-mode.js';
+import { capPolicy, type PolicyPair } from '../../src/policy/permission-ceiling.js';
+import { PERMISSION_MODE_EFFECTS } from '../../src/policy/permission-mode.js';
 import { decide, type PolicyCall } from '../../src/policy/decide.js';
 import {
   APPROVAL_MODES,

@@ -16,7 +16,7 @@ import {
   TUNED_DYNAMIC_CONFIG,
 } from '../../src/servers/cluster/server-config.js';
 import { loadConfig } from '../../src/config/load.js';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes.js';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/workflow-contract/search-attributes.js';
 
 interface ComposeService {
   image?: string;

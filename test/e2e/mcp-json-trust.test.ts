@@ -22,7 +22,7 @@ import {
   McpServerListSchema,
   McpTrustAnswerSchema,
   type McpServerList,
-} from '../../src/mcp/mcp-view-schemas.js';
+} from '../../src/mcp-client/mcp-view-schemas.js';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import { isRunning } from '../support/processes.js';

@@ -9,8 +9,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResolvedAgent } from '../../src/activities/types.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import type { ResolvedAgent } from '../../src/shared/workflow-contract/activities.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { Worker } from '@temporalio/worker';
 import {
   createHarness,

@@ -2,7 +2,7 @@
  * Authoring end to end, on the real dev server and real HTTP on loopback, composed as `deputy dev`
  * composes it: one watched configuration for a worker (startWorkerRuntime, with its own watched
  * registry) and the API (startApiServer over a second registry, loaded and watched as
- * src/cli/server-commands.ts does). Everything the test does goes over HTTP with `fetch`: an agent
+ * src/cli/servers/server-commands.ts does). Everything the test does goes over HTTP with `fetch`: an agent
  * is created through the authoring API, delegated to, its write card is watched on the event
  * stream and the session's card list and approved; then the agent is edited while a delegation
  * of it is parked on a card, and the parked run keeps the revision it started with while the
@@ -28,7 +28,7 @@ import type {
   DelegationState,
 } from '../../src/shared/delegation.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker/worker.js';
 import { eventually, workflowBundle, writeFiles } from './support/harness.js';
 import { readEventStream } from '../support/event-stream.js';
 import { jsonCaller } from './support/app-request.js';
@@ -72,7 +72,7 @@ beforeAll(async () => {
     taskQueue,
     workflowBundle: await workflowBundle(),
   });
-  // The API's own registry, loaded and watched as startApi (src/cli/server-commands.ts) does.
+  // The API's own registry, loaded and watched as startApi (src/cli/servers/server-commands.ts) does.
   registry = createRegistry({ config, models: () => settings.current().models });
   await registry.load();
   await registry.watch();

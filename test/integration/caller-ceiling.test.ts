@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateLines } from '../../src/cli/format.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 const PLAN_DENIAL = (tool: string) =>

@@ -14,7 +14,11 @@ import type {
   DelegationEvent,
   DelegationState,
 } from '../../src/shared/delegation.js';
-import { decideCardUpdate, eventsQuery, stateQuery } from '../../src/shared/messages.js';
+import {
+  decideCardUpdate,
+  eventsQuery,
+  stateQuery,
+} from '../../src/shared/workflow-contract/messages.js';
 import { apiOf, timedRequest } from './support/app-request.js';
 import {
   createHarness,

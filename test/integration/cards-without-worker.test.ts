@@ -17,7 +17,7 @@ import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/http/auth.js';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
-import { RPC_TIMEOUT_MS } from '../../src/temporal/delegations/rpc.js';
+import { RPC_TIMEOUT_MS } from '../../src/temporal/calls/rpc.js';
 import { createHarness, eventually } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 import { timedRequest } from './support/app-request.js';

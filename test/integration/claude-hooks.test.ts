@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, recordHistory } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 import { useCleanups } from '../support/cleanups.js';

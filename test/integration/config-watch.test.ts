@@ -15,7 +15,7 @@ import { watchConfig, type ConfigWatcher } from '../../src/config/watch.js';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../../src/temporal/delegations/facade.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker/worker.js';
 import type { delegation } from '../../src/workflows/index.js';
 import { eventually, workflowBundle, writeFiles } from './support/harness.js';
 

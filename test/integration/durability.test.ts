@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { stateQuery } from '../../src/shared/messages.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { freePort, startDevServer, type DevServer } from '../../src/servers/dev/dev-server.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallModelInput } from '../../src/activities/types.js';
+import type { CallModelInput } from '../../src/shared/workflow-contract/activities.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';
-import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { apiOf, timedRequest } from './support/app-request.js';
 import { createHarness, type Harness } from './support/harness.js';
 

@@ -10,10 +10,10 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallModelInput } from '../../src/activities/types.js';
+import type { CallModelInput } from '../../src/shared/workflow-contract/activities.js';
 import { KEPT_ROUNDS, roundsIn } from '../../src/shared/compaction.js';
 import type { DelegationEvent, DelegationResult } from '../../src/shared/delegation.js';
-import { eventsQuery, stateQuery } from '../../src/shared/messages.js';
+import { eventsQuery, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, recordHistory, type Harness } from './support/harness.js';
 
 const ROUNDS = 500;

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateLines } from '../../src/cli/format.js';
-import { stateQuery } from '../../src/shared/messages.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { startLoopbackServer, type LoopbackServer } from '../models/loopback-server.js';
 import {

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 function claudeAgent(name: string, frontmatter: string, script: string): Record<string, string> {

@@ -9,11 +9,11 @@
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallModelInput } from '../../src/activities/types.js';
+import type { CallModelInput } from '../../src/shared/workflow-contract/activities.js';
 import { createDeputyClient } from '../../src/client/deputy-client.js';
 import type { DelegationResult, DelegationState } from '../../src/shared/delegation.js';
-import { stateQuery } from '../../src/shared/messages.js';
-import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
+import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { freePort } from '../../src/servers/dev/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';

@@ -11,10 +11,10 @@ import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/http/auth.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { runCli } from '../../src/cli/program.js';
-import { createSchedules } from '../../src/schedules/facade.js';
-import type { ScheduleDetail, ScheduleSummary } from '../../src/schedules/types.js';
+import { createSchedules } from '../../src/temporal/schedules/facade.js';
+import type { ScheduleDetail, ScheduleSummary } from '../../src/temporal/schedules/types.js';
 import type { DelegationSummary } from '../../src/temporal/delegations/types.js';
-import { SCHEDULE_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { SCHEDULE_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { scribeAgent } from './support/scribe-agent.js';
 

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes.js';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/workflow-contract/search-attributes.js';
 import { assertSearchAttributes } from '../../src/temporal/search-attribute-check.js';
 
 let connection: NativeConnection;

@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 function agent(name: string, frontmatter: string, script: string): Record<string, string> {

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentResolver } from '../../src/agent-resolver.js';
+import { createAgentResolver } from '../../src/worker/agent-resolver.js';
 import type { DelegationEvent } from '../../src/shared/delegation.js';
 import { eventually, createHarness, recordHistory, type Harness } from './support/harness.js';
 import {

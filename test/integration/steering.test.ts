@@ -12,7 +12,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeputyClient } from '../../src/client/deputy-client.js';
 import type { DelegationResult, DelegationState } from '../../src/shared/delegation.js';
-import { stateQuery } from '../../src/shared/messages.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { freePort } from '../../src/servers/dev/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';

@@ -16,7 +16,7 @@ import { createAuth } from '../../src/api/http/auth.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
-import { RPC_TIMEOUT_MS } from '../../src/temporal/delegations/rpc.js';
+import { RPC_TIMEOUT_MS } from '../../src/temporal/calls/rpc.js';
 import { freePort, startDevServer, type DevServer } from '../../src/servers/dev/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { createHarness, eventually } from './support/harness.js';

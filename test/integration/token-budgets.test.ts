@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stateQuery } from '../../src/shared/messages.js';
-import { TOKENS_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
+import { TOKENS_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { apiOf, timedRequest } from './support/app-request.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 

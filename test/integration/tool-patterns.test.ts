@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsQuery, stateQuery } from '../../src/shared/messages.js';
+import { eventsQuery, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, type Harness } from './support/harness.js';
 
 const script = `turns:

@@ -9,8 +9,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { cardIdFor } from '../../src/shared/delegation.js';
-import { decideCardUpdate } from '../../src/shared/messages.js';
-import { PARKED_SINCE_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { decideCardUpdate } from '../../src/shared/workflow-contract/messages.js';
+import { PARKED_SINCE_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { leadAgent } from './support/session-agents.js';
 

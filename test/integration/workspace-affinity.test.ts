@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { toolQueueOf } from '../../src/shared/tool-queue.js';
+import { toolQueueOf } from '../../src/shared/workflow-contract/tool-queue.js';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../../src/temporal/delegations/facade.js';

@@ -70,7 +70,7 @@ const refused: Array<[string, string]> = [
   ['src/models/probe.ts', "import type { LoadedDefinition } from '../definitions/definition.js';"],
   ['src/definitions/probe.ts', "import { resolveCapabilities } from '../capabilities/resolve.js';"],
   ['src/definitions/read/probe.ts', "import { createMcpRuntime } from '../../mcp/mcp-runtime.js';"],
-  ['src/mcp/probe.ts', "import { createApp } from '../api/app.js';"],
+  ['src/mcp-client/probe.ts', "import { createApp } from '../api/app.js';"],
   ['src/secrets/probe.ts', "import { createMcpRuntime } from '../mcp/mcp-runtime.js';"],
   ['src/config/probe.ts', "import { secretMaskerFor } from '../secrets/masker.js';"],
   ['src/config/probe.ts', "import { NameSchema } from '../definitions/schema.js';"],

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpPool } from '../../src/mcp/pool.js';
-import { fromConfigured } from '../../src/mcp/server-spec.js';
+import { createMcpPool } from '../../src/mcp-client/pool.js';
+import { fromConfigured } from '../../src/mcp-client/server-spec.js';
 import { startHttpFixture } from '../fixtures/mcp/start.js';
 
 const TOKEN = 'deputy-runtime-token-7f3a9c2e';

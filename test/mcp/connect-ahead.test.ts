@@ -15,7 +15,7 @@ import {
   createRegistry,
   type DefinitionRegistry,
 } from '../../src/definitions/registry/registry.js';
-import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js';
+import { createMcpRuntime, type McpRuntime } from '../../src/mcp-client/mcp-runtime.js';
 import {
   readPids,
   startHttpFixture,

@@ -4,7 +4,7 @@
  * `auto-in-workspace` from `auto-edit`, so every pair of modes differs on some call.
  */
 import { describe, expect, it } from 'vitest';
-import { PERMISSION_MODE_EFFECTS } from '../../src/definitions/read/permission-mode.js';
+import { PERMISSION_MODE_EFFECTS } from '../../src/policy/permission-mode.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../src/definitions/schema.js';
 import { decide, type PolicyCall } from '../../src/policy/decide.js';
 import {

@@ -5,7 +5,7 @@
  * `__redacted__`. The routes pass both through the configured-secret masker as well.
  */
 import type { InlineMcpServer, LoadedDefinition } from '../../definitions/definition.js';
-import { effectivePolicy } from '../../definitions/read/permission-mode.js';
+import { effectivePolicy } from '../../policy/permission-mode.js';
 import { HOOK_EVENTS } from '../../definitions/schema.js';
 import type { RevisionInfo } from '../../definitions/registry/revisions.js';
 import type { Diagnostic } from '../../shared/diagnostics.js';

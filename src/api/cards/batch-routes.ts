@@ -9,7 +9,7 @@ import type { Hono } from 'hono';
 import { DeputyError, HTTP_STATUS } from '../../errors.js';
 import { assertMayDecide } from '../../rights/rights.js';
 import type { SecretMasker } from '../../secrets/masker.js';
-import { richDecisionFields } from '../../shared/card-decision-shape.js';
+import { richDecisionFields } from '../../shared/cards/card-decision-shape.js';
 import { delegationIdOfCard } from '../../shared/delegation.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import { isRecorded } from '../../temporal/delegations/types.js';

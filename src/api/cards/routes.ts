@@ -7,7 +7,7 @@ import type { Hono } from 'hono';
 import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import { isRecorded } from '../../temporal/delegations/types.js';
-import { richDecisionFields } from '../../shared/card-decision-shape.js';
+import { richDecisionFields } from '../../shared/cards/card-decision-shape.js';
 import type { AppEnv } from '../http/app-env.js';
 import { cardVisibility } from '../../rights/card-visibility.js';
 import { createCardDecisions } from './decisions.js';

@@ -12,7 +12,7 @@ import {
   CARD_DECISION_KINDS,
   decisionShapeProblem,
   MAX_ANSWER_CHARS,
-} from '../../shared/card-decision-shape.js';
+} from '../../shared/cards/card-decision-shape.js';
 
 const DecisionKind = z.enum(CARD_DECISION_KINDS);
 

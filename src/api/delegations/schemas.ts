@@ -20,7 +20,7 @@ import {
   utf8Text,
 } from '../http/fields.js';
 import { component } from '../openapi/parts.js';
-import { SCHEDULE_NAME_PATTERN } from '../../schedules/names.js';
+import { SCHEDULE_NAME_PATTERN } from '../../temporal/schedules/names.js';
 import { DelegationOriginSchema, SteeringMessageSchema } from './steering-schemas.js';
 import { GrantSchema } from './grant-schemas.js';
 import { APPROVAL_MODES, PERMISSION_MODES } from '../../shared/policy-contract.js';
@@ -88,7 +88,7 @@ export const ListDelegationsQuerySchema = z
     session: IdSchema.optional(),
     agent: AgentNameSchema.optional(),
     status: DelegationStatusSchema.optional(),
-    /** Only the runs of this schedule (DeputySchedule, src/schedules). */
+    /** Only the runs of this schedule (DeputySchedule, src/temporal/schedules). */
     schedule: z.string().regex(SCHEDULE_NAME_PATTERN).optional(),
   })
   .strict();

@@ -32,7 +32,7 @@ import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from '../workspace/mcp-paths.js';
 import { sessionPaths } from '../sessions/paths.js';
 import { schedulePaths } from '../schedules/paths.js';
-import { metricsPaths } from '../../metrics/openapi-paths.js';
+import { metricsPaths } from '../metrics/paths.js';
 import { workspacePaths } from '../workspace/paths.js';
 import {
   apiSchemas,

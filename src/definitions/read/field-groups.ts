@@ -15,7 +15,7 @@ import {
   readToolList,
 } from './capabilities.js';
 import { report, type ReadContext, type Values } from './context.js';
-import { PERMISSION_MODE_EFFECTS } from './permission-mode.js';
+import { PERMISSION_MODE_EFFECTS } from '../../policy/permission-mode.js';
 import {
   readBoolean,
   readDuration,

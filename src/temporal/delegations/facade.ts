@@ -13,23 +13,23 @@
 import type { Client } from '@temporalio/client';
 import type { SecretMasker } from '../../secrets/masker.js';
 import { TASK_QUEUE } from '../../shared/delegation.js';
-import { createCards } from './cards.js';
+import { createCards } from './cards/cards.js';
 import { createEvents } from './events.js';
 import { createFork } from './fork.js';
 import { createResume } from './resume.js';
 import { createSendMessage } from './send-message.js';
 import { listSummaries } from './listing.js';
-import { scheduleClauses } from '../../schedules/names.js';
+import { scheduleClauses } from '../schedules/names.js';
 import { createDelegationLookup, describe, sessionClauses } from './lookup.js';
-import { rpc } from './rpc.js';
-import { createSettle } from './settle.js';
+import { rpc } from '../calls/rpc.js';
+import { createSettle } from './cards/settle.js';
 import { createStartDelegation } from './start-delegation.js';
 import { createStateReader, createWorkflowStateReader } from './state.js';
 import { createStop } from './stop.js';
 import { createRevokeGrant } from './revoke-grant.js';
 import { DELEGATION_WORKFLOW_TYPE, type Delegations } from './types.js';
 import { memoStartedBy } from './visibility.js';
-import { createLiveWorkerCheck } from './worker-liveness.js';
+import { createLiveWorkerCheck } from '../calls/worker-liveness.js';
 
 export * from './types.js';
 

@@ -6,7 +6,7 @@
  * compacted transcript (the summary and the kept rounds), as its model call was sent it.
  */
 import type { Client } from '@temporalio/client';
-import type { CallModelInput } from '../../activities/types.js';
+import type { CallModelInput } from '../../shared/workflow-contract/activities.js';
 import { roundsIn } from '../../shared/compaction.js';
 import type { TranscriptEntry } from '../../shared/model-contract.js';
 

@@ -7,7 +7,7 @@
  * read, so a delegation that continued-as-new is found too.
  */
 import type { Client } from '@temporalio/client';
-import type { CallModelInput, ModelTurn } from '../../activities/types.js';
+import type { CallModelInput, ModelTurn } from '../../shared/workflow-contract/activities.js';
 import { roundsIn } from '../../shared/compaction.js';
 import type { TranscriptEntry } from '../../shared/model-contract.js';
 

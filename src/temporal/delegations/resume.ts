@@ -9,7 +9,7 @@
 import { steeringTextProblem } from '../../shared/steering.js';
 import { DeputyError } from '../../errors.js';
 import { transcriptAfterLastRound } from './resume-transcript.js';
-import { idempotentRpc } from './rpc.js';
+import { idempotentRpc } from '../calls/rpc.js';
 import { assertPerCallModel } from './start-delegation.js';
 import { delegationToGoOnFrom, startGoingOn, type ForkDeps } from './fork.js';
 import type { Delegations } from './types.js';

@@ -11,15 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
-import { sendMessageUpdate } from '../../shared/messages.js';
+import { sendMessageUpdate } from '../../shared/workflow-contract/messages.js';
 import { STEERING_REFUSALS, steeringTextProblem } from '../../shared/steering.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
-import { rpc } from './rpc.js';
-import { executeUpdateUntilSeen } from './update-until-seen.js';
+import { rpc } from '../calls/rpc.js';
+import { executeUpdateUntilSeen } from '../calls/update-until-seen.js';
 import type { Delegations } from './types.js';
 import { statusOf } from './visibility.js';
-import type { LiveWorkerCheck } from './worker-liveness.js';
+import type { LiveWorkerCheck } from '../calls/worker-liveness.js';
 
 export interface SendMessageDeps {
   client: Client;

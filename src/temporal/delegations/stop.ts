@@ -5,7 +5,7 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { describe, type DelegationLookup } from './lookup.js';
-import { idempotentRpc } from './rpc.js';
+import { idempotentRpc } from '../calls/rpc.js';
 import type { Delegations } from './types.js';
 import { statusOf } from './visibility.js';
 

@@ -148,7 +148,7 @@ export interface ListFilter {
   status?: DelegationStatus;
   /** Only those this user started (the memo's owner): the MCP door's listings of a caller's tasks. */
   owner?: string;
-  /** Only the runs of this schedule (the DeputySchedule search attribute, src/schedules). */
+  /** Only the runs of this schedule (the DeputySchedule search attribute, src/temporal/schedules). */
   schedule?: string;
 }
 
@@ -164,7 +164,7 @@ export interface DecideRequest {
   arguments?: Record<string, unknown>;
   /**
    * The permission mode the deciding door serves under (`deputy mcp serve --mode`): a decision
-   * beyond it is refused `forbidden` (src/temporal/decision-ceiling.ts). Absent: no ceiling.
+   * beyond it is refused `forbidden` (src/temporal/delegations/cards/decision-ceiling.ts). Absent: no ceiling.
    */
   ceiling?: PermissionMode;
 }

@@ -8,7 +8,7 @@
  * session grants existed ever did, so such histories record no signal here.
  */
 import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
-import { sessionGrantsSignal } from '../../shared/grant-messages.js';
+import { sessionGrantsSignal } from '../../shared/cards/grant-messages.js';
 import type { OpenSession } from './state.js';
 
 /** Starts the loop; it runs as long as the session's run does. */

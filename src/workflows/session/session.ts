@@ -13,17 +13,17 @@ import {
   continueAsNew,
   isCancellation,
 } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../../activities/types.js';
+import type { ResolvedAgent } from '../../shared/workflow-contract/activities.js';
 import type { DelegationResult } from '../../shared/delegation.js';
-import { FAILURE_TYPES } from '../../shared/failures.js';
+import { FAILURE_TYPES } from '../../shared/workflow-contract/failures.js';
 import type { SessionInput } from '../../shared/session.js';
-import type { ToolQueueInput } from '../../shared/tool-queue.js';
+import type { ToolQueueInput } from '../../shared/workflow-contract/tool-queue.js';
 import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from '../activity-options.js';
-import { cardDeadlinesFor, type SettleCard } from '../card-deadlines.js';
+import { cardDeadlinesFor, type SettleCard } from '../cards/card-deadlines.js';
 import { askCompactionPatchFirst, compactIfDue } from '../compaction.js';
 import type { DelegationRun } from '../delegation-run.js';
 import { failureNotice } from '../failure-notice.js';
-import { historyNearLimit } from '../history-limit.js';
+import { historyNearLimit } from '../continue-as-new/history-limit.js';
 import { runRounds, type RoundsEnd } from '../rounds.js';
 import { denyPendingOnStop } from '../run-handlers.js';
 import type { SessionCarried } from './carried.js';

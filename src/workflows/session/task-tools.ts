@@ -11,7 +11,7 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ResolvedAgent, ToolOutcome } from '../../activities/types.js';
+import type { ResolvedAgent, ToolOutcome } from '../../shared/workflow-contract/activities.js';
 import {
   TASK_OUTPUT_DEFAULT_WAIT_MS,
   TASK_OUTPUT_MAX_WAIT_MS,
@@ -26,13 +26,13 @@ import {
   type DelegationResult,
   type FinishedStatus,
 } from '../../shared/delegation.js';
-import { initialSearchAttributes } from '../../shared/search-attributes.js';
+import { initialSearchAttributes } from '../../shared/workflow-contract/search-attributes.js';
 import type { SessionInput } from '../../shared/session.js';
 import type { SessionTask } from '../../shared/delegation.js';
 import type { Grant } from '../../shared/policy-contract.js';
-import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/tool-queue.js';
+import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/workflow-contract/tool-queue.js';
 import { toolFailureText } from '../../shared/tools/tool-contract.js';
-import { staticSummaryOf } from '../../shared/workflow-summary.js';
+import { staticSummaryOf } from '../../shared/workflow-contract/workflow-summary.js';
 import { delegation } from '../delegation.js';
 import type { DelegationRun } from '../delegation-run.js';
 import { causeOf } from '../failure-notice.js';

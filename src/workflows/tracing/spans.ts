@@ -10,7 +10,7 @@
  * Nothing here records commands, so traced and untraced workers replay each other's runs.
  */
 import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { ToolOutcome } from '../../activities/types.js';
+import type { ToolOutcome } from '../../shared/workflow-contract/activities.js';
 import type { PlannedCall } from '../tool-calls.js';
 
 let tracer: Tracer | null = null;

@@ -1,0 +1,338 @@
+/** Client commands: delegate, status, list, cards, approve, deny, stop. */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import {
+  DELEGATION_STATUSES,
+  type CardDecisionKind,
+  type DelegationStatus,
+} from '../../shared/delegation.js';
+import { DEFAULT_SESSION } from '../../temporal/delegations/ids.js';
+import { isRecorded } from '../../temporal/delegations/types.js';
+import { TemporalUnreachableError } from '../../temporal/unreachable.js';
+import { localOperatorId } from '../../local-operator.js';
+import { secretMaskerFor } from '../../secrets/masker.js';
+import { ANONYMOUS_CALLER } from '../../shared/caller.js';
+import { delegationStart } from '../../temporal/start-requests.js';
+import {
+  callerModeProblem,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from '../../shared/policy-contract.js';
+import { loadRegistry } from '../agents-commands.js';
+import { withDelegations } from '../context.js';
+import { addApproveOptions, decisionFields, type DecideOptions } from './decision-options.js';
+import { EXIT, type ExitCode, type Run } from '../exit-codes.js';
+import { followDelegation } from './follow.js';
+import { cardLines, resultLines, stateLines, summaryTable } from '../format.js';
+import { printJson, type Io } from '../io.js';
+import { preferLocalApi } from '../local-api.js';
+import { cardLinkLines, cardLinksFor } from './card-links.js';
+
+interface JsonOption {
+  json?: boolean;
+}
+
+// eslint-disable-next-line max-lines-per-function -- a register* table: one entry per command, each short.
+export function registerDelegationCommands(
+  program: Command,
+  run: (command: Command, body: Run) => Promise<void>,
+): void {
+  program
+    .command('delegate')
+    .description(
+      'start a delegation; in the foreground, print its progress and wait for the result',
+    )
+    .argument('<agent>', 'agent name')
+    .argument('<task>', 'what the agent should do')
+    .option('--session <session>', 'parent session the approval cards go to', DEFAULT_SESSION)
+    .option('--background', 'print the delegation id and return at once')
+    .option('--unattended', 'no human will answer: every approval becomes a denial')
+    .option(
+      '--card-timeout <duration>',
+      "how long this delegation's approval cards wait (90s, 30m, 2h) before they are settled",
+    )
+    .option('--max-tokens <count>', 'token budget (input + output) of this delegation', (value) =>
+      parsePositiveInteger(value),
+    )
+    .option(
+      '--caller-mode <mode>',
+      `your own permission mode (${PERMISSION_MODES.join(', ')}): the delegation runs at the lower of the agent's and this`,
+      parseCallerMode,
+    )
+    .option('--json', 'machine-readable output')
+    .action(
+      async (
+        agent: string,
+        task: string,
+        options: JsonOption & {
+          session: string;
+          background?: boolean;
+          unattended?: boolean;
+          cardTimeout?: string;
+          maxTokens?: number;
+          callerMode?: PermissionMode;
+        },
+        command: Command,
+      ) =>
+        run(command, (io) =>
+          withDelegations(command, async (delegations, config) => {
+            const registry = await loadRegistry(command);
+            const { request, background } = delegationStart(
+              { ...options, agent, task, caller: ANONYMOUS_CALLER },
+              {
+                masker: secretMaskerFor(config),
+                agentRunsInBackground: (name) => registry.get(name)?.definition.background === true,
+              },
+            );
+            const started = await delegations.start(request);
+            if (background) {
+              if (options.json) printJson(io, { ...started, status: 'running' });
+              else {
+                io.out(started.delegationId);
+                io.err(`follow it: deputy status ${started.delegationId}`);
+              }
+              return EXIT.ok;
+            }
+            io.err(`delegation ${started.delegationId} (${started.workflowId})`);
+            const abort = new AbortController();
+            const onInterrupt = () => abort.abort();
+            process.once('SIGINT', onInterrupt);
+            try {
+              const result = await followDelegation(delegations, started.delegationId, io.err, {
+                signal: abort.signal,
+              }).catch((error: unknown) => {
+                // Temporal went away mid-follow: exit 5 now, but say the work itself goes on.
+                if (error instanceof TemporalUnreachableError) {
+                  io.err(`the delegation runs on: deputy status ${started.delegationId}`);
+                }
+                throw error;
+              });
+              if (result === null) {
+                io.err(`detached; the delegation runs on: deputy status ${started.delegationId}`);
+                return EXIT.ok;
+              }
+              const denied = result.deniedCalls ?? [];
+              if (options.json) {
+                printJson(io, { ...started, status: result.status, result });
+              } else {
+                for (const line of resultLines(result)) io.out(line);
+              }
+              if (denied.length > 0) {
+                const tools = denied.map((call) => call.tool).join(', ');
+                io.err(`${denied.length} tool call(s) were denied: ${tools}`);
+              }
+              // Scripts need to know the work was not done as asked: failed, stopped or denied.
+              return result.status === 'completed' && denied.length === 0 ? EXIT.ok : EXIT.failed;
+            } finally {
+              process.off('SIGINT', onInterrupt);
+            }
+          }),
+        ),
+    );
+
+  program
+    .command('status')
+    .description("a delegation's state, pending cards and result")
+    .argument('<id>', 'delegation id')
+    .option('--json', 'machine-readable output')
+    .action(async (id: string, options: JsonOption, command: Command) =>
+      run(command, (io) =>
+        withDelegations(command, async (delegations) => {
+          const state = await delegations.get(id);
+          if (options.json) printJson(io, state);
+          else for (const line of stateLines(state)) io.out(line);
+          return EXIT.ok;
+        }),
+      ),
+    );
+
+  program
+    .command('list')
+    .description('delegations, newest first')
+    .option('--session <session>', 'only this session')
+    .option('--agent <agent>', 'only this agent')
+    .addOption(new Option('--status <status>', 'only this status').choices(DELEGATION_STATUSES))
+    .option('--schedule <name>', 'only the runs of this schedule')
+    .option('--json', 'machine-readable output')
+    .action(
+      async (
+        options: JsonOption & {
+          session?: string;
+          agent?: string;
+          status?: DelegationStatus;
+          schedule?: string;
+        },
+        command: Command,
+      ) =>
+        run(command, (io) =>
+          withDelegations(command, async (delegations) => {
+            const rows = await delegations.list({
+              ...(options.session === undefined ? {} : { session: options.session }),
+              ...(options.agent === undefined ? {} : { agent: options.agent }),
+              ...(options.status === undefined ? {} : { status: options.status }),
+              ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
+            });
+            if (options.json) printJson(io, rows);
+            else for (const line of summaryTable(rows)) io.out(line);
+            return EXIT.ok;
+          }),
+        ),
+    );
+
+  program
+    .command('cards')
+    .description('pending approval cards')
+    .option('--session <session>', 'only this session')
+    .option('--links', 'also print signed one-tap approve and deny links (needs a link key)')
+    .option('--json', 'machine-readable output')
+    .action(async (options: JsonOption & { session?: string; links?: boolean }, command: Command) =>
+      run(command, async (io) => {
+        const filter = options.session === undefined ? {} : { session: options.session };
+        const cards = await preferLocalApi(
+          command,
+          (api) => api.cards.pending(filter),
+          () => withDelegations(command, (delegations) => delegations.cards(filter)),
+        );
+        const links = options.links === true ? await cardLinksFor(command, cards) : null;
+        const linksOf = (index: number) => (links === null ? [] : cardLinkLines(links[index]!));
+        if (options.json) {
+          printJson(
+            io,
+            links === null ? cards : cards.map((card, i) => ({ ...card, links: links[i] })),
+          );
+        } else if (cards.length === 0) io.out('no pending cards');
+        else cards.forEach((card, i) => io.out([...cardLines(card), ...linksOf(i)].join('\n')));
+        return EXIT.ok;
+      }),
+    );
+
+  for (const decision of ['approve', 'deny'] as const) {
+    const verb = program
+      .command(decision)
+      .description(`${decision} a pending approval card`)
+      .argument('<cardId>', 'card id, as printed by `deputy cards`')
+      .option(
+        '--reason <reason>',
+        decision === 'deny' ? 'told to the model' : 'recorded on the card',
+      )
+      .option('--json', 'machine-readable output');
+    if (decision === 'approve') addApproveOptions(verb);
+    verb.action(async (cardId: string, options: DecideOptions, command: Command) =>
+      run(command, (io) => decide(command, io, cardId, decision, options)),
+    );
+  }
+
+  program
+    .command('answer')
+    .description("answer a pending approval card in the tool's place (the tool does not run)")
+    .argument('<cardId>', 'card id, as printed by `deputy cards`')
+    .argument('<text>', "what the model gets as the tool's result")
+    .option('--json', 'machine-readable output')
+    .action(async (cardId: string, text: string, options: JsonOption, command: Command) =>
+      run(command, (io) => decide(command, io, cardId, 'answer', { ...options, answer: text })),
+    );
+
+  program
+    .command('stop')
+    .description('stop a delegation (TaskStop); pending cards are denied')
+    .argument('<id>', 'delegation id')
+    .option('--json', 'machine-readable output')
+    .action(async (id: string, options: JsonOption, command: Command) =>
+      run(command, (io) =>
+        withDelegations(command, async (delegations) => {
+          const outcome = await delegations.stop(id);
+          if (options.json) printJson(io, outcome);
+          else if ('stopped' in outcome) io.out(`stopping ${id}; pending cards are denied`);
+          else io.out(`${id} had already finished (${outcome.status}); nothing to stop`);
+          return EXIT.ok;
+        }),
+      ),
+    );
+
+  program
+    .command('fork')
+    .description(
+      "start a new delegation from an existing one's transcript up to a round (no tool of those rounds runs again)",
+    )
+    .argument('<id>', 'the delegation to fork')
+    .requiredOption('--from-round <n>', 'the last round to keep', (value) =>
+      parsePositiveInteger(value),
+    )
+    .option('--agent <agent>', "go on under this definition (default: the original's)")
+    .option('--model <model>', "go on with this model (default: the definition's)")
+    .option('--json', 'machine-readable output')
+    .action(
+      async (
+        id: string,
+        options: JsonOption & { fromRound: number; agent?: string; model?: string },
+        command: Command,
+      ) =>
+        run(command, (io) =>
+          withDelegations(command, async (delegations) => {
+            const forked = await delegations.fork(id, {
+              fromRound: options.fromRound,
+              caller: ANONYMOUS_CALLER,
+              ...(options.agent === undefined ? {} : { agent: options.agent }),
+              ...(options.model === undefined ? {} : { model: options.model }),
+            });
+            if (options.json) printJson(io, { ...forked, status: 'running' });
+            else {
+              io.out(forked.delegationId);
+              io.err(
+                `forked ${id} after round ${options.fromRound} as ${forked.delegationId} (${forked.agent}); follow it: deputy status ${forked.delegationId}`,
+              );
+            }
+            return EXIT.ok;
+          }),
+        ),
+    );
+}
+
+async function decide(
+  command: Command,
+  io: Io,
+  cardId: string,
+  decision: CardDecisionKind,
+  options: DecideOptions,
+): Promise<ExitCode> {
+  const fields = decisionFields(options);
+  const outcome = await preferLocalApi(
+    command,
+    // The API's 202 adds links for HTTP clients; the CLI prints what the direct path returns.
+    async (api) => withoutLinks(await api.cards.decide(cardId, decision, fields)),
+    () =>
+      withDelegations(command, (delegations) =>
+        delegations.decide(cardId, { decision, ...fields, decidedBy: localOperatorId() }),
+      ),
+  );
+  if (options.json) printJson(io, outcome);
+  else if (isRecorded(outcome)) {
+    // Done from the human's side: Temporal holds the decision until a worker applies it.
+    io.out(
+      `card ${outcome.card.id} ${decision} recorded (${outcome.card.tool} for ${outcome.card.agent})`,
+    );
+    io.err(outcome.message);
+  } else
+    io.out(`card ${outcome.id} ${outcome.state.status} (${outcome.tool} for ${outcome.agent})`);
+  return EXIT.ok;
+}
+
+function withoutLinks<T extends object>(outcome: T): T {
+  const copy = { ...outcome } as Record<string, unknown>;
+  delete copy.links;
+  return copy as T;
+}
+
+/** `--caller-mode`: one of Claude Code's permission modes, or a usage error naming them. */
+export function parseCallerMode(value: string): PermissionMode {
+  const problem = callerModeProblem(value);
+  if (problem !== null) throw new InvalidArgumentError(problem);
+  return value as PermissionMode;
+}
+
+function parsePositiveInteger(value: string): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count <= 0) {
+    throw new InvalidArgumentError('expected a positive whole number');
+  }
+  return count;
+}
