@@ -48,7 +48,7 @@ export type { CardOutcome, CardStreamEvent } from './stream-events.js';
 
 export interface CardStreamDeps {
   delegations: Pick<Delegations, 'cards' | 'get'>;
-  /** The caller's filter (inbox.ts). */
+  /** The caller's filter (rights/card-visibility.ts). */
   visible: CardVisibility;
   secrets: SecretMasker;
   logger: Logger;
