@@ -8,12 +8,13 @@
  * (write `(\.\./)+` where a nested file climbs further); `onlyAreas` lists the only places a
  * folder may import from outside itself, measured from each file's depth, so a nested folder
  * (`src/definitions/read/`) reaches its siblings freely and leaves only towards those places.
+ * `depths: [1]` keeps an entry to the folder's own files, when a subfolder has a rule of its own.
  * ESLint keeps one option list per rule and file, so every file gets all its folder's patterns
  * merged into one entry (boundaryConfigs).
  */
 
 /** @typedef {{ regex: string, message: string, allowTypeImports?: boolean }} Forbidden */
-/** @typedef {{ folders: string[], forbidden?: Forbidden[], onlyAreas?: { areas: string[], message: string } }} Boundary */
+/** @typedef {{ folders: string[], depths?: number[], forbidden?: Forbidden[], onlyAreas?: { areas: string[], message: string } }} Boundary */
 
 const SANDBOX_PACKAGES = '@temporalio/(workflow|common)$';
 /**
@@ -340,14 +341,38 @@ export const BOUNDARIES = [
     ],
   },
   {
-    // The client is the other side of HTTP: the API's shapes from its contract; the app itself
-    // only for the local client, which serves it in-process.
+    // `deputy/client` is the other side of HTTP, loaded by programs that are no server: its own
+    // files run on fetch alone and take the API's shapes as types, so importing it loads neither
+    // the app nor the registry nor a Temporal SDK.
     folders: ['src/client'],
+    depths: [1],
     forbidden: [
       {
-        regex: '^\\.\\./api/(?!contract\\.js$|app\\.js$|http/auth\\.js$)',
+        regex: '^\\.\\./(?!api/(?!contract\\.js$))',
+        allowTypeImports: true,
         message:
-          "src/client takes the API's shapes from src/api/contract.ts (and the app, for the local client).",
+          'deputy/client (src/client) imports the project as `import type` only: code that needs the server goes in client/local/.',
+      },
+      {
+        regex: '^\\.\\./api/(?!contract\\.js$)',
+        message: "src/client takes the API's shapes from src/api/contract.ts.",
+      },
+      {
+        regex: '^(?!\\.)',
+        allowTypeImports: true,
+        message:
+          'deputy/client (src/client) loads no package and no Node module: fetch is its transport.',
+      },
+    ],
+  },
+  {
+    // `deputy/client/local` serves the API's own app in-process over a Temporal connection.
+    folders: ['src/client/local'],
+    forbidden: [
+      {
+        regex: '^(\\.\\./)+api/(?!contract\\.js$|app\\.js$|http/auth\\.js$)',
+        message:
+          "src/client/local takes the API's shapes from src/api/contract.ts, and the app and its auth to serve it.",
       },
     ],
   },
@@ -386,9 +411,9 @@ export function boundaryConfigs() {
   const add = (glob, patterns) => {
     byGlob.set(glob, [...(byGlob.get(glob) ?? []), ...patterns]);
   };
-  for (const { folders, forbidden = [], onlyAreas } of BOUNDARIES) {
+  for (const { folders, depths = DEPTHS, forbidden = [], onlyAreas } of BOUNDARIES) {
     for (const folder of folders) {
-      for (const depth of DEPTHS) {
+      for (const depth of depths) {
         const glob = `${folder}/${'*/'.repeat(depth - 1)}*`;
         const patterns = [...forbidden];
         if (onlyAreas !== undefined) {

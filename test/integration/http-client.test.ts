@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeputyClient, type DeputyClient } from '../../src/client/deputy-client.js';
-import { createLocalDeputyClient, type LocalDeputyClient } from '../../src/client/local-client.js';
+import { createLocalDeputyClient, type LocalDeputyClient } from '../../src/client/local/index.js';
 import { DeputyClientError } from '../../src/client/client-error.js';
 import type { StreamEvent } from '../../src/client/event-iterator.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';

@@ -7,18 +7,18 @@
  * as the CLI does.
  */
 import type { Client } from '@temporalio/client';
-import { createApp } from '../api/app.js';
-import type { Auth } from '../api/http/auth.js';
-import { loadConfig } from '../config/load.js';
-import type { DeputyConfig } from '../config/schema.js';
-import { createRegistry } from '../definitions/registry/registry.js';
-import { ANONYMOUS_CALLER } from '../shared/caller.js';
-import { connectTemporal } from '../temporal/connection.js';
-import { facadesFor } from '../temporal/facades.js';
-import { fixedConfig } from '../config/live-config.js';
-import { definitionSecretSource } from '../secrets/definition-secrets.js';
-import { liveSecretMasker } from '../secrets/live-masker.js';
-import { createDeputyClient, type DeputyClient } from './deputy-client.js';
+import { createApp } from '../../api/app.js';
+import type { Auth } from '../../api/http/auth.js';
+import { loadConfig } from '../../config/load.js';
+import type { DeputyConfig } from '../../config/schema.js';
+import { createRegistry } from '../../definitions/registry/registry.js';
+import { ANONYMOUS_CALLER } from '../../shared/caller.js';
+import { connectTemporal } from '../../temporal/connection.js';
+import { facadesFor } from '../../temporal/facades.js';
+import { fixedConfig } from '../../config/live-config.js';
+import { definitionSecretSource } from '../../secrets/definition-secrets.js';
+import { liveSecretMasker } from '../../secrets/live-masker.js';
+import { createDeputyClient, type DeputyClient } from '../deputy-client.js';
 
 export interface LocalClientOptions {
   /** Default: loadConfig() (the workspace of the current directory, DEPUTY_* and TEMPORAL_*). */
