@@ -19,7 +19,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  // No function over 100 lines in src/ (issue 27): a longer one holds more than one idea. The
+  // No function over 100 lines in src/: a longer one holds more than one idea. The
   // register* tables (one entry per route or command) say so where they are, with the rule
   // turned off for that function alone.
   {
