@@ -1,8 +1,7 @@
 /**
- * The README and the pages under docs/ are read on GitHub, in a clone and in the npm package, with
- * nothing else beside them: every relative link must land on a file of the repository (and on a
- * heading of that file when it names one), and no page may send its reader to a document the
- * repository does not hold.
+ * The README and the pages under docs/ are read on GitHub and in a clone, with nothing else beside
+ * them: every relative link must land on a file of the repository (and on a heading of that file
+ * when it names one), and no page may send its reader to a document the repository does not hold.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
