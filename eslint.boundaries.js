@@ -1,8 +1,9 @@
 // @ts-check
 /**
- * The import directions of DESIGN.md, one rule per boundary, so a wrong arrow fails
- * `npm run lint`, not a review. Each entry names the folders it governs and the imports they
- * may not make; test/lint/boundaries.test.ts holds every rule against a file that breaks it.
+ * The import directions of the layout (the README's "Layout and import directions"), one rule
+ * per boundary, so a wrong arrow fails `npm run lint`, not a review. Each entry names the folders
+ * it governs and the imports they may not make; test/lint/boundaries.test.ts holds every rule
+ * against a file that breaks it.
  *
  * Two kinds of entry: `forbidden` lists imports a folder may not make, whatever the file's depth
  * (write `(\.\./)+` where a nested file climbs further); `onlyAreas` lists the only places a
@@ -18,9 +19,10 @@
 
 const SANDBOX_PACKAGES = '@temporalio/(workflow|common)$';
 /**
- * The workflows' tracing (issue 32) adds OpenTelemetry's API, its W3C trace-context propagator
- * (one module, not the SDK's index) and the parts of Temporal's OpenTelemetry package made for the
- * sandbox: its context manager, its instrumentation helpers, its span types.
+ * The workflows' tracing (spans started inside the sandbox) adds OpenTelemetry's API, its W3C
+ * trace-context propagator (one module, not the SDK's index) and the parts of Temporal's
+ * OpenTelemetry package made for the sandbox: its context manager, its instrumentation helpers,
+ * its span types.
  */
 const WORKFLOW_TRACING_PACKAGES =
   '@opentelemetry/api$|@opentelemetry/core/build/src/trace/W3CTraceContextPropagator\\.js$|@temporalio/interceptors-opentelemetry/lib/(workflow/(context-manager|definitions)|instrumentation)\\.js$';

@@ -1,8 +1,8 @@
 /**
- * B-capacity: how many delegations parked on approval cards one worker holds, and what it costs.
- * A real dev server; the worker in its own process (bench/capacity-worker.ts), its RSS read from
- * /proc. A scripted agent whose first turn calls `write`, which the default approval mode puts on
- * a card. Phases, in one run:
+ * The `capacity` bench: how many delegations parked on approval cards one worker holds, and what it
+ * costs. A real dev server; the worker in its own process (bench/capacity-worker.ts), its RSS read
+ * from /proc. A scripted agent whose first turn calls `write`, which the default approval mode puts
+ * on a card. Phases, in one run:
  *
  * 1. Park BENCH_PARKED (default 10 000) through the Delegations facade, BENCH_CONCURRENCY at a
  *    time, sampling the worker's RSS every BENCH_SAMPLE_EVERY parked. Target: RSS <= 1 GiB.

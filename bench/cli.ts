@@ -1,5 +1,5 @@
 /**
- * B-cli (issue 26): how long a `deputy` command takes, wall time of a whole process, against
+ * The `cli` bench: how long a `deputy` command takes, wall time of a whole process, against
  * baselines measured in the same run: `node -e 0` (Node's own start) and the Go Temporal CLI's
  * `temporal workflow list --limit 1` on the same dev server (a CLI that answers from a server).
  * `deputy` runs as installed (compiled `dist/`, DEPUTY_COMPILED=1; `npm run build` first) and, for

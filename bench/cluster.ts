@@ -1,7 +1,7 @@
 /**
- * Issue 16: deputy on the cluster profile (src/servers/cluster/cluster.ts: PostgreSQL, history, matching,
- * frontend and worker as separate processes, 4 history shards), each figure against a baseline
- * measured in the same run:
+ * The `cluster` bench: deputy on the cluster profile (src/servers/cluster/cluster.ts: PostgreSQL,
+ * history, matching, frontend and worker as separate processes, 4 history shards), each figure
+ * against a baseline measured in the same run:
  *
  * 1. Per-step latency of a 10-round delegation (22 activities, one `read` per round) run back to
  *    back, alternating with the bare baselines of bench/bench-workflows.ts (the same activities in

@@ -1,5 +1,5 @@
 /**
- * B-mcp-door (issue 29): one delegation through deputy's MCP door against the same through the
+ * The `mcp-door` bench: one delegation through deputy's MCP door against the same through the
  * HTTP API. The delegation: an agent on the scripted model that reads a file and answers (two
  * rounds, no card). Three sides, each one delegation end to end, on one dev server and worker:
  *   (a) baseline: `POST /delegations?wait=true` over real HTTP on loopback to an in-process API
