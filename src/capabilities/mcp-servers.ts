@@ -8,7 +8,7 @@ import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import type { McpLiveLookup, McpServerLive } from './mcp-live.js';
 import type { CapabilityConfigView } from './resolve-input.js';
-import { list } from './tool-resolution.js';
+import { list } from './tool-selection/selection-state.js';
 
 /**
  * Each declared server's live state, when the worker could say. A server that is configured but

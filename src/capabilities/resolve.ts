@@ -20,7 +20,7 @@ import { liveServers, resolveMcpServers } from './mcp-servers.js';
 import { assembleSystemPrompt, MAIN_AGENT_FRAMING, SUBAGENT_FRAMING } from './prompt.js';
 import { TOOL_PROVIDERS, type CapabilityDimension } from './providers.js';
 import type { ResolveInput } from './resolve-input.js';
-import { resolveTools } from './resolve-tools.js';
+import { resolveTools } from './tool-selection/resolve-tools.js';
 
 /**
  * Capability resolution: definition + configuration + caller roles ->

@@ -1,6 +1,6 @@
-import type { McpServerRef } from '../shared/capability-snapshot.js';
-import type { ToolSchema } from '../shared/tools/tool-contract.js';
-import type { ToolProviderInfo } from '../shared/tools/tool-contract.js';
+import type { McpServerRef } from '../../shared/capability-snapshot.js';
+import type { ToolSchema } from '../../shared/tools/tool-contract.js';
+import type { ToolProviderInfo } from '../../shared/tools/tool-contract.js';
 
 /**
  * What one tool spec names. Specs: `Provider`, `Provider:Tool`, `Tool`, `mcp:server`,

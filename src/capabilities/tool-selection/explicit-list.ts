@@ -4,11 +4,11 @@
  * `Read(docs/**)`). Every spec that grants nothing says why. Its own module because a list is
  * most of what can go wrong in a definition's tools, and each kind of spec is one small step.
  */
-import type { Diagnostic } from '../shared/diagnostics.js';
-import { mcpDirectToolSchema } from '../shared/tools/capability-tool-schemas.js';
-import type { ToolSchema } from '../shared/tools/tool-contract.js';
-import { parseCommandPattern, pathPatternProblem } from '../policy/tool-patterns.js';
-import { capabilityDimensionOf, isPermitted } from './providers.js';
+import type { Diagnostic } from '../../shared/diagnostics.js';
+import { mcpDirectToolSchema } from '../../shared/tools/capability-tool-schemas.js';
+import type { ToolSchema } from '../../shared/tools/tool-contract.js';
+import { parseCommandPattern, pathPatternProblem } from '../../policy/tool-patterns.js';
+import { capabilityDimensionOf, isPermitted } from '../providers.js';
 import {
   list,
   mountable,
@@ -16,8 +16,8 @@ import {
   reportUnmatched,
   type Grants,
   type ToolResolution,
-} from './tool-resolution.js';
-import { matchToolSpec, splitPatternSpec, type SpecMatch } from './tool-spec.js';
+} from './selection-state.js';
+import { matchToolSpec, splitPatternSpec, type SpecMatch } from './spec-match.js';
 
 /** The list being read: the resolution, what is granted so far, the claude-only notes. */
 interface Reading {

@@ -1,19 +1,19 @@
-import type { ToolSchema } from '../shared/tools/tool-contract.js';
-import { capabilityDimensionOf, isPermitted } from './providers.js';
-import { mcpDirectToolSchema } from '../shared/tools/capability-tool-schemas.js';
-import { matchToolSpec } from './tool-spec.js';
-import { grantListed } from './tool-list.js';
+import type { ToolSchema } from '../../shared/tools/tool-contract.js';
+import { capabilityDimensionOf, isPermitted } from '../providers.js';
+import { mcpDirectToolSchema } from '../../shared/tools/capability-tool-schemas.js';
+import { matchToolSpec } from './spec-match.js';
+import { grantListed } from './explicit-list.js';
 import {
   mountable,
   reportClaudeOnly,
   reportUnmatched,
   type Grants,
   type ToolResolution,
-} from './tool-resolution.js';
+} from './selection-state.js';
 
 /** Tool selection, part of `resolveCapabilities`. */
 
-export type { ToolResolution } from './tool-resolution.js';
+export type { ToolResolution } from './selection-state.js';
 
 /**
  * Roles filter first (a caller never gains a tool through a definition); then the specs select;

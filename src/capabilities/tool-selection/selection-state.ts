@@ -1,16 +1,16 @@
 /**
  * What the steps of tool selection share: their input, what they have granted so far,
  * and the diagnostics more than one step reports. Apart from resolve-tools.ts so the explicit
- * list (tool-list.ts) and the rest of the selection read the same words without importing
+ * list (explicit-list.ts) and the rest of the selection read the same words without importing
  * each other.
  */
-import type { Caller } from '../shared/caller.js';
-import type { McpServerRef } from '../shared/capability-snapshot.js';
-import type { Diagnostic } from '../shared/diagnostics.js';
-import type { ToolProviderInfo, ToolSchema } from '../shared/tools/tool-contract.js';
-import type { DelegationSpecs } from './delegation-targets.js';
-import { capabilityDimensionOf, type CapabilityDimension } from './providers.js';
-import type { SpecMatch } from './tool-spec.js';
+import type { Caller } from '../../shared/caller.js';
+import type { McpServerRef } from '../../shared/capability-snapshot.js';
+import type { Diagnostic } from '../../shared/diagnostics.js';
+import type { ToolProviderInfo, ToolSchema } from '../../shared/tools/tool-contract.js';
+import type { DelegationSpecs } from '../delegation-targets.js';
+import { capabilityDimensionOf, type CapabilityDimension } from '../providers.js';
+import type { SpecMatch } from './spec-match.js';
 
 export interface ToolResolution {
   tools: string[] | null;
