@@ -8,7 +8,8 @@ import {
 import { DEFAULT_SESSION } from '../../temporal/delegations/ids.js';
 import { isRecorded } from '../../temporal/delegations/types.js';
 import { TemporalUnreachableError } from '../../temporal/unreachable.js';
-import { localOperatorId } from '../../local-operator.js';
+import { localOperator } from '../../local-operator.js';
+import { decideAs } from '../../asks/decide-as.js';
 import { secretMaskerFor } from '../../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../../shared/caller.js';
 import { delegationStart } from '../../temporal/start-requests.js';
@@ -300,8 +301,9 @@ async function decide(
     // The API's 202 adds links for HTTP clients; the CLI prints what the direct path returns.
     async (api) => withoutLinks(await api.cards.decide(cardId, decision, fields)),
     () =>
+      // The operator at this terminal, an admin as over the local socket: decided as they are.
       withDelegations(command, (delegations) =>
-        delegations.decide(cardId, { decision, ...fields, decidedBy: localOperatorId() }),
+        decideAs(delegations, localOperator(), cardId, { decision, ...fields }),
       ),
   );
   if (options.json) printJson(io, outcome);

@@ -20,7 +20,8 @@ import { withSessions } from '../context.js';
 import { describeFailure, EXIT, type ExitCode } from '../exit-codes.js';
 import { cardLines, eventLines, oneLine } from '../format.js';
 import type { Run } from '../exit-codes.js';
-import { localOperatorId } from '../../local-operator.js';
+import { localOperator } from '../../local-operator.js';
+import { decideAs } from '../../asks/decide-as.js';
 import { PendingCards, followSession, lastSeqOf, trackCards } from './session-stream.js';
 
 const FINISHED = new Set(['completed', 'failed', 'stopped']);
@@ -194,12 +195,11 @@ async function handle(
         await sessions.send(sessionId, { text: context.masker.text(command.text), from: null });
         break;
       case 'decide': {
-        const outcome = await delegations.decide(command.cardId, {
+        const outcome = await decideAs(delegations, localOperator(), command.cardId, {
           decision: command.decision,
           ...(command.reason === undefined ? {} : { reason: command.reason }),
           ...(command.answer === undefined ? {} : { answer: command.answer }),
           ...(command.allow === undefined ? {} : { allow: command.allow }),
-          decidedBy: localOperatorId(),
         });
         // Applied: the stream prints the decision. Recorded: say it waits for a worker.
         if (isRecorded(outcome)) {
