@@ -10,6 +10,7 @@ import { isRecorded } from '../../temporal/delegations/types.js';
 import { TemporalUnreachableError } from '../../temporal/unreachable.js';
 import { localOperator } from '../../local-operator.js';
 import { decideAs } from '../../asks/decide-as.js';
+import { forkRequest } from '../../asks/follow-up-requests.js';
 import { secretMaskerFor } from '../../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../../shared/caller.js';
 import { delegationStart } from '../../temporal/start-requests.js';
@@ -269,12 +270,10 @@ export function registerDelegationCommands(
       ) =>
         run(command, (io) =>
           withDelegations(command, async (delegations) => {
-            const forked = await delegations.fork(id, {
-              fromRound: options.fromRound,
-              caller: ANONYMOUS_CALLER,
-              ...(options.agent === undefined ? {} : { agent: options.agent }),
-              ...(options.model === undefined ? {} : { model: options.model }),
-            });
+            const forked = await delegations.fork(
+              id,
+              forkRequest({ ...options, caller: ANONYMOUS_CALLER }),
+            );
             if (options.json) printJson(io, { ...forked, status: 'running' });
             else {
               io.out(forked.delegationId);

@@ -22,6 +22,7 @@ import { cardLines, eventLines, oneLine } from '../format.js';
 import type { Run } from '../exit-codes.js';
 import { localOperator } from '../../local-operator.js';
 import { decideAs } from '../../asks/decide-as.js';
+import { messageRequest } from '../../asks/follow-up-requests.js';
 import { PendingCards, followSession, lastSeqOf, trackCards } from './session-stream.js';
 
 const FINISHED = new Set(['completed', 'failed', 'stopped']);
@@ -191,8 +192,10 @@ async function handle(
       case 'nothing':
         break;
       case 'message':
-        // A configured secret typed into a message would land in history and the model.
-        await sessions.send(sessionId, { text: context.masker.text(command.text), from: null });
+        await sessions.send(
+          sessionId,
+          messageRequest({ text: command.text, from: null }, context.masker),
+        );
         break;
       case 'decide': {
         const outcome = await decideAs(delegations, localOperator(), command.cardId, {
