@@ -170,6 +170,23 @@ export const BOUNDARIES = [
     },
   },
   {
+    // What every door asks of the runtime, built once: a card decided as its caller (rights, then
+    // the facade), the one decision body. Below the three doors, so each imports it and none
+    // another door.
+    folders: ['src/asks'],
+    forbidden: [
+      {
+        regex: `^(\\.\\./)+temporal/(?!${TEMPORAL_DOORS})`,
+        message: 'asks/ reaches Temporal through its facades only, as the doors do.',
+      },
+    ],
+    onlyAreas: {
+      areas: ['shared', 'rights', 'secrets', 'temporal', 'errors.js'],
+      message:
+        'asks/ sits below the doors: it imports shared/, rights/, secrets/, temporal/ (its facades) and errors.js only.',
+    },
+  },
+  {
     // What starts and watches a Temporal server (the dev server, the cluster profile) is
     // infrastructure: it knows nothing of what runs on it, so tests and benches start it alone.
     folders: ['src/servers'],

@@ -12,7 +12,7 @@ import { CheckAgentBodySchema } from '../../src/api/agents/check-schemas.js';
 import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate/schemas.js';
 import { McpTrustBodySchema } from '../../src/mcp-client/mcp-view-schemas.js';
 import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi/parts.js';
-import { DecideCardBodySchema } from '../../src/api/cards/schemas.js';
+import { DecideCardBodySchema } from '../../src/asks/decision-body.js';
 import { DecideCardsBodySchema } from '../../src/api/cards/batch-schemas.js';
 import {
   ListDelegationsQuerySchema,

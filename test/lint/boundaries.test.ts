@@ -111,6 +111,9 @@ const refused: Array<[string, string]> = [
   ['src/worker/probe.ts', "import { program } from '../cli/program.js';"],
   ['src/worker/probe.ts', "import { createMcpDoor } from '../mcp-door/server.js';"],
   ['src/worker/probe.ts', "import { createApp } from '../api/app.js';"],
+  ['src/asks/probe.ts', "import { createApp } from '../api/app.js';"],
+  ['src/asks/probe.ts', "import { callControlTool } from '../mcp-door/control-tools.js';"],
+  ['src/asks/probe.ts', "import { decideCard } from '../temporal/delegations/cards/decision.js';"],
 ];
 
 const allowed: Array<[string, string]> = [
@@ -178,6 +181,9 @@ const allowed: Array<[string, string]> = [
   ['src/mcp-door/probe.ts', "import { assertMayStop } from '../rights/rights.js';"],
   ['src/api/cards/probe.ts', "import { cardVisibility } from '../../rights/card-visibility.js';"],
   ['src/cli/probe.ts', "import { createMcpDoor } from '../mcp-door/door.js';"],
+  ['src/mcp-door/probe.ts', "import { decideAs } from '../asks/decide-as.js';"],
+  ['src/cli/probe.ts', "import { decideAs } from '../asks/decide-as.js';"],
+  ['src/asks/probe.ts', "import { assertMayDecide } from '../rights/rights.js';"],
 ];
 
 describe('import boundaries (npm run lint)', () => {

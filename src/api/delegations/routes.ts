@@ -4,6 +4,7 @@ import { DeputyError, isDeputyError } from '../../errors.js';
 import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations, Settled } from '../../temporal/delegations/facade.js';
 import { delegationStart } from '../../temporal/start-requests.js';
+import { forkRequest } from '../../asks/follow-up-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';
 import type { Logger } from '../http/errors.js';
@@ -93,14 +94,10 @@ export function registerDelegationRoutes(
     const original = delegationIdParam(c);
     // A fork reads the whole transcript, tool results included: the original's owner's right.
     await assertMayStop(delegations, c.get('caller'), original, `forking delegation ${original}`);
-    const forked = await delegations.fork(original, {
-      fromRound: body.fromRound,
-      caller: c.get('caller'),
-      ...(body.agent === undefined ? {} : { agent: body.agent }),
-      ...(body.model === undefined ? {} : { model: body.model }),
-      ...(body.session === undefined ? {} : { session: body.session }),
-      ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
-    });
+    const forked = await delegations.fork(
+      original,
+      forkRequest({ ...body, caller: c.get('caller') }),
+    );
     return c.json(
       secrets.value({ ...forked, status: 'running', result: null, links: linksOf(forked) }),
       201,

@@ -6,6 +6,7 @@ import { MAIN_AGENT } from '../../shared/session.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import type { Sessions } from '../../temporal/sessions/facade.js';
 import { sessionStart } from '../../temporal/start-requests.js';
+import { messageRequest } from '../../asks/follow-up-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';
 import type { Logger } from '../http/errors.js';
@@ -86,7 +87,7 @@ export function registerSessionRoutes(
     const sessions = sessionsOf();
     // The message makes the agent act with its owner's roles: only they (or an admin) may send.
     await assertMayStop(sessions, c.get('caller'), sessionId, `sending to session ${sessionId}`);
-    await sessions.send(sessionId, { text: secrets.text(body.text), from: c.get('caller').id });
+    await sessions.send(sessionId, messageRequest({ ...body, from: c.get('caller').id }, secrets));
     return c.json({ accepted: true, sessionId, links: linksOf(sessionId) }, 202);
   });
 

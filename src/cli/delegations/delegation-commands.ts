@@ -8,7 +8,9 @@ import {
 import { DEFAULT_SESSION } from '../../temporal/delegations/ids.js';
 import { isRecorded } from '../../temporal/delegations/types.js';
 import { TemporalUnreachableError } from '../../temporal/unreachable.js';
-import { localOperatorId } from '../../local-operator.js';
+import { localOperator } from '../../local-operator.js';
+import { decideAs } from '../../asks/decide-as.js';
+import { forkRequest } from '../../asks/follow-up-requests.js';
 import { secretMaskerFor } from '../../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../../shared/caller.js';
 import { delegationStart } from '../../temporal/start-requests.js';
@@ -268,12 +270,10 @@ export function registerDelegationCommands(
       ) =>
         run(command, (io) =>
           withDelegations(command, async (delegations) => {
-            const forked = await delegations.fork(id, {
-              fromRound: options.fromRound,
-              caller: ANONYMOUS_CALLER,
-              ...(options.agent === undefined ? {} : { agent: options.agent }),
-              ...(options.model === undefined ? {} : { model: options.model }),
-            });
+            const forked = await delegations.fork(
+              id,
+              forkRequest({ ...options, caller: ANONYMOUS_CALLER }),
+            );
             if (options.json) printJson(io, { ...forked, status: 'running' });
             else {
               io.out(forked.delegationId);
@@ -300,8 +300,9 @@ async function decide(
     // The API's 202 adds links for HTTP clients; the CLI prints what the direct path returns.
     async (api) => withoutLinks(await api.cards.decide(cardId, decision, fields)),
     () =>
+      // The operator at this terminal, an admin as over the local socket: decided as they are.
       withDelegations(command, (delegations) =>
-        delegations.decide(cardId, { decision, ...fields, decidedBy: localOperatorId() }),
+        decideAs(delegations, localOperator(), cardId, { decision, ...fields }),
       ),
   );
   if (options.json) printJson(io, outcome);

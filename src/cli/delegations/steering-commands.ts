@@ -10,6 +10,7 @@ import { ANONYMOUS_CALLER } from '../../shared/caller.js';
 import { withDelegations } from '../context.js';
 import { EXIT, type Run } from '../exit-codes.js';
 import { printJson } from '../io.js';
+import { messageRequest, resumeRequest } from '../../asks/follow-up-requests.js';
 
 interface JsonOption {
   json?: boolean;
@@ -30,8 +31,13 @@ export function registerSteeringCommands(
     .action(async (id: string, words: string[], options: JsonOption, command: Command) =>
       run(command, (io) =>
         withDelegations(command, async (delegations, config) => {
-          const text = secretMaskerFor(config).text(words.join(' '));
-          const message = await delegations.send(id, { text, from: localOperatorId() });
+          const message = await delegations.send(
+            id,
+            messageRequest(
+              { text: words.join(' '), from: localOperatorId() },
+              secretMaskerFor(config),
+            ),
+          );
           if (options.json) printJson(io, message);
           else
             io.out(
@@ -61,12 +67,13 @@ export function registerSteeringCommands(
       ) =>
         run(command, (io) =>
           withDelegations(command, async (delegations, config) => {
-            const resumed = await delegations.resume(id, {
-              text: secretMaskerFor(config).text(words.join(' ')),
-              caller: ANONYMOUS_CALLER,
-              ...(options.agent === undefined ? {} : { agent: options.agent }),
-              ...(options.model === undefined ? {} : { model: options.model }),
-            });
+            const resumed = await delegations.resume(
+              id,
+              resumeRequest(
+                { ...options, text: words.join(' '), caller: ANONYMOUS_CALLER },
+                secretMaskerFor(config),
+              ),
+            );
             if (options.json) printJson(io, { ...resumed, status: 'running', resumedFrom: id });
             else {
               io.out(resumed.delegationId);

@@ -20,7 +20,9 @@ import { withSessions } from '../context.js';
 import { describeFailure, EXIT, type ExitCode } from '../exit-codes.js';
 import { cardLines, eventLines, oneLine } from '../format.js';
 import type { Run } from '../exit-codes.js';
-import { localOperatorId } from '../../local-operator.js';
+import { localOperator } from '../../local-operator.js';
+import { decideAs } from '../../asks/decide-as.js';
+import { messageRequest } from '../../asks/follow-up-requests.js';
 import { PendingCards, followSession, lastSeqOf, trackCards } from './session-stream.js';
 
 const FINISHED = new Set(['completed', 'failed', 'stopped']);
@@ -190,16 +192,17 @@ async function handle(
       case 'nothing':
         break;
       case 'message':
-        // A configured secret typed into a message would land in history and the model.
-        await sessions.send(sessionId, { text: context.masker.text(command.text), from: null });
+        await sessions.send(
+          sessionId,
+          messageRequest({ text: command.text, from: null }, context.masker),
+        );
         break;
       case 'decide': {
-        const outcome = await delegations.decide(command.cardId, {
+        const outcome = await decideAs(delegations, localOperator(), command.cardId, {
           decision: command.decision,
           ...(command.reason === undefined ? {} : { reason: command.reason }),
           ...(command.answer === undefined ? {} : { answer: command.answer }),
           ...(command.allow === undefined ? {} : { allow: command.allow }),
-          decidedBy: localOperatorId(),
         });
         // Applied: the stream prints the decision. Recorded: say it waits for a worker.
         if (isRecorded(outcome)) {

@@ -14,6 +14,7 @@ import type { SessionSummary } from '../../temporal/sessions/facade.js';
 import { secretMaskerFor } from '../../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../../shared/caller.js';
 import { sessionStart } from '../../temporal/start-requests.js';
+import { messageRequest } from '../../asks/follow-up-requests.js';
 import { registerChatCommand } from './chat.js';
 import { withSessions } from '../context.js';
 import type { Run } from '../exit-codes.js';
@@ -84,8 +85,10 @@ export function registerSessionCommands(
     .action(async (sessionId: string, words: string[], _options: unknown, command: Command) =>
       run(command, (io) =>
         withSessions(command, async (sessions, _delegations, config) => {
-          const text = secretMaskerFor(config).text(words.join(' '));
-          await sessions.send(sessionId, { text, from: null });
+          await sessions.send(
+            sessionId,
+            messageRequest({ text: words.join(' '), from: null }, secretMaskerFor(config)),
+          );
           io.out(`sent to ${sessionId}`);
           return EXIT.ok;
         }),
