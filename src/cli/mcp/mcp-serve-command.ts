@@ -12,7 +12,7 @@ import { configFor, printConfigWarnings } from '../context.js';
 import { parseCallerMode } from '../option-parsers.js';
 import { EXIT, type ExitCode, type Run } from '../exit-codes.js';
 import type { Io } from '../io.js';
-import { untilSignal } from '../servers/server-commands.js';
+import { untilSignal } from '../servers/signals.js';
 
 export function registerMcpServeCommand(
   mcp: Command,
