@@ -275,6 +275,16 @@ export async function startWorkerRuntime(
   let workers: DeputyWorkers;
   let metrics: MetricsEndpoint | null = null;
   let tracing: Tracing | null = null;
+  // What a failed start and a stopped worker both close.
+  const closeAll = async (): Promise<void> => {
+    unwatchMcp();
+    await tracing?.flush();
+    await metrics?.close();
+    await connection.close();
+    await registry.close();
+    await mcp.close();
+    await blobs.close();
+  };
   try {
     tracing = await tracingFromEnvironment('worker');
     // Read once: a listening socket does not follow edits of the file.
@@ -294,13 +304,7 @@ export async function startWorkerRuntime(
       ...workerOptions,
     });
   } catch (error) {
-    unwatchMcp();
-    await tracing?.flush();
-    await metrics?.close();
-    await connection.close();
-    await registry.close();
-    await mcp.close();
-    await blobs.close();
+    await closeAll();
     throw error;
   }
   const running = [workers.shared, workers.tools].filter((worker) => worker !== null);
@@ -309,15 +313,9 @@ export async function startWorkerRuntime(
   };
   // One stops (a fatal error), all stop: a process half serving its workspace would hide it.
   const runs = running.map((worker) => worker.run().finally(shutdown));
+  // After the workers: the spans their last tasks ended are sent before the process goes.
   const done = Promise.allSettled(runs).then(async (outcomes) => {
-    unwatchMcp();
-    // After the workers: the spans their last tasks ended are sent before the process goes.
-    await tracing?.flush();
-    await metrics?.close();
-    await connection.close();
-    await registry.close();
-    await mcp.close();
-    await blobs.close();
+    await closeAll();
     const failed = outcomes.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
   });

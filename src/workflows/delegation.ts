@@ -4,25 +4,22 @@
  * which the workflow reaches through `proxyActivities` and activity *types*.
  */
 import {
-  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
-  condition,
   ContinueAsNew,
-  continueAsNew,
   isCancellation,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../shared/workflow-contract/activities.js';
 import type { DelegationInput, DelegationResult, DelegationState } from '../shared/delegation.js';
 import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
 import type { ToolQueueInput } from '../shared/workflow-contract/tool-queue.js';
-import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS, workspaceQueue } from './activity-options.js';
+import { activitiesWith, STOP_HOOKS, workspaceQueue } from './activity-options.js';
 import type { CarriedState } from './continue-as-new/carried-state.js';
 import { cardDeadlinesFor } from './cards/card-deadlines.js';
 import { askCompactionPatchFirst, compactIfDue } from './compaction.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
+import { handOverWhenIdle } from './continue-as-new/hand-over.js';
 import { historyNearLimit } from './continue-as-new/history-limit.js';
 import { parentReporter, REPORT_TEXT_CHARS } from './parent-report.js';
 import { runRounds, type RoundsOptions } from './rounds.js';
@@ -31,6 +28,7 @@ import { notify } from './notify.js';
 import { registerSteering, SteeringQueue } from './steering.js';
 import { asOwnRun } from './scheduled-run.js';
 import { publish } from './visibility.js';
+import { resolveAgentNow } from './resolve-agent.js';
 
 /**
  * One delegation. `carried` is set only by continue-as-new, never by a client. With a
@@ -42,7 +40,6 @@ export async function delegation(
 ): Promise<DelegationResult> {
   const input = asOwnRun(started);
   const toolQueue = workspaceQueue(input);
-  const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve agent', toolQueue);
   const run = new DelegationRun(input, workflowInfo().workflowId, carried);
   const background = input.options.background === true;
   const reports = parentReporter(input);
@@ -67,15 +64,11 @@ export async function delegation(
   };
 
   try {
-    const resolved: ResolvedAgent =
+    const resolved =
       run.resolved ??
-      (await resolveAgent({
-        agent: input.agent,
-        caller: input.caller,
+      (await resolveAgentNow(input, 'resolve agent', toolQueue, {
         ...(input.model === undefined ? {} : { model: input.model }),
         ...(input.parentModel === undefined ? {} : { parentModel: input.parentModel }),
-        // Only when stated: a start without one resolves with the same input as before.
-        ...(input.options.callerMode === undefined ? {} : { callerMode: input.options.callerMode }),
       }));
     run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, input.options));
 
@@ -95,8 +88,7 @@ export async function delegation(
         // Hand over between rounds: no card pending, no tool running, no handler mid-flight,
         // no report on its way to the session.
         await reports.flush();
-        await condition(allHandlersFinished);
-        await continueAsNew<typeof delegation>(input, carryOver(run, steering));
+        await handOverWhenIdle<typeof delegation>(() => [input, carryOver(run, steering)]);
       },
       messagesWaiting: () => steering.waiting(),
       ...reportsToSession(ending),

@@ -59,7 +59,7 @@ async function startDaemon(options: { configYaml?: string; auth?: boolean } = {}
   cleanups.push(async () => rmSync(layout.root, { recursive: true, force: true }));
   const { userDir, env } = layout;
   const config: DeputyConfig = { ...layout.config, api: { host: '127.0.0.1', port: 0 } };
-  // As src/cli/servers/server-commands.ts builds it: saves check model handles against the catalog,
+  // As src/cli/servers/api-runtime.ts builds it: saves check model handles against the catalog,
   // and hand-made files are picked up by the watcher.
   const registry = createRegistry({ config, models: () => config.models });
   cleanups.push(() => registry.close());

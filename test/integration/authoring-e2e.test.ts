@@ -2,7 +2,7 @@
  * Authoring end to end, on the real dev server and real HTTP on loopback, composed as `deputy dev`
  * composes it: one watched configuration for a worker (startWorkerRuntime, with its own watched
  * registry) and the API (startApiServer over a second registry, loaded and watched as
- * src/cli/servers/server-commands.ts does). Everything the test does goes over HTTP with `fetch`: an agent
+ * src/cli/servers/api-runtime.ts does). Everything the test does goes over HTTP with `fetch`: an agent
  * is created through the authoring API, delegated to, its write card is watched on the event
  * stream and the session's card list and approved; then the agent is edited while a delegation
  * of it is parked on a card, and the parked run keeps the revision it started with while the
@@ -72,7 +72,7 @@ beforeAll(async () => {
     taskQueue,
     workflowBundle: await workflowBundle(),
   });
-  // The API's own registry, loaded and watched as startApi (src/cli/servers/server-commands.ts) does.
+  // The API's own registry, loaded and watched as startApi (src/cli/servers/api-runtime.ts) does.
   registry = createRegistry({ config, models: () => settings.current().models });
   await registry.load();
   await registry.watch();

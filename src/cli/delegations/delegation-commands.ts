@@ -1,5 +1,5 @@
 /** Client commands: delegate, status, list, cards, approve, deny, stop. */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import {
   DELEGATION_STATUSES,
   type CardDecisionKind,
@@ -7,27 +7,23 @@ import {
 } from '../../shared/delegation.js';
 import { DEFAULT_SESSION } from '../../temporal/delegations/ids.js';
 import { isRecorded } from '../../temporal/delegations/types.js';
-import { TemporalUnreachableError } from '../../temporal/unreachable.js';
 import { localOperator } from '../../local-operator.js';
 import { decideAs } from '../../asks/decide-as.js';
 import { forkRequest } from '../../asks/follow-up-requests.js';
-import { secretMaskerFor } from '../../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../../shared/caller.js';
-import { delegationStart } from '../../temporal/start-requests.js';
-import {
-  callerModeProblem,
-  PERMISSION_MODES,
-  type PermissionMode,
-} from '../../shared/policy-contract.js';
-import { loadRegistry } from '../agents-commands.js';
+import { PERMISSION_MODES } from '../../shared/policy-contract.js';
 import { withDelegations } from '../context.js';
 import { addApproveOptions, decisionFields, type DecideOptions } from './decision-options.js';
+import { delegate, type DelegateOptions } from './delegate-command.js';
 import { EXIT, type ExitCode, type Run } from '../exit-codes.js';
-import { followDelegation } from './follow.js';
-import { cardLines, resultLines, stateLines, summaryTable } from '../format.js';
+import { cardLines, stateLines, summaryTable } from '../format.js';
+import { answer } from '../answer.js';
 import { printJson, type Io } from '../io.js';
 import { preferLocalApi } from '../local-api.js';
+import { parseCallerMode, parsePositiveInteger } from '../option-parsers.js';
 import { cardLinkLines, cardLinksFor } from './card-links.js';
+import { addGoOnOptions, type GoOnOptions } from './go-on-options.js';
+import { printStarted } from './print-started.js';
 
 interface JsonOption {
   json?: boolean;
@@ -61,74 +57,8 @@ export function registerDelegationCommands(
       parseCallerMode,
     )
     .option('--json', 'machine-readable output')
-    .action(
-      async (
-        agent: string,
-        task: string,
-        options: JsonOption & {
-          session: string;
-          background?: boolean;
-          unattended?: boolean;
-          cardTimeout?: string;
-          maxTokens?: number;
-          callerMode?: PermissionMode;
-        },
-        command: Command,
-      ) =>
-        run(command, (io) =>
-          withDelegations(command, async (delegations, config) => {
-            const registry = await loadRegistry(command);
-            const { request, background } = delegationStart(
-              { ...options, agent, task, caller: ANONYMOUS_CALLER },
-              {
-                masker: secretMaskerFor(config),
-                agentRunsInBackground: (name) => registry.get(name)?.definition.background === true,
-              },
-            );
-            const started = await delegations.start(request);
-            if (background) {
-              if (options.json) printJson(io, { ...started, status: 'running' });
-              else {
-                io.out(started.delegationId);
-                io.err(`follow it: deputy status ${started.delegationId}`);
-              }
-              return EXIT.ok;
-            }
-            io.err(`delegation ${started.delegationId} (${started.workflowId})`);
-            const abort = new AbortController();
-            const onInterrupt = () => abort.abort();
-            process.once('SIGINT', onInterrupt);
-            try {
-              const result = await followDelegation(delegations, started.delegationId, io.err, {
-                signal: abort.signal,
-              }).catch((error: unknown) => {
-                // Temporal went away mid-follow: exit 5 now, but say the work itself goes on.
-                if (error instanceof TemporalUnreachableError) {
-                  io.err(`the delegation runs on: deputy status ${started.delegationId}`);
-                }
-                throw error;
-              });
-              if (result === null) {
-                io.err(`detached; the delegation runs on: deputy status ${started.delegationId}`);
-                return EXIT.ok;
-              }
-              const denied = result.deniedCalls ?? [];
-              if (options.json) {
-                printJson(io, { ...started, status: result.status, result });
-              } else {
-                for (const line of resultLines(result)) io.out(line);
-              }
-              if (denied.length > 0) {
-                const tools = denied.map((call) => call.tool).join(', ');
-                io.err(`${denied.length} tool call(s) were denied: ${tools}`);
-              }
-              // Scripts need to know the work was not done as asked: failed, stopped or denied.
-              return result.status === 'completed' && denied.length === 0 ? EXIT.ok : EXIT.failed;
-            } finally {
-              process.off('SIGINT', onInterrupt);
-            }
-          }),
-        ),
+    .action(async (agent: string, task: string, options: DelegateOptions, command: Command) =>
+      run(command, (io) => delegate(command, io, agent, task, options)),
     );
 
   program
@@ -138,12 +68,9 @@ export function registerDelegationCommands(
     .option('--json', 'machine-readable output')
     .action(async (id: string, options: JsonOption, command: Command) =>
       run(command, (io) =>
-        withDelegations(command, async (delegations) => {
-          const state = await delegations.get(id);
-          if (options.json) printJson(io, state);
-          else for (const line of stateLines(state)) io.out(line);
-          return EXIT.ok;
-        }),
+        withDelegations(command, async (delegations) =>
+          answer(io, options.json, await delegations.get(id), stateLines),
+        ),
       ),
     );
 
@@ -173,9 +100,7 @@ export function registerDelegationCommands(
               ...(options.status === undefined ? {} : { status: options.status }),
               ...(options.schedule === undefined ? {} : { schedule: options.schedule }),
             });
-            if (options.json) printJson(io, rows);
-            else for (const line of summaryTable(rows)) io.out(line);
-            return EXIT.ok;
+            return answer(io, options.json, rows, summaryTable);
           }),
         ),
     );
@@ -241,16 +166,16 @@ export function registerDelegationCommands(
     .action(async (id: string, options: JsonOption, command: Command) =>
       run(command, (io) =>
         withDelegations(command, async (delegations) => {
-          const outcome = await delegations.stop(id);
-          if (options.json) printJson(io, outcome);
-          else if ('stopped' in outcome) io.out(`stopping ${id}; pending cards are denied`);
-          else io.out(`${id} had already finished (${outcome.status}); nothing to stop`);
-          return EXIT.ok;
+          return answer(io, options.json, await delegations.stop(id), (outcome) => [
+            'stopped' in outcome
+              ? `stopping ${id}; pending cards are denied`
+              : `${id} had already finished (${outcome.status}); nothing to stop`,
+          ]);
         }),
       ),
     );
 
-  program
+  const fork = program
     .command('fork')
     .description(
       "start a new delegation from an existing one's transcript up to a round (no tool of those rounds runs again)",
@@ -258,33 +183,25 @@ export function registerDelegationCommands(
     .argument('<id>', 'the delegation to fork')
     .requiredOption('--from-round <n>', 'the last round to keep', (value) =>
       parsePositiveInteger(value),
-    )
-    .option('--agent <agent>', "go on under this definition (default: the original's)")
-    .option('--model <model>', "go on with this model (default: the definition's)")
-    .option('--json', 'machine-readable output')
-    .action(
-      async (
-        id: string,
-        options: JsonOption & { fromRound: number; agent?: string; model?: string },
-        command: Command,
-      ) =>
-        run(command, (io) =>
-          withDelegations(command, async (delegations) => {
-            const forked = await delegations.fork(
-              id,
-              forkRequest({ ...options, caller: ANONYMOUS_CALLER }),
-            );
-            if (options.json) printJson(io, { ...forked, status: 'running' });
-            else {
-              io.out(forked.delegationId);
-              io.err(
-                `forked ${id} after round ${options.fromRound} as ${forked.delegationId} (${forked.agent}); follow it: deputy status ${forked.delegationId}`,
-              );
-            }
-            return EXIT.ok;
-          }),
-        ),
     );
+  addGoOnOptions(fork).action(
+    async (id: string, options: GoOnOptions & { fromRound: number }, command: Command) =>
+      run(command, (io) =>
+        withDelegations(command, async (delegations) => {
+          const forked = await delegations.fork(
+            id,
+            forkRequest({ ...options, caller: ANONYMOUS_CALLER }),
+          );
+          printStarted(
+            io,
+            options.json,
+            { ...forked, status: 'running' },
+            `forked ${id} after round ${options.fromRound} as ${forked.delegationId} (${forked.agent}); follow it: deputy status ${forked.delegationId}`,
+          );
+          return EXIT.ok;
+        }),
+      ),
+  );
 }
 
 async function decide(
@@ -321,19 +238,4 @@ function withoutLinks<T extends object>(outcome: T): T {
   const copy = { ...outcome } as Record<string, unknown>;
   delete copy.links;
   return copy as T;
-}
-
-/** `--caller-mode`: one of Claude Code's permission modes, or a usage error naming them. */
-export function parseCallerMode(value: string): PermissionMode {
-  const problem = callerModeProblem(value);
-  if (problem !== null) throw new InvalidArgumentError(problem);
-  return value as PermissionMode;
-}
-
-function parsePositiveInteger(value: string): number {
-  const count = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count <= 0) {
-    throw new InvalidArgumentError('expected a positive whole number');
-  }
-  return count;
 }

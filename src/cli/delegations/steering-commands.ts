@@ -9,8 +9,10 @@ import { secretMaskerFor } from '../../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../../shared/caller.js';
 import { withDelegations } from '../context.js';
 import { EXIT, type Run } from '../exit-codes.js';
-import { printJson } from '../io.js';
 import { messageRequest, resumeRequest } from '../../asks/follow-up-requests.js';
+import { answer } from '../answer.js';
+import { addGoOnOptions, type GoOnOptions } from './go-on-options.js';
+import { printStarted } from './print-started.js';
 
 interface JsonOption {
   json?: boolean;
@@ -38,51 +40,39 @@ export function registerSteeringCommands(
               secretMaskerFor(config),
             ),
           );
-          if (options.json) printJson(io, message);
-          else
-            io.out(
-              `message ${message.seq} queued for ${id}; its model gets it at the next round boundary`,
-            );
-          return EXIT.ok;
+          return answer(io, options.json, message, ({ seq }) => [
+            `message ${seq} queued for ${id}; its model gets it at the next round boundary`,
+          ]);
         }),
       ),
     );
 
-  program
+  const resume = program
     .command('resume')
     .description(
       'continue a finished (completed, failed or stopped) delegation with a new message, as a new delegation',
     )
     .argument('<id>', 'the delegation to resume')
-    .argument('<text...>', 'the new message')
-    .option('--agent <agent>', "go on under this definition (default: the original's)")
-    .option('--model <model>', "go on with this model (default: the definition's)")
-    .option('--json', 'machine-readable output')
-    .action(
-      async (
-        id: string,
-        words: string[],
-        options: JsonOption & { agent?: string; model?: string },
-        command: Command,
-      ) =>
-        run(command, (io) =>
-          withDelegations(command, async (delegations, config) => {
-            const resumed = await delegations.resume(
-              id,
-              resumeRequest(
-                { ...options, text: words.join(' '), caller: ANONYMOUS_CALLER },
-                secretMaskerFor(config),
-              ),
-            );
-            if (options.json) printJson(io, { ...resumed, status: 'running', resumedFrom: id });
-            else {
-              io.out(resumed.delegationId);
-              io.err(
-                `resumed ${id} as ${resumed.delegationId} (${resumed.agent}); follow it: deputy status ${resumed.delegationId}`,
-              );
-            }
-            return EXIT.ok;
-          }),
-        ),
-    );
+    .argument('<text...>', 'the new message');
+  addGoOnOptions(resume).action(
+    async (id: string, words: string[], options: GoOnOptions, command: Command) =>
+      run(command, (io) =>
+        withDelegations(command, async (delegations, config) => {
+          const resumed = await delegations.resume(
+            id,
+            resumeRequest(
+              { ...options, text: words.join(' '), caller: ANONYMOUS_CALLER },
+              secretMaskerFor(config),
+            ),
+          );
+          printStarted(
+            io,
+            options.json,
+            { ...resumed, status: 'running', resumedFrom: id },
+            `resumed ${id} as ${resumed.delegationId} (${resumed.agent}); follow it: deputy status ${resumed.delegationId}`,
+          );
+          return EXIT.ok;
+        }),
+      ),
+  );
 }

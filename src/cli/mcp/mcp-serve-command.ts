@@ -9,10 +9,10 @@ import type { Command } from 'commander';
 import { localOperator } from '../../local-operator.js';
 import type { PermissionMode } from '../../shared/policy-contract.js';
 import { configFor, printConfigWarnings } from '../context.js';
-import { parseCallerMode } from '../delegations/delegation-commands.js';
+import { parseCallerMode } from '../option-parsers.js';
 import { EXIT, type ExitCode, type Run } from '../exit-codes.js';
 import type { Io } from '../io.js';
-import { untilSignal } from '../servers/server-commands.js';
+import { untilSignal } from '../servers/signals.js';
 
 export function registerMcpServeCommand(
   mcp: Command,

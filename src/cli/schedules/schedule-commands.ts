@@ -3,7 +3,7 @@
  * delegations on Temporal Schedules. Like `delegate`, the commands talk to Temporal directly;
  * a schedule's runs are ordinary delegations (`deputy list --schedule <name>`, `deputy status`).
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { DeputyError } from '../../errors.js';
 import { secretMaskerFor } from '../../secrets/masker.js';
 import { ANONYMOUS_CALLER } from '../../shared/caller.js';
@@ -15,8 +15,9 @@ import {
 import { scheduleCreation } from '../../temporal/schedules/create-request.js';
 import { loadRegistry } from '../agents-commands.js';
 import { withSchedules } from '../context.js';
-import { EXIT, type Run } from '../exit-codes.js';
-import { printJson } from '../io.js';
+import type { Run } from '../exit-codes.js';
+import { answer } from '../answer.js';
+import { parsePositiveInteger } from '../option-parsers.js';
 import { scheduleLines, scheduleTable } from './schedule-lines.js';
 
 interface CreateOptions {
@@ -77,9 +78,7 @@ export function registerScheduleCommands(
               config.schedules,
             ),
           );
-          if (options.json) printJson(io, created);
-          else for (const line of scheduleLines(created)) io.out(line);
-          return EXIT.ok;
+          return answer(io, options.json, created, scheduleLines);
         }),
       ),
     );
@@ -91,10 +90,7 @@ export function registerScheduleCommands(
     .action(async (options: { json?: boolean }, command: Command) =>
       run(command, (io) =>
         withSchedules(command, async (schedules) => {
-          const rows = await schedules.list();
-          if (options.json) printJson(io, rows);
-          else for (const line of scheduleTable(rows)) io.out(line);
-          return EXIT.ok;
+          return answer(io, options.json, await schedules.list(), scheduleTable);
         }),
       ),
     );
@@ -103,7 +99,7 @@ export function registerScheduleCommands(
     verb: string,
     description: string,
     act: (schedules: Schedules, name: string) => Promise<T>,
-    say: (answer: T, name: string) => string[],
+    say: (value: T, name: string) => string[],
   ) =>
     schedule
       .command(verb)
@@ -112,12 +108,9 @@ export function registerScheduleCommands(
       .option('--json', 'machine-readable output')
       .action(async (name: string, options: { json?: boolean }, command: Command) =>
         run(command, (io) =>
-          withSchedules(command, async (schedules) => {
-            const answer = await act(schedules, name);
-            if (options.json) printJson(io, answer);
-            else for (const line of say(answer, name)) io.out(line);
-            return EXIT.ok;
-          }),
+          withSchedules(command, async (schedules) =>
+            answer(io, options.json, await act(schedules, name), (value) => say(value, name)),
+          ),
         ),
       );
 
@@ -155,12 +148,4 @@ export function registerScheduleCommands(
     (schedules, name) => schedules.delete(name),
     (_, name) => [`schedule ${name} deleted`],
   );
-}
-
-function parsePositiveInteger(value: string): number {
-  const count = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count <= 0) {
-    throw new InvalidArgumentError('expected a positive whole number');
-  }
-  return count;
 }

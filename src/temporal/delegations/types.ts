@@ -36,10 +36,8 @@ export interface StartDelegationRequest {
   fork?: DelegationFork;
 }
 
-/** `deputy fork`: a new delegation from an existing one's transcript up to a round. */
-export interface ForkRequest {
-  /** The last round of the original the fork keeps (1 or more). */
-  fromRound: number;
+/** What a fork and a resume both take: the new delegation goes on from an existing one. */
+export interface GoOnRequest {
   /** The definition to go on under; default the original's agent. */
   agent?: string;
   /** The model to go on with; default the definition's. */
@@ -51,22 +49,19 @@ export interface ForkRequest {
   options?: DelegationOptions;
 }
 
+/** `deputy fork`: a new delegation from an existing one's transcript up to a round. */
+export interface ForkRequest extends GoOnRequest {
+  /** The last round of the original the fork keeps (1 or more). */
+  fromRound: number;
+}
+
 /**
  * `deputy resume`: a finished delegation goes on with a new message, as a new
  * delegation whose transcript is the original's whole transcript (no tool runs again) plus it.
  */
-export interface ResumeRequest {
+export interface ResumeRequest extends GoOnRequest {
   /** The new user message (same limit as a task). */
   text: string;
-  /** The definition to go on under; default the original's agent. */
-  agent?: string;
-  /** The model to go on with; default the definition's. */
-  model?: string;
-  /** Default the original's session. */
-  session?: string;
-  delegationId?: string;
-  caller: Caller;
-  options?: DelegationOptions;
 }
 
 /** A message to a running delegation: who sends what, and an optional repeat-safe id. */

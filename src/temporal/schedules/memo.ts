@@ -4,21 +4,23 @@
  * description gives a cron back as calendars, not as it was written.
  */
 import { firstLine } from '../../shared/delegation.js';
-import type { CreateScheduleRequest, OverlapPolicy } from './types.js';
+import type { CreateScheduleRequest, ScheduleDetail } from './types.js';
 
-export interface ScheduleMemo {
-  agent: string;
-  task: string;
-  session: string;
-  cron: string | null;
-  every: string | null;
-  timezone: string;
-  overlap: OverlapPolicy;
-  createdBy: string | null;
-  unattended: boolean;
-  cardTimeout: string | null;
-  maxTokens: number | null;
-}
+/** The fields of a schedule's detail that its creation settles once and for all. */
+export type ScheduleMemo = Pick<
+  ScheduleDetail,
+  | 'agent'
+  | 'task'
+  | 'session'
+  | 'cron'
+  | 'every'
+  | 'timezone'
+  | 'overlap'
+  | 'createdBy'
+  | 'unattended'
+  | 'cardTimeout'
+  | 'maxTokens'
+>;
 
 export function memoOf(request: CreateScheduleRequest, session: string): ScheduleMemo {
   return {

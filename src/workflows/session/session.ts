@@ -5,24 +5,22 @@
  * child it started and settles all their cards as denied. Sandbox code.
  */
 import {
-  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
   condition,
   ContinueAsNew,
-  continueAsNew,
   isCancellation,
 } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../../shared/workflow-contract/activities.js';
 import type { DelegationResult } from '../../shared/delegation.js';
 import { FAILURE_TYPES } from '../../shared/workflow-contract/failures.js';
 import type { SessionInput } from '../../shared/session.js';
 import type { ToolQueueInput } from '../../shared/workflow-contract/tool-queue.js';
-import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from '../activity-options.js';
+import { workspaceQueue } from '../activity-options.js';
 import { cardDeadlinesFor, type SettleCard } from '../cards/card-deadlines.js';
 import { askCompactionPatchFirst, compactIfDue } from '../compaction.js';
 import type { DelegationRun } from '../delegation-run.js';
 import { failureNotice } from '../failure-notice.js';
+import { handOverWhenIdle } from '../continue-as-new/hand-over.js';
 import { historyNearLimit } from '../continue-as-new/history-limit.js';
 import { runRounds, type RoundsEnd } from '../rounds.js';
 import { denyPendingOnStop } from '../run-handlers.js';
@@ -32,6 +30,7 @@ import { openSession, registerSessionHandlers, type OpenSession } from './state.
 import { cancelTask, taskTools } from './task-tools.js';
 import { publish } from '../visibility.js';
 import { showAsSession } from '../details.js';
+import { resolveAgentNow } from '../resolve-agent.js';
 
 /** How long a stopping session waits for its children to confirm they stopped. */
 const CHILDREN_STOP_WAIT = '2 minutes';
@@ -45,7 +44,6 @@ export async function session(
   carried?: SessionCarried,
 ): Promise<DelegationResult> {
   const toolQueue = workspaceQueue(input);
-  const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve main agent', toolQueue);
   const open = openSession(input, carried);
   const { run, tasks } = open;
   showAsSession(run, {
@@ -58,14 +56,9 @@ export async function session(
   broadcastSessionGrants(open);
   askCompactionPatchFirst();
   try {
-    const resolved: ResolvedAgent =
+    const resolved =
       run.resolved ??
-      (await resolveAgent({
-        agent: input.agent,
-        caller: input.caller,
-        asSession: true,
-        ...(input.options.callerMode === undefined ? {} : { callerMode: input.options.callerMode }),
-      }));
+      (await resolveAgentNow(input, 'resolve main agent', toolQueue, { asSession: true }));
     run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, {}));
     const workflowCall = taskTools({ input, run, resolved, tasks, finishTask: open.finishTask });
     for (;;) {
@@ -132,15 +125,17 @@ function recordAnswer(run: DelegationRun, end: RoundsEnd): void {
 /** Continues as new when history nears its limit, once every handler has finished. */
 async function handOverIfLong(open: OpenSession, inMessageSince: number | null): Promise<void> {
   if (!historyNearLimit()) return;
-  await condition(allHandlersFinished);
-  // The first message is in the transcript or the inbox by now: the next run must not add it.
-  const next: SessionInput & ToolQueueInput = { ...open.input };
-  delete next.message;
-  await continueAsNew<typeof session>(next, {
-    run: open.run.carryOver(),
-    tasks: open.tasks.carryOver(),
-    inbox: open.inbox,
-    messageStartedAtRound: inMessageSince,
+  await handOverWhenIdle<typeof session>(() => {
+    // The first message is in the transcript or the inbox by now: the next run must not add it.
+    const next: SessionInput & ToolQueueInput = { ...open.input };
+    delete next.message;
+    const carried: SessionCarried = {
+      run: open.run.carryOver(),
+      tasks: open.tasks.carryOver(),
+      inbox: open.inbox,
+      messageStartedAtRound: inMessageSince,
+    };
+    return [next, carried];
   });
 }
 
