@@ -1,17 +1,15 @@
 /** Delegation routes: start (and wait), list, get, events, stop. */
 import type { Hono } from 'hono';
 import { DeputyError, isDeputyError } from '../../errors.js';
-import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations, Settled } from '../../temporal/delegations/facade.js';
 import { delegationStart } from '../../temporal/start-requests.js';
 import { forkRequest } from '../../asks/follow-up-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';
-import type { Logger } from '../http/errors.js';
 import {
   delegationEventStream,
   resumeAfter,
-  type EventStreamOptions,
+  type StreamingRouteDeps,
 } from '../http/event-stream.js';
 import { delegationIdParam } from '../http/path-ids.js';
 import { assertMayStop } from '../../rights/rights.js';
@@ -33,12 +31,7 @@ export function registerDelegationRoutes(
     delegations: Delegations;
     /** The agent's `background: true` returns at once, even with `?wait=true`. */
     isBackground?: (agent: string) => boolean;
-    /** Masks the configured secrets in every answer and event (no secret crosses HTTP). */
-    secrets: SecretMasker;
-    logger: Logger;
-    events?: EventStreamOptions;
-    agentNames?: () => string[];
-  },
+  } & StreamingRouteDeps,
 ): void {
   const { delegations, secrets } = deps;
 

@@ -20,6 +20,15 @@ export function resumeAfter(c: Context, after: number | undefined): number {
   return Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (after ?? 0);
 }
 
+/** What the routes that answer with masked state and event streams need beside their facades. */
+export interface StreamingRouteDeps {
+  /** Masks the configured secrets in every answer and event (no secret crosses HTTP). */
+  secrets: SecretMasker;
+  logger: Logger;
+  events?: EventStreamOptions;
+  agentNames?: () => string[];
+}
+
 export interface EventStreamOptions {
   /** Poll interval of the events query, milliseconds. Default 300. */
   pollMs?: number;

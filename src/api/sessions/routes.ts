@@ -1,7 +1,6 @@
 /** Sessions: start, list, read, message, follow and stop a main agent's session. */
 import type { Hono } from 'hono';
 import { DeputyError } from '../../errors.js';
-import type { SecretMasker } from '../../secrets/masker.js';
 import { MAIN_AGENT } from '../../shared/session.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import type { Sessions } from '../../temporal/sessions/facade.js';
@@ -9,11 +8,10 @@ import { sessionStart } from '../../temporal/start-requests.js';
 import { messageRequest } from '../../asks/follow-up-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';
-import type { Logger } from '../http/errors.js';
 import {
   delegationEventStream,
   resumeAfter,
-  type EventStreamOptions,
+  type StreamingRouteDeps,
 } from '../http/event-stream.js';
 import { sessionIdParam } from '../http/path-ids.js';
 import { assertMayStop } from '../../rights/rights.js';
@@ -32,11 +30,7 @@ export function registerSessionRoutes(
     /** Without it every session route answers 503 (the app was built without Temporal sessions). */
     sessions?: Sessions;
     delegations: Delegations;
-    secrets: SecretMasker;
-    logger: Logger;
-    events?: EventStreamOptions;
-    agentNames?: () => string[];
-  },
+  } & StreamingRouteDeps,
 ): void {
   const { delegations, secrets } = deps;
   const sessionsOf = (): Sessions => {
