@@ -1,35 +1,39 @@
 // @ts-check
 /**
- * The import directions of DESIGN.md, one rule per boundary, so a wrong arrow fails
- * `npm run lint`, not a review. Each entry names the folders it governs and the imports they
- * may not make; test/lint/boundaries.test.ts holds every rule against a file that breaks it.
+ * The import directions of the layout (the README's "Layout and import directions"), one rule
+ * per boundary, so a wrong arrow fails `npm run lint`, not a review. Each entry names the folders
+ * it governs and the imports they may not make; test/lint/boundaries.test.ts holds every rule
+ * against a file that breaks it.
  *
  * Two kinds of entry: `forbidden` lists imports a folder may not make, whatever the file's depth
  * (write `(\.\./)+` where a nested file climbs further); `onlyAreas` lists the only places a
  * folder may import from outside itself, measured from each file's depth, so a nested folder
  * (`src/definitions/read/`) reaches its siblings freely and leaves only towards those places.
+ * `depths: [1]` keeps an entry to the folder's own files, when a subfolder has a rule of its own.
  * ESLint keeps one option list per rule and file, so every file gets all its folder's patterns
  * merged into one entry (boundaryConfigs).
  */
 
 /** @typedef {{ regex: string, message: string, allowTypeImports?: boolean }} Forbidden */
-/** @typedef {{ folders: string[], forbidden?: Forbidden[], onlyAreas?: { areas: string[], message: string } }} Boundary */
+/** @typedef {{ folders: string[], depths?: number[], forbidden?: Forbidden[], onlyAreas?: { areas: string[], message: string } }} Boundary */
 
 const SANDBOX_PACKAGES = '@temporalio/(workflow|common)$';
 /**
- * The workflows' tracing (issue 32) adds OpenTelemetry's API, its W3C trace-context propagator
- * (one module, not the SDK's index) and the parts of Temporal's OpenTelemetry package made for the
- * sandbox: its context manager, its instrumentation helpers, its span types.
+ * The workflows' tracing (spans started inside the sandbox) adds OpenTelemetry's API, its W3C
+ * trace-context propagator (one module, not the SDK's index) and the parts of Temporal's
+ * OpenTelemetry package made for the sandbox: its context manager, its instrumentation helpers,
+ * its span types.
  */
 const WORKFLOW_TRACING_PACKAGES =
   '@opentelemetry/api$|@opentelemetry/core/build/src/trace/W3CTraceContextPropagator\\.js$|@temporalio/interceptors-opentelemetry/lib/(workflow/(context-manager|definitions)|instrumentation)\\.js$';
 
 /**
  * The front doors reach Temporal through these modules only: the facades, their ids and types,
- * the connection, the start requests and the unreachable error.
+ * the connection, the start requests, the unreachable error, and a schedule's names, types and
+ * create request (validated at the door before the facade is called).
  */
 const TEMPORAL_DOORS =
-  '(connection|facades|start-requests|unreachable)\\.js$|delegations/(facade|ids|types)\\.js$|sessions/(facade|types)\\.js$';
+  '(connection|facades|start-requests|unreachable)\\.js$|delegations/(facade|ids|types)\\.js$|sessions/(facade|types)\\.js$|schedules/(create-request|names|types)\\.js$';
 
 /** @type {Boundary[]} */
 export const BOUNDARIES = [
@@ -115,7 +119,8 @@ export const BOUNDARIES = [
     forbidden: [
       {
         regex: '^(\\.\\./)+activities/',
-        message: 'cli/, api/ and mcp-door/ never import activities/: compose in src/worker.ts.',
+        message:
+          'cli/, api/ and mcp-door/ never import activities/: compose in src/worker/worker.ts.',
       },
       {
         regex: '^(\\.\\./)+workflows/',
@@ -129,11 +134,11 @@ export const BOUNDARIES = [
     ],
   },
   {
-    // Two front doors side by side: what both need lives below them (src/mcp, src/temporal...).
+    // Two front doors side by side: what both need lives below them (src/mcp-client, src/temporal...).
     folders: ['src/cli'],
     forbidden: [
       {
-        regex: '^\\.\\./api/',
+        regex: '^(\\.\\./)+api/',
         message: 'cli/ never imports api/: move what both need below them.',
       },
     ],
@@ -165,6 +170,23 @@ export const BOUNDARIES = [
     },
   },
   {
+    // What every door asks of the runtime, built once: a card decided as its caller (rights, then
+    // the facade), the one decision body. Below the three doors, so each imports it and none
+    // another door.
+    folders: ['src/asks'],
+    forbidden: [
+      {
+        regex: `^(\\.\\./)+temporal/(?!${TEMPORAL_DOORS})`,
+        message: 'asks/ reaches Temporal through its facades only, as the doors do.',
+      },
+    ],
+    onlyAreas: {
+      areas: ['shared', 'rights', 'secrets', 'temporal', 'errors.js'],
+      message:
+        'asks/ sits below the doors: it imports shared/, rights/, secrets/, temporal/ (its facades) and errors.js only.',
+    },
+  },
+  {
     // What starts and watches a Temporal server (the dev server, the cluster profile) is
     // infrastructure: it knows nothing of what runs on it, so tests and benches start it alone.
     folders: ['src/servers'],
@@ -182,7 +204,7 @@ export const BOUNDARIES = [
         'shared',
         'config',
         'secrets',
-        'mcp',
+        'mcp-client',
         'models',
         'tools',
         'paths',
@@ -193,6 +215,70 @@ export const BOUNDARIES = [
       ],
       message:
         'activities/ imports what runs below it (tools, mcp, models, policy, secrets, config, paths, shared, metrics, tracing), never a door, the worker or Temporal.',
+    },
+  },
+  {
+    // The Temporal side of the doors: the facades over the client, the calls they make, the
+    // schedules. It wraps the runtime below it and knows no door, the worker, the activities or
+    // the workflows (it reaches them through Temporal, by name).
+    folders: ['src/temporal'],
+    onlyAreas: {
+      areas: [
+        'shared',
+        'policy',
+        'capabilities',
+        'config',
+        'secrets',
+        'metrics',
+        'tracing',
+        'servers',
+        'errors.js',
+      ],
+      message:
+        'temporal/ imports shared/, policy/, capabilities/, config/, secrets/, metrics/, tracing/, servers/ and errors.js only: never a door, the worker, activities or workflows.',
+    },
+  },
+  {
+    // What the process counts, and how it is printed: read by the activities, the worker and the
+    // API's metrics routes, so it sits below them all.
+    folders: ['src/metrics'],
+    onlyAreas: {
+      areas: ['shared', 'config', 'mcp-client'],
+      message: 'metrics/ imports shared/, config/ and mcp-client/ (its status types) only.',
+    },
+  },
+  {
+    // Child-process plumbing under the tools, the MCP clients and the servers: it knows nothing
+    // of the project.
+    folders: ['src/processes'],
+    onlyAreas: {
+      areas: [],
+      message: 'processes/ imports nothing else of the project: everything that spawns uses it.',
+    },
+  },
+  {
+    // The composition root: it builds the activities and the worker from everything below it;
+    // of the doors, only the worker's own metrics endpoint.
+    folders: ['src/worker'],
+    onlyAreas: {
+      areas: [
+        'shared',
+        'config',
+        'secrets',
+        'paths',
+        'definitions',
+        'capabilities',
+        'tools',
+        'mcp-client',
+        'activities',
+        'metrics',
+        'tracing',
+        'temporal',
+        'api/metrics',
+        'named-executables.js',
+      ],
+      message:
+        'worker/ composes the runtime below it: of the doors, only api/metrics/ (its metrics endpoint); never cli/ or mcp-door/.',
     },
   },
   {
@@ -213,12 +299,13 @@ export const BOUNDARIES = [
   {
     folders: ['src/definitions'],
     onlyAreas: {
-      areas: ['shared', 'config', 'models', 'paths', 'errors.js'],
-      message: 'definitions/ imports shared/, config/, models/, paths/ and errors.js only.',
+      areas: ['shared', 'policy', 'config', 'models', 'paths', 'errors.js'],
+      message:
+        'definitions/ imports shared/, policy/, config/, models/, paths/ and errors.js only.',
     },
   },
   {
-    folders: ['src/mcp'],
+    folders: ['src/mcp-client'],
     onlyAreas: {
       areas: [
         'shared',
@@ -273,14 +360,38 @@ export const BOUNDARIES = [
     ],
   },
   {
-    // The client is the other side of HTTP: the API's shapes from its contract; the app itself
-    // only for the local client, which serves it in-process.
+    // `deputy/client` is the other side of HTTP, loaded by programs that are no server: its own
+    // files run on fetch alone and take the API's shapes as types, so importing it loads neither
+    // the app nor the registry nor a Temporal SDK.
     folders: ['src/client'],
+    depths: [1],
     forbidden: [
       {
-        regex: '^\\.\\./api/(?!contract\\.js$|app\\.js$|http/auth\\.js$)',
+        regex: '^\\.\\./(?!api/(?!contract\\.js$))',
+        allowTypeImports: true,
         message:
-          "src/client takes the API's shapes from src/api/contract.ts (and the app, for the local client).",
+          'deputy/client (src/client) imports the project as `import type` only: code that needs the server goes in client/local/.',
+      },
+      {
+        regex: '^\\.\\./api/(?!contract\\.js$)',
+        message: "src/client takes the API's shapes from src/api/contract.ts.",
+      },
+      {
+        regex: '^(?!\\.)',
+        allowTypeImports: true,
+        message:
+          'deputy/client (src/client) loads no package and no Node module: fetch is its transport.',
+      },
+    ],
+  },
+  {
+    // `deputy/client/local` serves the API's own app in-process over a Temporal connection.
+    folders: ['src/client/local'],
+    forbidden: [
+      {
+        regex: '^(\\.\\./)+api/(?!contract\\.js$|app\\.js$|http/auth\\.js$)',
+        message:
+          "src/client/local takes the API's shapes from src/api/contract.ts, and the app and its auth to serve it.",
       },
     ],
   },
@@ -319,9 +430,9 @@ export function boundaryConfigs() {
   const add = (glob, patterns) => {
     byGlob.set(glob, [...(byGlob.get(glob) ?? []), ...patterns]);
   };
-  for (const { folders, forbidden = [], onlyAreas } of BOUNDARIES) {
+  for (const { folders, depths = DEPTHS, forbidden = [], onlyAreas } of BOUNDARIES) {
     for (const folder of folders) {
-      for (const depth of DEPTHS) {
+      for (const depth of depths) {
         const glob = `${folder}/${'*/'.repeat(depth - 1)}*`;
         const patterns = [...forbidden];
         if (onlyAreas !== undefined) {

@@ -1,11 +1,11 @@
 /**
- * B-list: `GET /workspace/agents` with 200 project-level agents (tools, skills, MCP servers,
- * hooks, knowledge) on the real app (createApp, a loaded registry, auth off) against a bare
- * Hono app whose one route answers the same JSON (`c.json()` of the list parsed once; the bytes
- * are checked equal). Requests per second over loopback HTTP (the servers in a child process,
- * `fetch` with keep-alive, CONCURRENCY requests in flight) and in-process (`app.request`, one
- * at a time), runs alternating, warm-up first. Target: the real route at >= 0.8x the bare one.
- * A last line says where the route's own time goes, each step timed alone in-process.
+ * The `agents-list` bench: `GET /workspace/agents` with 200 project-level agents (tools, skills,
+ * MCP servers, hooks, knowledge) on the real app (createApp, a loaded registry, auth off) against a
+ * bare Hono app whose one route answers the same JSON (`c.json()` of the list parsed once; the
+ * bytes are checked equal). Requests per second over loopback HTTP (the servers in a child process,
+ * `fetch` with keep-alive, CONCURRENCY requests in flight) and in-process (`app.request`, one at a
+ * time), runs alternating, warm-up first. Target: the real route at >= 0.8x the bare one. A last
+ * line says where the route's own time goes, each step timed alone in-process.
  */
 import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -17,7 +17,7 @@ import {
   type DelegationsOptions,
 } from '../src/temporal/delegations/facade.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
-import { startWorkerRuntime } from '../src/worker.js';
+import { startWorkerRuntime } from '../src/worker/worker.js';
 
 /** The agent's name; its task names the file it writes (`out/<task>.txt`). */
 export const APPROVER = 'approver';

@@ -1,5 +1,5 @@
 /**
- * The session bench's baseline (issue 31): a bare Temporal workflow of a session's shape, with
+ * The session bench's baseline: a bare Temporal workflow of a session's shape, with
  * none of the session's own logic (rounds, policy, events, search attributes, handlers). It
  * resolves its main agent once, as the session does (resolveAgent), runs a model round
  * (callModel), starts the delegation the model's `Task` call names as a child workflow (deputy's
@@ -24,7 +24,7 @@ import {
   type DelegationResult,
 } from '../src/shared/delegation.js';
 import type { ToolCallRequest, TranscriptEntry } from '../src/shared/model-contract.js';
-import { initialSearchAttributes } from '../src/shared/search-attributes.js';
+import { initialSearchAttributes } from '../src/shared/workflow-contract/search-attributes.js';
 import type { SessionInput } from '../src/shared/session.js';
 import { delegation } from '../src/workflows/delegation.js';
 

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config/load.js';
-import { startWorkerRuntime } from '../src/worker.js';
+import { startWorkerRuntime } from '../src/worker/worker.js';
 
 Runtime.install({ logger: new DefaultLogger('WARN') });
 const config = loadConfig();

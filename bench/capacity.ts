@@ -1,8 +1,8 @@
 /**
- * B-capacity: how many delegations parked on approval cards one worker holds, and what it costs.
- * A real dev server; the worker in its own process (bench/capacity-worker.ts), its RSS read from
- * /proc. A scripted agent whose first turn calls `write`, which the default approval mode puts on
- * a card. Phases, in one run:
+ * The `capacity` bench: how many delegations parked on approval cards one worker holds, and what it
+ * costs. A real dev server; the worker in its own process (bench/capacity-worker.ts), its RSS read
+ * from /proc. A scripted agent whose first turn calls `write`, which the default approval mode puts
+ * on a card. Phases, in one run:
  *
  * 1. Park BENCH_PARKED (default 10 000) through the Delegations facade, BENCH_CONCURRENCY at a
  *    time, sampling the worker's RSS every BENCH_SAMPLE_EVERY parked. Target: RSS <= 1 GiB.
@@ -28,7 +28,7 @@ import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import type { DelegationResult } from '../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../src/temporal/delegations/facade.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
-import { WORKFLOWS_PATH } from '../src/worker.js';
+import { WORKFLOWS_PATH } from '../src/worker/worker.js';
 import { WORKER_TUNING_DEFAULTS } from '../src/config/worker-tuning.js';
 import { renderChart } from './capacity-chart.js';
 import { historySize } from './history-bytes.js';

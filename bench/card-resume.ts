@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
-import { decideCardSignal, stateQuery } from '../src/shared/messages.js';
+import { decideCardSignal, stateQuery } from '../src/shared/workflow-contract/messages.js';
 import { bareGoSignal, bareWaitingQuery } from './bare-signal.js';
 import { historyEvents } from './history.js';
 import {

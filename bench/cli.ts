@@ -1,5 +1,5 @@
 /**
- * B-cli (issue 26): how long a `deputy` command takes, wall time of a whole process, against
+ * The `cli` bench: how long a `deputy` command takes, wall time of a whole process, against
  * baselines measured in the same run: `node -e 0` (Node's own start) and the Go Temporal CLI's
  * `temporal workflow list --limit 1` on the same dev server (a CLI that answers from a server).
  * `deputy` runs as installed (compiled `dist/`, DEPUTY_COMPILED=1; `npm run build` first) and, for
@@ -19,7 +19,7 @@ import { PROJECT_ROOT } from '../src/config/load.js';
 import { localApiSocketPath } from '../src/paths/workspace-directories.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { ensureTemporalCli } from '../src/servers/dev/temporal-cli.js';
-import { WORKFLOW_BUNDLE } from '../src/worker.js';
+import { WORKFLOW_BUNDLE } from '../src/worker/worker.js';
 import { alternate, median, msAgainst, type BenchReport, type BenchRow } from './stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);

@@ -1,7 +1,7 @@
 /**
- * Issue 16: deputy on the cluster profile (src/servers/cluster/cluster.ts: PostgreSQL, history, matching,
- * frontend and worker as separate processes, 4 history shards), each figure against a baseline
- * measured in the same run:
+ * The `cluster` bench: deputy on the cluster profile (src/servers/cluster/cluster.ts: PostgreSQL,
+ * history, matching, frontend and worker as separate processes, 4 history shards), each figure
+ * against a baseline measured in the same run:
  *
  * 1. Per-step latency of a 10-round delegation (22 activities, one `read` per round) run back to
  *    back, alternating with the bare baselines of bench/bench-workflows.ts (the same activities in
@@ -30,7 +30,7 @@ import { CLUSTER_HISTORY_SHARDS } from '../src/servers/cluster/server-config.js'
 import { PROJECT_ROOT } from '../src/config/load.js';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
 import { createDelegations } from '../src/temporal/delegations/facade.js';
-import { WORKFLOWS_PATH } from '../src/worker.js';
+import { WORKFLOWS_PATH } from '../src/worker/worker.js';
 import { approve, mib, park, seconds, writeWorkspace, type Bench } from './capacity.js';
 import {
   killBenchWorker,

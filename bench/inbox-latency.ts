@@ -1,11 +1,11 @@
 /**
- * B-inbox: how soon the approvals inbox (`GET /cards/events`, what the web console follows) shows
- * a card and its end, against the API's own answers in the same run: a card-opened event vs the
- * 202 of `POST /delegations?wait=true` that carries the card, and a card-closed event vs the 200
- * of `POST /cards/:id` that says the decision was applied. One stream stays open for the whole
- * run, as a console tab would; the delegations run one after another on one dev server and
+ * The `inbox` bench: how soon the approvals inbox (`GET /cards/events`, what the web console
+ * follows) shows a card and its end, against the API's own answers in the same run: a card-opened
+ * event vs the 202 of `POST /delegations?wait=true` that carries the card, and a card-closed event
+ * vs the 200 of `POST /cards/:id` that says the decision was applied. One stream stays open for the
+ * whole run, as a console tab would; the delegations run one after another on one dev server and
  * worker, the API on real HTTP on loopback. The stream polls every POLL_MS (the default 300 ms).
- * Target: a card decided elsewhere leaves the inbox within a second (issue 12), p90.
+ * Target: a card decided elsewhere leaves the inbox within a second, p90.
  */
 import { createParser } from 'eventsource-parser';
 import type { ApprovalCard } from '../src/shared/delegation.js';

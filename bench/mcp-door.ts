@@ -1,5 +1,5 @@
 /**
- * B-mcp-door (issue 29): one delegation through deputy's MCP door against the same through the
+ * The `mcp-door` bench: one delegation through deputy's MCP door against the same through the
  * HTTP API. The delegation: an agent on the scripted model that reads a file and answers (two
  * rounds, no card). Three sides, each one delegation end to end, on one dev server and worker:
  *   (a) baseline: `POST /delegations?wait=true` over real HTTP on loopback to an in-process API
@@ -29,7 +29,7 @@ import { startApiServer } from '../src/server.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
 import type { DelegationResult } from '../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../src/temporal/delegations/facade.js';
-import { startWorkerRuntime } from '../src/worker.js';
+import { startWorkerRuntime } from '../src/worker/worker.js';
 import {
   alternate,
   median,

@@ -1,5 +1,5 @@
 /**
- * B-mcp: the MCP gateway (issue 9) against a plain SDK client, on the fixture server of
+ * The `mcp` bench: the MCP gateway against a plain SDK client, on the fixture server of
  * test/fixtures/mcp over stdio and over Streamable HTTP, one dev server and one worker
  * (startWorkerRuntime, in this process) for everything.
  *
@@ -20,7 +20,7 @@
  *    Its fair baseline: a plain SDK client's cold start, connect + one call, to a fresh server
  *    (stdio: a new process of the same fixture; http: a new session on the running server), so
  *    the row shows what deputy adds over the server's own start.
- * 3. A fresh worker (issue 31): a second startWorkerRuntime in this process, on a task queue of
+ * 3. A fresh worker: a second startWorkerRuntime in this process, on a task queue of
  *    its own, whose workspace declares the same stdio and http servers, so its pool starts
  *    empty and connects them ahead of use. Its first delegation's first call against a pooled
  *    call on the long-running worker, twice: (a) started the moment startWorkerRuntime resolved
@@ -43,16 +43,16 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { createAgentResolver } from '../src/agent-resolver.js';
+import { createAgentResolver } from '../src/worker/agent-resolver.js';
 import { loadConfig } from '../src/config/load.js';
 import { createRegistry } from '../src/definitions/registry/registry.js';
-import { createMcpTools } from '../src/mcp/gateway-tools.js';
-import { createMcpRuntime } from '../src/mcp/mcp-runtime.js';
+import { createMcpTools } from '../src/mcp-client/gateway-tools.js';
+import { createMcpRuntime } from '../src/mcp-client/mcp-runtime.js';
 import { liveConfigOf } from '../src/config/live-config.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { delegationWorkflowId, type DelegationResult } from '../src/shared/delegation.js';
 import { startDevServer } from '../src/servers/dev/dev-server.js';
-import { startWorkerRuntime, WORKFLOWS_PATH, type WorkerRuntime } from '../src/worker.js';
+import { startWorkerRuntime, WORKFLOWS_PATH, type WorkerRuntime } from '../src/worker/worker.js';
 import { countPids, startHttpFixture, stdioFixtureCommand } from '../test/fixtures/mcp/start.js';
 import {
   alternate,

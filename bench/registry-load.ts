@@ -1,11 +1,11 @@
 /**
- * B-registry: the registry loading 1,000 definitions (glob, read, hash, tolerant parse, index)
- * against a baseline that only reads the same files with `fs.readFile`, in the same run,
- * alternating. Reports the median time per definition and the ratio. The same is measured on
- * the real Claude Code files of test/fixtures/corpus, read at the ecosystem level (comma-separated
+ * The `registry` bench: the registry loading 1,000 definitions (glob, read, hash, tolerant parse,
+ * index) against a baseline that only reads the same files with `fs.readFile`, in the same run,
+ * alternating. Reports the median time per definition and the ratio. The same is measured on the
+ * real Claude Code files of test/fixtures/corpus, read at the ecosystem level (comma-separated
  * tools, aliases, YAML that needs recovering), which the corpus test checks for behaviour only.
- * Under each pair of rows, "of which" rows split the registry's time per definition by what it
- * was doing (cpu-breakdown.ts: a CPU profile of further loads in the same run).
+ * Under each pair of rows, "of which" rows split the registry's time per definition by what it was
+ * doing (cpu-breakdown.ts: a CPU profile of further loads in the same run).
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

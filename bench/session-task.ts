@@ -1,8 +1,8 @@
 /**
- * B-task: a foreground `Task` round trip in a session against a bare Temporal workflow of the same
- * shape (bench/bare-session.ts: resolveAgent, callModel, the same child delegation, callModel), and
- * against the same child delegation started directly, with the same scripted child (`reader`: one
- * `read` round, then its answer).
+ * The `session` bench: a foreground `Task` round trip in a session against a bare Temporal workflow
+ * of the same shape (bench/bare-session.ts: resolveAgent, callModel, the same child delegation,
+ * callModel), and against the same child delegation started directly, with the same scripted child
+ * (`reader`: one `read` round, then its answer).
  *
  * Session side: `sessions.start` with a message; the scripted main agent (`lead`) answers with a
  * `Task` call (main model round 1), the session starts `reader` as a child workflow and waits for
@@ -17,7 +17,7 @@
  * granularity): session start until the workflow task that recorded the reply, and delegation
  * start until it completed; the bare session until it completed. "Task overhead" is the
  * session's history time minus its two main model rounds (callModel scheduled to completed).
- * Targets (issue 31): the session at most 1.2x the bare session, the child run inside the session
+ * Targets: the session at most 1.2x the bare session, the child run inside the session
  * at most 1.05x the same delegation started directly; reported, not asserted.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -35,7 +35,7 @@ import { startDevServer } from '../src/servers/dev/dev-server.js';
 import { newSessionId } from '../src/temporal/delegations/ids.js';
 import { createSessions } from '../src/temporal/sessions/facade.js';
 import { sessionStartOptions } from '../src/temporal/sessions/start.js';
-import { bundleInProject, startWorkerRuntime } from '../src/worker.js';
+import { bundleInProject, startWorkerRuntime } from '../src/worker/worker.js';
 import {
   alternate,
   eventMs,

@@ -1,11 +1,11 @@
 /**
- * B-approve: one delegation that parks on an approval card, approved, run to completion. Through
- * the API (path A: `POST /delegations?wait=true` answers 202 with the card, `POST /cards/:id`
- * approves, `GET /delegations/:id` until it has a result, real HTTP on loopback via
- * startApiServer) against the same Delegations facade calls without HTTP (path B: `start`,
+ * The `start-and-approve` bench: one delegation that parks on an approval card, approved, run to
+ * completion. Through the API (path A: `POST /delegations?wait=true` answers 202 with the card,
+ * `POST /cards/:id` approves, `GET /delegations/:id` until it has a result, real HTTP on loopback
+ * via startApiServer) against the same Delegations facade calls without HTTP (path B: `start`,
  * `settle` until parked (what the wait does inside the API), `decide`, `get` until it has a
- * result). One dev server, one worker, one facade serve both; runs alternate. Target: p50 of A
- * at most 1.1x p50 of B.
+ * result). One dev server, one worker, one facade serve both; runs alternate. Target: p50 of A at
+ * most 1.1x p50 of B.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';

@@ -13,7 +13,7 @@
  *
  * All of it twice: on the dev server as deputy starts it (queue processors' poll limits raised,
  * DEV_SERVER_DYNAMIC_CONFIG) and with Temporal's default dynamic config, which is what a small
- * cluster runs with. Targets (raised, issue 31): back to back at most 1.15x the no-op floor's
+ * cluster runs with. Targets (raised): back to back at most 1.15x the no-op floor's
  * ms/step; 50 at once, wall per step at most 1.2x the no-op floor's run 50 at once (waves
  * alternate). The older figures (10 ms a step; 50 at once against one at a time) stay as rows.
  */

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../src/activities/index.js';
-import { createAgentResolver } from '../src/agent-resolver.js';
+import { createAgentResolver } from '../src/worker/agent-resolver.js';
 import { loadConfig } from '../src/config/load.js';
 import { createRegistry } from '../src/definitions/registry/registry.js';
 import { createBlobStore } from '../src/activities/blob-stores.js';
@@ -150,7 +150,7 @@ export async function startRig(options: RigOptions): Promise<Rig> {
         taskQueue: queue,
         workflowsPath: fileURLToPath(new URL('./bench-workflows.ts', import.meta.url)),
         activities,
-        // As deputy's own worker runs (src/worker.ts): its metric sink, cache, slots and heartbeat throttle.
+        // As deputy's own worker runs (src/worker/worker.ts): its metric sink, cache, slots and heartbeat throttle.
         sinks:
           tracing === undefined
             ? workflowMetricSinks

@@ -1,5 +1,5 @@
 /**
- * What tracing costs a step (issue 32): step-latency's 10-round delegation (22 activities) run
+ * What tracing costs a step: step-latency's 10-round delegation (22 activities) run
  * back to back, rotating between an untraced worker, a traced one and a second untraced one (an
  * A/A control: what it "adds" is the measurement's own spread) on the same dev server.
  * The traced worker runs Temporal's interceptors and deputy's spans and exports every span over

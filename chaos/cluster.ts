@@ -14,7 +14,7 @@ import { loadConfig, PROJECT_ROOT } from '../src/config/load.js';
 import { startApiServer, type ApiServer } from '../src/server.js';
 import { createDelegations, type Delegations } from '../src/temporal/delegations/facade.js';
 import { freePort, startDevServer, type DevServer } from '../src/servers/dev/dev-server.js';
-import { WORKFLOWS_PATH } from '../src/worker.js';
+import { WORKFLOWS_PATH } from '../src/worker/worker.js';
 
 export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,7 +10,7 @@ import type {
 } from '../src/shared/delegation.js';
 import { ANONYMOUS_CALLER } from '../src/shared/caller.js';
 import { delegationWorkflowId } from '../src/shared/delegation.js';
-import { eventsQuery, stateQuery } from '../src/shared/messages.js';
+import { eventsQuery, stateQuery } from '../src/shared/workflow-contract/messages.js';
 import { DeputyError } from '../src/errors.js';
 import type {
   Delegations,
@@ -100,7 +100,7 @@ export async function mapLimit<T, R>(
 
 /**
  * Starts a delegation through the facade, again while Temporal answers `unavailable`: on a
- * loaded machine an RPC can miss the facade's 1.5 s deadline (src/temporal/delegations/rpc.ts)
+ * loaded machine an RPC can miss the facade's 1.5 s deadline (src/temporal/calls/rpc.ts)
  * although it reached Temporal. The id is fixed, so a retry that finds it taken means the
  * first attempt did start it. Each retry is counted in `retries`.
  */

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config/load.js';
-import { startWorkerRuntime } from '../src/worker.js';
+import { startWorkerRuntime } from '../src/worker/worker.js';
 
 // Warnings only (a worker that lost its peer logs plenty), and no SDK signal handlers: SIGTERM
 // is this process's graceful stop below, as in `deputy worker`.

@@ -8,7 +8,7 @@ import { extname, join, relative } from 'node:path';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { PROJECT_ROOT } from '../src/config/load.js';
 import { TRACING_INTERCEPTORS_PATH } from '../src/tracing/worker-tracing.js';
-import { bundleInProject, WORKFLOWS_PATH } from '../src/worker.js';
+import { bundleInProject, WORKFLOWS_PATH } from '../src/worker/worker.js';
 
 export const SOURCE = join(PROJECT_ROOT, 'src');
 

@@ -13,11 +13,11 @@ export type DeputyErrorKind =
   | 'forbidden'
   /**
    * The target cannot be changed by anyone through deputy: a built-in or ecosystem definition
-   * (API-4), or a level that is not writable. Answered 403 like `forbidden`, with its own code.
+   * or a level that is not writable. Answered 403 like `forbidden`, with its own code.
    */
   | 'read-only'
   | 'unauthorized'
-  /** The HTTP request itself is refused before any route runs (API-7): wrong host, media type, size. */
+  /** The HTTP request itself is refused before any route runs: wrong host, media type, size. */
   | 'misdirected'
   | 'unsupported-media-type'
   | 'too-large'
@@ -36,7 +36,7 @@ export interface DeputyErrorOptions {
   issues?: Issue[];
   /**
    * The stable `code` the API answers with, when it is more precise than the kind's own
-   * (src/api/http/errors.ts): `invalid_config` for a definition or configuration (API-4),
+   * (src/api/http/errors.ts): `invalid_config` for a definition or configuration,
    * `agent_not_found`, `agent_already_exists`, `agent_name_reserved`, `mcp_server_not_found`.
    */
   code?: ErrorCode;
@@ -94,12 +94,12 @@ export function isDeputyError(error: unknown, kind?: DeputyErrorKind): error is 
   return error instanceof DeputyError && (kind === undefined || error.kind === kind);
 }
 
-/** No agent by that name (404 `agent_not_found`, API-4). */
+/** No agent by that name (404 `agent_not_found`). */
 export function agentNotFound(message: string): DeputyError {
   return new DeputyError('not-found', message, { code: 'agent_not_found' });
 }
 
-/** A definition (or a change to one) that fails validation: 422 `invalid_config` (API-4). */
+/** A definition (or a change to one) that fails validation: 422 `invalid_config`. */
 export function invalidDefinition(
   issues: Issue[],
   message = 'the definition is invalid',

@@ -1,6 +1,6 @@
 /**
- * Puts the API on a socket. With auth disabled the server refuses any host but loopback
- * (API-7): an unauthenticated API on a network interface would let anyone approve cards. Which
+ * Puts the API on a socket. With auth disabled the server refuses any host but loopback:
+ * an unauthenticated API on a network interface would let anyone approve cards. Which
  * `Host` names it then answers to is the app's business (src/api/http/host-guard.ts); this module
  * only tells it the extra names: DEPUTY_ALLOWED_HOSTS and a specific bind address.
  */
@@ -19,7 +19,7 @@ import { liveSecretMasker } from './secrets/live-masker.js';
 import { maskedLogger } from './secrets/masked-logger.js';
 import { createServerRefusingMalformedHosts } from './api/http/host-syntax.js';
 import { createMcpHttpEndpoint } from './mcp-door/http-endpoint.js';
-import { countedDelegations } from './metrics/counted-delegations.js';
+import { countedDelegations } from './temporal/delegations/counted.js';
 
 export interface ApiServer {
   /** `http://host:port`, with the port actually bound (config port 0 picks a free one). */
@@ -102,7 +102,7 @@ export async function startApiServer(
     if (!deps.allowUnauthenticatedBind) {
       throw new DeputyError(
         'forbidden',
-        `refusing to listen on ${config.api.host} without auth: configure auth.tokens or use a loopback host (API-7)`,
+        `refusing to listen on ${config.api.host} without auth: configure auth.tokens or use a loopback host (docs/http-api.md, "Authentication")`,
       );
     }
     logger.warn(
@@ -114,7 +114,7 @@ export async function startApiServer(
   const hosts = hostCheckOf(config, deps, logger);
   // Starts and card decisions are counted for `GET /metrics`, through the routes and the door.
   const delegations = countedDelegations(deps.delegations);
-  // The MCP door at /mcp (API-9): answers masked like the routes', sessions closed with the server.
+  // The MCP door at /mcp: answers masked like the routes', sessions closed with the server.
   const mcpDoor =
     deps.mcpDoor ??
     (deps.definitions === undefined

@@ -1,5 +1,5 @@
 /**
- * The watched workspace configuration (issue 8): real files in a temporary workspace, a real
+ * The watched workspace configuration: real files in a temporary workspace, a real
  * chokidar watcher. A valid edit applies, an invalid one keeps the last good configuration and
  * says why (never with a secret value), a later valid edit recovers; creating and deleting the
  * file (and its folder) are seen; the live masker never masks less after an edit.

@@ -1,5 +1,5 @@
 /**
- * `temporal.workspaceId` (issue 16): read from the file, overridden by DEPUTY_WORKSPACE_ID,
+ * `temporal.workspaceId`: read from the file, overridden by DEPUTY_WORKSPACE_ID,
  * validated strictly, and turned into the workspace's tool queue.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../src/shared/config-error.js';
 import { loadConfig, readConfigFile } from '../src/config/load.js';
-import { toolQueueOf } from '../src/shared/tool-queue.js';
+import { toolQueueOf } from '../src/shared/workflow-contract/tool-queue.js';
 
 async function workspaceWith(config: string | null): Promise<string> {
   const workspace = mkdtempSync(join(tmpdir(), 'deputy-workspace-id-'));

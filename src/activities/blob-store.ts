@@ -1,6 +1,6 @@
 /**
  * Content-addressed storage for large tool results and capability snapshots, so they do not ride
- * in every activity payload of a long delegation (RUN-9). One interface, two places: the data
+ * in every activity payload of a long delegation. One interface, two places: the data
  * directory (`FileBlobStore`, the dev-server default; workers on several machines must share it)
  * or a PostgreSQL table every worker reaches over the network (src/activities/postgres-blob-store.ts).
  * src/activities/blob-stores.ts picks one.

@@ -1,5 +1,5 @@
 /**
- * Hooks written in Claude Code's form (issue 11), run with Claude Code's contract: its input
+ * Hooks written in Claude Code's form, run with Claude Code's contract: its input
  * JSON on stdin (`session_id, cwd, hook_event_name, tool_name, tool_input`, PostToolUse adds
  * `tool_response`); exit 0 = ok, its stdout may be JSON with
  * `hookSpecificOutput.permissionDecision: allow|deny|ask` (or the older `decision:
@@ -12,26 +12,12 @@ import { CancelledFailure, Context, log } from '@temporalio/activity';
 import type { DeputyConfig } from '../config/schema.js';
 import type { HookCommandRef } from '../shared/capability-snapshot.js';
 import type { ToolCallRequest } from '../shared/model-contract.js';
+import type {
+  ClaudeDecision,
+  PreToolHooksAnswer,
+  PreToolHooksInput,
+} from '../shared/workflow-contract/activities.js';
 import { REASON_CHARS, spawnHook, STDOUT_CHARS, type HookRun } from './hooks.js';
-
-export type ClaudeDecision = 'allow' | 'deny' | 'ask';
-
-export interface PreToolHooksInput {
-  /** The PreToolUse hooks in Claude Code's form whose matcher matched, in order. */
-  hooks: HookCommandRef[];
-  /** Claude Code's name of the tool (`Bash`, `Write`, `mcp__server__tool`). */
-  toolName: string;
-  call: ToolCallRequest;
-}
-
-export interface PreToolHooksAnswer {
-  /** The strictest decision any hook gave (deny > ask > allow); null = none gave one. */
-  decision: ClaudeDecision | null;
-  /** The deciding hook's reason (exit 2: its stderr). */
-  reason: string;
-  /** Non-blocking errors: a hook that failed otherwise, timed out, or wrote unreadable JSON. */
-  errors: string[];
-}
 
 /** Claude Code's input for a tool event, from a deputy call. */
 export function claudeToolInput(

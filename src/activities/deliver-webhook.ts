@@ -8,7 +8,11 @@ import { createHmac } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/activity';
 import type { DeputyConfig } from '../config/schema.js';
 import type { SecretMasker } from '../secrets/masker.js';
-import { WEBHOOK_GONE, WEBHOOK_REJECTED, type Notification } from '../shared/notifications.js';
+import {
+  WEBHOOK_GONE,
+  WEBHOOK_REJECTED,
+  type Notification,
+} from '../shared/workflow-contract/notifications.js';
 import { webhookCardLinks } from './webhook-card-links.js';
 
 export interface DeliverWebhookInput {

@@ -1,5 +1,5 @@
 /**
- * Definition hooks (DEF-1): shell commands run around tool calls. A `PreToolUse` hook that
+ * Definition hooks: shell commands run around tool calls. A `PreToolUse` hook that
  * exits non-zero blocks the call, and its stderr is the reason the model reads; a failing
  * `PostToolUse` hook is reported next to the result. Hooks get the call as JSON on stdin.
  */

@@ -5,7 +5,7 @@
 import type { DeputyConfig } from '../config/schema.js';
 import { liveConfigOf, type LiveConfig } from '../config/live-config.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
-import type { McpGatewayDeps } from '../mcp/gateway-tools.js';
+import type { McpGatewayDeps } from '../mcp-client/gateway-tools.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { BlobStore } from './blob-store.js';
 import { createBlobStore } from './blob-stores.js';
@@ -15,10 +15,16 @@ import type { AgentResolver } from './resolve-agent.js';
 import { resolveAgentActivity } from './resolve-agent.js';
 import { runToolActivity } from './run-tool.js';
 import { SnapshotStore } from './snapshot-store.js';
-import type { CallModelInput, ResolveAgentInput, RunToolInput, StopHooksInput } from './types.js';
+import type {
+  CallModelInput,
+  PreToolHooksInput,
+  ResolveAgentInput,
+  RunToolInput,
+  StopHooksInput,
+} from '../shared/workflow-contract/activities.js';
 import { runStopHooksActivity } from './stop-hooks.js';
 import { deliverWebhookActivity, type DeliverWebhookInput } from './deliver-webhook.js';
-import { runPreToolHooksActivity, type PreToolHooksInput } from './claude-hooks.js';
+import { runPreToolHooksActivity } from './claude-hooks.js';
 
 export interface ActivityDependencies {
   /**
@@ -33,7 +39,7 @@ export interface ActivityDependencies {
    * from `process.env` (src/secrets/live-masker.ts).
    */
   secrets?: SecretMasker;
-  /** The process's MCP clients (src/mcp/). Without them MCP tools fail with a clear message. */
+  /** The process's MCP clients (src/mcp-client/). Without them MCP tools fail with a clear message. */
   mcp?: McpGatewayDeps;
   /**
    * Where large results and snapshots go. Default: `createBlobStore` on the data directory and

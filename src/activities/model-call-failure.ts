@@ -11,7 +11,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { ModelCallError } from '../models/model-adapter.js';
 import { seconds } from '../models/provider-errors.js';
 import type { SecretMasker } from '../secrets/masker.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
 
 /** Temporal's defaults, for a policy that leaves them out. */
 const DEFAULT_INITIAL_MS = 1000;

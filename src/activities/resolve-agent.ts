@@ -3,11 +3,11 @@ import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import type { BlobRef } from '../shared/model-contract.js';
 import type { SnapshotStore } from './snapshot-store.js';
-import type { ResolveAgentInput, ResolvedAgent } from './types.js';
+import type { ResolveAgentInput, ResolvedAgent } from '../shared/workflow-contract/activities.js';
 
 /** How one resolution differs from a plain delegation's (ResolveAgentInput's optional fields). */
 export type ResolveOptions = Omit<ResolveAgentInput, 'agent' | 'caller'>;
-import { FAILURE_TYPES } from '../shared/failures.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
 import { isPermissionMode, PERMISSION_MODES } from '../shared/policy-contract.js';
 
 /** Turns an agent name and a caller into a snapshot; the worker builds it from the registry. */
@@ -18,7 +18,7 @@ export interface AgentResolver {
 }
 
 /**
- * First step of every delegation (RUN-1): the snapshot it returns is recorded in history, so a
+ * First step of every delegation: the snapshot it returns is recorded in history, so a
  * later edit of the definition changes nothing for this run and replay is deterministic. The
  * resolver builds the snapshot whole (src/capabilities/resolve.ts); here it is masked, stored,
  * and named by its reference, which is what the workflow receives.

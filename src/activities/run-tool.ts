@@ -8,14 +8,14 @@ import type { SecretMasker } from '../secrets/masker.js';
 import { toolFailureText } from '../shared/tools/tool-contract.js';
 import { limitText } from '../tools/output-limit.js';
 import { deputyRoots } from '../paths/deputy-roots.js';
-import { createMcpTools, type McpGatewayDeps } from '../mcp/gateway-tools.js';
+import { createMcpTools, type McpGatewayDeps } from '../mcp-client/gateway-tools.js';
 import { ToolError } from '../tools/tool.js';
 import { buildToolbox } from '../tools/toolbox.js';
 import { offloadLongResult, type BlobStore } from './blob-store.js';
 import { heartbeatOf, whileHeartbeating } from './heartbeat.js';
 import { runPostToolHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
-import type { ToolOutcome, ToolRun } from './types.js';
+import type { ToolOutcome, ToolRun } from '../shared/workflow-contract/activities.js';
 import { deputyMetrics, type ToolRunOutcome } from '../metrics/deputy-metrics.js';
 
 /** The built-in tools that list or search a tree, and so consult the hidden roots themselves. */

@@ -2,16 +2,21 @@
  * Capability snapshots by reference. `resolveAgent` stores the snapshot it returns in the blob
  * store (content-addressed, shared by every worker: the data directory or PostgreSQL, see
  * src/activities/blob-stores.ts), and tool and model calls name it by its digest: a round's
- * history then holds the call, not another copy of every tool schema and the whole system prompt
- * (RUN-9). The snapshot itself still sits in history once, in `resolveAgent`'s result, which is
+ * history then holds the call, not another copy of every tool schema and the whole system prompt.
+ * The snapshot itself still sits in history once, in `resolveAgent`'s result, which is
  * what replay and a lost blob fall back on.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { CapabilitySnapshot } from '../shared/capability-snapshot.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
 import type { BlobRef } from '../shared/model-contract.js';
 import { BlobMissingError, type BlobStore } from './blob-store.js';
-import type { CallModelInput, ModelCall, RunToolInput, ToolRun } from './types.js';
+import type {
+  CallModelInput,
+  ModelCall,
+  RunToolInput,
+  ToolRun,
+} from '../shared/workflow-contract/activities.js';
 
 /** Parsed snapshots kept in memory: a worker's recent delegations skip the blob read and parse. */
 const CACHED_SNAPSHOTS = 512;

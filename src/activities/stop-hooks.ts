@@ -2,7 +2,7 @@ import { Context } from '@temporalio/activity';
 import type { DeputyConfig } from '../config/schema.js';
 import { runClaudeStopHooks } from './claude-hooks.js';
 import { runHooks } from './hooks.js';
-import type { StopHooksInput } from './types.js';
+import type { StopHooksInput } from '../shared/workflow-contract/activities.js';
 
 /** Runs the definition's `Stop` hooks once the delegation has its result; returns a failure or null. */
 export async function runStopHooksActivity(

@@ -1,5 +1,5 @@
 /**
- * A compaction's summary (issue 30): the same model, sent the rounds to replace and a fixed
+ * A compaction's summary: the same model, sent the rounds to replace and a fixed
  * instruction (src/shared/compaction.ts), with the agent's tools still declared (a provider
  * refuses tool calls in a conversation without them) but none run: only the answer's text counts.
  * An empty answer fails without retries, and the workflow drops the rounds with a note instead.
@@ -7,7 +7,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { SUMMARY_EMPTY, summaryRequest } from '../shared/compaction.js';
 import type { TokenUsage } from '../shared/model-contract.js';
-import type { ModelCall, ModelTurn } from './types.js';
+import type { ModelCall, ModelTurn } from '../shared/workflow-contract/activities.js';
 
 /** What the workflow records of a summary call. */
 export interface RoundsSummary {

@@ -1,5 +1,5 @@
 /**
- * One-tap links in a `card.*` webhook body (issue 30), minted here in the activity that sends it:
+ * One-tap links in a `card.*` webhook body, minted here in the activity that sends it:
  * the workflow never holds the signing key (anything it holds is recorded in history).
  *
  * They decide as `webhook:<name>`, an admin: the operator who configured the webhook and the link
@@ -11,9 +11,9 @@ import { createHash } from 'node:crypto';
 import type { DeputyConfig } from '../config/schema.js';
 import { linkKeys } from '../secrets/link-keys.js';
 import { mintCardLinks } from '../secrets/link-mint.js';
-import type { CardLinks } from '../shared/card-links.js';
+import type { CardLinks } from '../shared/cards/card-links.js';
 import { ADMIN_ROLE } from '../shared/caller.js';
-import type { Notification } from '../shared/notifications.js';
+import type { Notification } from '../shared/workflow-contract/notifications.js';
 
 /** The identity a webhook's links decide as. */
 export function webhookLinkIdentity(webhook: string) {

@@ -9,7 +9,7 @@ import { localOperator } from '../local-operator.js';
 import { definitionSecretSource } from '../secrets/definition-secrets.js';
 import { liveSecretMasker } from '../secrets/live-masker.js';
 import type { DefinitionRegistry } from '../definitions/registry/registry.js';
-import type { McpRuntime } from '../mcp/mcp-runtime.js';
+import type { McpRuntime } from '../mcp-client/mcp-runtime.js';
 import type { McpHttpEndpoint } from '../mcp-door/http-endpoint.js';
 import { registerMcpDoorRoutes } from './mcp/routes.js';
 import type { Delegations } from '../temporal/delegations/facade.js';
@@ -44,16 +44,16 @@ import { liveAuth } from './http/live-auth.js';
 import { registerMcpRoutes } from './workspace/mcp-routes.js';
 import { registerSessionRoutes } from './sessions/routes.js';
 import { registerScheduleRoutes } from './schedules/routes.js';
-import type { Schedules } from '../schedules/types.js';
+import type { Schedules } from '../temporal/schedules/types.js';
 import { registerWorkspaceRoutes } from './workspace/routes.js';
 import { openApiDocument } from './openapi/document.js';
-import { registerMetricsRoute } from '../metrics/api-route.js';
+import { registerMetricsRoute } from './metrics/route.js';
 
 export interface AppDeps {
   delegations: Delegations;
-  /** Sessions (RUN-7) on the same client; without it the session routes answer 503. */
+  /** Sessions on the same client; without it the session routes answer 503. */
   sessions?: Sessions;
-  /** Schedules (issue 32) on the same client; without them the schedule routes answer 503. */
+  /** Schedules on the same client; without them the schedule routes answer 503. */
   schedules?: Schedules;
   config: DeputyConfig;
   /**
@@ -66,7 +66,7 @@ export interface AppDeps {
   logger?: Logger;
   events?: EventStreamOptions;
   /**
-   * The definition registry the authoring routes read and write (API-1 to API-4). Without it
+   * The definition registry the authoring routes read and write. Without it
    * those routes answer 503. Its names also check delegation starts, unless `agentNames` is given.
    */
   definitions?: DefinitionRegistry;
@@ -208,7 +208,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   return app;
 }
 
-/** The agents' own `background: true` (DEF-1), when the app knows the definitions. */
+/** The agents' own `background: true`, when the app knows the definitions. */
 function backgroundRule(definitions: DefinitionRegistry | undefined) {
   return definitions === undefined
     ? {}

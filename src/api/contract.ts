@@ -23,7 +23,7 @@ import type {
 } from './delegations/schemas.js';
 import type { ListSessionsQuerySchema, StartSessionBodySchema } from './sessions/schemas.js';
 
-// Agents (API-1 to API-4), their check and the text generation of the editor.
+// Agents, their check and the text generation of the editor.
 export type {
   AgentDetail,
   AgentSummary,
@@ -53,7 +53,7 @@ export type { StateView, Withheld } from '../rights/transcript-view.js';
 export type ResumeDelegationRequest = z.input<typeof ResumeDelegationBodySchema>;
 export type { SteeringMessage } from '../shared/steering.js';
 
-// Schedules (issue 32): recurring delegations.
+// Schedules: recurring delegations.
 import type {
   CreateScheduleBodySchema,
   ScheduleDeletedSchema,
@@ -69,7 +69,7 @@ export type ScheduleDeleted = z.infer<typeof ScheduleDeletedSchema>;
 
 // The approvals inbox's events.
 export type { CardOutcome, CardStreamEvent } from './cards/stream.js';
-/** One result of `POST /cards/decisions` (several cards decided in one request, issue 30). */
+/** One result of `POST /cards/decisions` (several cards decided in one request). */
 import type { CardDecisionResultSchema } from './cards/batch-schemas.js';
 export type CardDecisionResult = z.infer<typeof CardDecisionResultSchema>;
 
@@ -81,4 +81,4 @@ export type {
   McpServerList,
   McpServerTools,
   McpTrustAnswer,
-} from '../mcp/mcp-view-schemas.js';
+} from '../mcp-client/mcp-view-schemas.js';

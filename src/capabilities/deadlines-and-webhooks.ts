@@ -8,7 +8,7 @@ import type { LoadedDefinition } from '../definitions/definition.js';
 import type { CapabilitySnapshot, CardDeadlines } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import { parseDuration } from '../shared/duration.js';
-import type { WebhookRoutes } from '../shared/notifications.js';
+import type { WebhookRoutes } from '../shared/workflow-contract/notifications.js';
 
 /**
  * The card deadlines in effect: each of the definition's three fields, else the workspace's.

@@ -15,7 +15,7 @@ import { MAX_SKILLS } from '../definitions/schema.js';
 import { knowledgeGlobProblem } from '../shared/knowledge-glob.js';
 import type { SkillIndex } from './skill-discovery.js';
 
-/** The memory directory of CAP-5: private per agent, or the main agent's shared one. */
+/** An agent's memory directory: private per agent, or the main agent's shared one. */
 export function memoryDirectory(
   dataDir: string,
   agentName: string,
@@ -27,10 +27,10 @@ export function memoryDirectory(
     : join(dataDir, 'memory', 'main');
 }
 
-/** DEF-1 agent names; checked again here because the name becomes a directory. */
+/** Agent names (definitions/names.ts); checked again here because the name becomes a directory. */
 const AGENT_NAME = /^[a-z0-9][a-z0-9-]*$/;
 
-/** CAP-5: where the agent's memory lives, or nothing (said) when its name cannot be a directory. */
+/** Where the agent's memory lives, or nothing (said) when its name cannot be a directory. */
 export function resolveMemory(
   dataDir: string,
   agentName: string,
@@ -51,7 +51,7 @@ export function resolveMemory(
   return directory === null ? null : { mode, directory };
 }
 
-/** Knowledge sources whose glob stays in the workspace, each name once (CAP-4). */
+/** Knowledge sources whose glob stays in the workspace, each name once. */
 export function resolveKnowledge(
   sources: KnowledgeSourceRef[],
   diagnostics: Diagnostic[],
@@ -85,7 +85,7 @@ export function resolveKnowledge(
   return result;
 }
 
-/** The declared skills found in discovery's index, at most MAX_SKILLS (CAP-2). */
+/** The declared skills found in discovery's index, at most MAX_SKILLS. */
 export function resolveSkills(
   declared: string[],
   index: SkillIndex,

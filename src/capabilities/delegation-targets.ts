@@ -1,13 +1,13 @@
 /**
- * Which agents a main agent may hand work to (RUN-7). A session's definition may name the
+ * Which agents a main agent may hand work to. A session's definition may name the
  * delegation tools in `tools` (`Task`, `Agent`, `TaskOutput`, `TaskStop`, harmless: a session
  * always has them), narrow the agents with Claude Code's `Task(a, b)` / `Agent(a, b)`, or take
  * delegation away with `disallowedTools: [Task]`. A delegate reads none of this: its specs go
- * through tool-spec.ts, which refuses them with a diagnostic (it never delegates).
+ * through tool-selection/spec-match.ts, which refuses them with a diagnostic (it never delegates).
  */
 import type { DelegateTarget } from '../shared/tools/delegation-tools.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
-import { splitPatternSpec } from './tool-spec.js';
+import { splitPatternSpec } from './tool-selection/spec-match.js';
 
 const BARE_SPECS = new Set(['task', 'agent', 'taskoutput', 'taskstop']);
 const PATTERN_TOOLS = new Set(['task', 'agent']);

@@ -14,7 +14,7 @@ export interface McpServerLive {
 /** The live view of the definition's server `name`; undefined = no pool to ask (tests, CLI). */
 export type McpLiveLookup = (name: string) => McpServerLive | undefined;
 
-/** What the agent resolver asks of the process's MCP clients (src/mcp/mcp-runtime.ts has it). */
+/** What the agent resolver asks of the process's MCP clients (src/mcp-client/mcp-runtime.ts has it). */
 export interface McpStatusSource {
   live(agent: string, name: string): McpServerLive;
   /** Waits (up to `timeoutMs`) for those of the servers that are connecting right now. */

@@ -1,5 +1,5 @@
 /**
- * The declared MCP servers (CAP-3): each matched to the workspace's configuration (or taken as
+ * The declared MCP servers: each matched to the workspace's configuration (or taken as
  * written inline), and its live state as the worker's pool sees it now. A server not in place
  * (not configured, disabled, not connected) keeps its gateway entry and is said to be missing.
  */
@@ -8,7 +8,7 @@ import type { McpServerRef } from '../shared/capability-snapshot.js';
 import type { Diagnostic } from '../shared/diagnostics.js';
 import type { McpLiveLookup, McpServerLive } from './mcp-live.js';
 import type { CapabilityConfigView } from './resolve-input.js';
-import { list } from './tool-resolution.js';
+import { list } from './tool-selection/selection-state.js';
 
 /**
  * Each declared server's live state, when the worker could say. A server that is configured but

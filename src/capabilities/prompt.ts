@@ -10,7 +10,7 @@ import type { PolicyFlags } from '../shared/policy-contract.js';
 import { parseCommandPattern } from '../policy/tool-patterns.js';
 
 /**
- * Prompt assembly (CAP-6): framing -> policy notes (permission mode, then tool patterns) ->
+ * Prompt assembly: framing -> policy notes (permission mode, then tool patterns) ->
  * capability catalog (skills -> knowledge -> MCP -> memory) -> definition body. A dimension that
  * is not declared contributes no byte at all, and neither do the policy notes when there are no
  * policy flags and no tool patterns, so a definition declaring none assembles to exactly
@@ -31,7 +31,7 @@ export const SUBAGENT_FRAMING =
   'gets "you don\'t have that". Work on the task, then answer with your result as plain text: ' +
   'your final answer is what the parent receives.\n\n';
 
-/** A session's main agent: it talks with a person and hands work to subagents (RUN-7). */
+/** A session's main agent: it talks with a person and hands work to subagents. */
 export const MAIN_AGENT_FRAMING =
   'You are the main agent of a session: you talk with the user and may hand tasks to subagents ' +
   'with the Task tool (each works with its own tools and answers you with its result). You can ' +
@@ -55,7 +55,7 @@ export interface PromptParts {
   mcpLive?: ReadonlyMap<string, McpServerLive>;
   /** null = memory not declared. */
   memory: PromptMemory | null;
-  /** The snapshot's `toolPatterns` (issue 11); absent or empty: no section. */
+  /** The snapshot's `toolPatterns` (Claude Code patterns); absent or empty: no section. */
   toolPatterns?: Readonly<Record<string, readonly string[]>>;
   /** The snapshot's `policyFlags` (permissionMode); absent, or neither plan nor dontAsk: none. */
   policyFlags?: PolicyFlags;

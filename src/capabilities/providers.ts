@@ -13,7 +13,7 @@ import {
 } from '../shared/tools/capability-tool-schemas.js';
 
 /**
- * The tool catalog as providers (CAP-1). Provider and tool names here are the canonical
+ * The tool catalog as providers. Provider and tool names here are the canonical
  * registered names; definitions match them case-insensitively.
  */
 export const TOOL_PROVIDERS: readonly ToolProviderInfo[] = [
@@ -43,14 +43,14 @@ export function capabilityDimensionOf(providerName: string): CapabilityDimension
   return PROVIDER_DIMENSIONS[providerName] ?? null;
 }
 
-/** Classes that change things: with auth on they need the admin role (CAP-1). */
+/** Classes that change things: with auth on they need the admin role. */
 const ROLE_GATED_CLASSES: ReadonlySet<ToolClass> = new Set(['write', 'exec', 'config']);
 
 /**
  * Write-class tools whose writes cannot leave a directory fixed when the tool is built (not the
  * workspace, not a path the model chooses). `memory_write` appends to the agent's own memory
- * directory only (CAP-5), so gating it behind the admin role would take memory away from every
- * non-admin caller for no safety gain. It stays write-class so it runs at most once (RUN-3).
+ * directory only, so gating it behind the admin role would take memory away from every
+ * non-admin caller for no safety gain. It stays write-class so it runs at most once.
  */
 const SELF_CONFINED_TOOLS: ReadonlySet<string> = new Set(['memory_write']);
 
@@ -63,7 +63,7 @@ export function requiredRoleOf(provider: ToolProviderInfo, tool: ToolSchema): st
   return undefined;
 }
 
-/** A caller with no identity (auth disabled) is not filtered (CAP-1). */
+/** A caller with no identity (auth disabled) is not filtered. */
 export function isPermitted(caller: Caller, provider: ToolProviderInfo, tool: ToolSchema): boolean {
   if (caller.id === null) return true;
   const role = requiredRoleOf(provider, tool);

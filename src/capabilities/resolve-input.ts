@@ -22,7 +22,7 @@ export interface CapabilityConfigView {
     string,
     Pick<ConfiguredMcpServer, 'enabled' | 'approve'> & { toolTimeoutSeconds?: number | undefined }
   >;
-  /** Default per-MCP-call timeout in seconds (CAP-3). */
+  /** Default per-MCP-call timeout in seconds. */
   mcpToolTimeoutSeconds: number;
   writableRoots?: DeputyConfig['writableRoots'];
   /** The workspace's card deadlines; omitted: none. */
@@ -53,14 +53,14 @@ export interface ResolveInput {
   /** The declared MCP servers as the worker's pool sees them now; omitted = unknown. */
   mcpLive?: McpLiveLookup;
   /**
-   * Resolve as a session's main agent (RUN-7): with the delegation tools, whose `Task` lists
+   * Resolve as a session's main agent: with the delegation tools, whose `Task` lists
    * these agents (every definition; the agent itself is left out). Absent = a delegate, which
    * never has them.
    */
   session?: { agents: readonly DelegateTarget[] };
   /**
-   * The permission mode the caller stated (issue 29, API-9): the snapshot's policy is the lower
-   * of the agent's and this mode's. Absent: the agent's own.
+   * The permission mode the caller stated (docs/policy.md, "The caller's ceiling"): the snapshot's
+   * policy is the lower of the agent's and this mode's. Absent: the agent's own.
    */
   callerMode?: PermissionMode;
 }

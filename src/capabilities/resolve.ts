@@ -1,6 +1,6 @@
 import type { LoadedDefinition } from '../definitions/definition.js';
-import { capPolicy } from '../definitions/read/permission-ceiling.js';
-import { effectivePolicy } from '../definitions/read/permission-mode.js';
+import { capPolicy } from '../policy/permission-ceiling.js';
+import { effectivePolicy } from '../policy/permission-mode.js';
 import type {
   CapabilitySnapshot,
   KnowledgeSourceRef,
@@ -20,20 +20,20 @@ import { liveServers, resolveMcpServers } from './mcp-servers.js';
 import { assembleSystemPrompt, MAIN_AGENT_FRAMING, SUBAGENT_FRAMING } from './prompt.js';
 import { TOOL_PROVIDERS, type CapabilityDimension } from './providers.js';
 import type { ResolveInput } from './resolve-input.js';
-import { resolveTools } from './resolve-tools.js';
+import { resolveTools } from './tool-selection/resolve-tools.js';
 
 /**
- * Capability resolution (SPEC section 2): definition + configuration + caller roles ->
+ * Capability resolution: definition + configuration + caller roles ->
  * capability snapshot with diagnostics. A pure function: everything that needs the file system
  * (skill discovery, resident memory) is read beforehand and passed in, so it is testable
- * without a server and deterministic for the delegation that records its result (RUN-1).
+ * without a server and deterministic for the delegation that records its result.
  */
 
 export type { CapabilityConfigView, ResolveInput } from './resolve-input.js';
 export const TOOL_RESULT_MAX_CHARS = 32_000;
 
 /**
- * The snapshot a delegation runs with, whole: the agent resolver (src/agent-resolver.ts) only
+ * The snapshot a delegation runs with, whole: the agent resolver (src/worker/agent-resolver.ts) only
  * reads what this needs from disk, and the resolveAgent activity only masks and stores what it
  * returns. Nothing else adds to a snapshot.
  */
@@ -50,7 +50,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
   const delegation = input.session === undefined ? undefined : delegationSpecs();
   const own = selectTools(input, dimensions, declared, delegation, diagnostics);
   // Appended after the agent's own tools: scoping has run, roles cannot take delegating away
-  // (it grants nothing the children would not resolve under the same roles, POL-4).
+  // (it grants nothing: the children resolve under the caller's roles too).
   const targets =
     input.session === undefined || delegation === undefined
       ? null
@@ -71,8 +71,8 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     knowledge: effective.knowledge,
     mcpServers: effective.mcpServers,
     memory: effective.memory,
-    // permissionMode's effect (issue 11), when the file sets it without approvalMode; capped by
-    // the caller's mode (issue 29), and then what the caller asked and the agent's own.
+    // permissionMode's effect, when the file sets it without approvalMode; capped by
+    // the caller's mode, and then what the caller asked and the agent's own.
     ...policy,
     background: definition.background,
     // Only on a session's snapshot: delegates' snapshots stay as they were (replay).
@@ -121,7 +121,7 @@ function resolveDimensions(input: ResolveInput, diagnostics: Diagnostic[]): Dime
   return { knowledge, skills, servers, live, memory };
 }
 
-/** The agent's own tools (CAP-1), without delegation's, and the servers its gateway scopes. */
+/** The agent's own tools, without delegation's, and the servers its gateway scopes. */
 interface OwnTools {
   tools: ToolSchema[];
   mcpServers: McpServerRef[];
@@ -209,7 +209,7 @@ function inEffect(
   };
 }
 
-/** The system prompt (CAP-6) of what is in effect. */
+/** The system prompt of what is in effect (prompt.ts). */
 function promptOf(
   input: ResolveInput,
   effective: Effective,
@@ -238,7 +238,7 @@ function promptOf(
 /**
  * The approval mode in effect and, only when there are any, the flags permissionMode adds; with
  * a caller's mode, the lower of the two, what the caller stated and the agent's own. A snapshot
- * without a caller's mode has exactly the fields it had before issue 29.
+ * without a caller's mode has exactly the fields it had before callers could state one.
  */
 function policyOf(
   definition: LoadedDefinition['definition'],

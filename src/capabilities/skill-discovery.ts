@@ -7,7 +7,7 @@ import type { Diagnostic } from '../shared/diagnostics.js';
 import { splitSkillFile } from '../definitions/skill-file.js';
 import { readRegularTextSync } from '../paths/regular-file.js';
 
-/** Discovery layers of CAP-2, highest priority first. */
+/** Skill discovery layers, highest priority first; the first hit wins a name. */
 export type SkillLayer =
   'workspace' | 'ecosystem-workspace' | 'system' | 'ecosystem-user' | 'plugin';
 
@@ -33,7 +33,7 @@ export type SkillDiscoveryConfig = Pick<DeputyConfig, 'workspace' | 'projectRoot
 
 const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** The directories searched, in priority order (SPEC CAP-2). */
+/** The directories searched, in priority order. */
 export function skillLayerDirectories(
   config: SkillDiscoveryConfig,
   options: SkillDiscoveryOptions = {},

@@ -10,7 +10,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import type { Run } from './exit-codes.js';
 import { printJson } from './io.js';
 
-/** MCP env values and headers are secrets: never printed, as over HTTP (API-2). */
+/** MCP env values and headers are secrets: never printed, as over HTTP. */
 function redacted(loaded: LoadedDefinition): LoadedDefinition {
   const mcpServers = loaded.definition.mcpServers.map((server) =>
     typeof server === 'string'
@@ -152,7 +152,7 @@ async function resolveFor(
   name: string,
   { roles, main }: { roles?: string | undefined; main?: boolean | undefined },
 ) {
-  const { createAgentResolver } = await import('../agent-resolver.js');
+  const { createAgentResolver } = await import('../worker/agent-resolver.js');
   const caller =
     roles === undefined
       ? ANONYMOUS_CALLER

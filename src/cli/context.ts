@@ -86,7 +86,7 @@ export function withDelegations<T>(
   return withFacades(command, ({ delegations }, config) => fn(delegations, config));
 }
 
-/** Runs `fn` with the Schedules facade (issue 32). */
+/** Runs `fn` with the Schedules facade. */
 export function withSchedules<T>(
   command: Command,
   fn: (schedules: Facades['schedules'], config: DeputyConfig) => Promise<T>,

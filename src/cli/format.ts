@@ -8,8 +8,8 @@ import type {
 import { describePermission } from '../shared/permission-in-effect.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
 import type { DelegationDetail, ModelRetry } from '../temporal/delegations/types.js';
-import { grantLines } from './grant-lines.js';
-import { steeringLines } from './steering-lines.js';
+import { grantLines } from './delegations/grant-lines.js';
+import { steeringLines } from './delegations/steering-lines.js';
 
 export function approveCommand(cardId: string): string {
   return `deputy approve ${cardId}`;
@@ -120,7 +120,7 @@ export function stateLines(state: DelegationDetail): string[] {
   }
   if (state.definitionHash)
     lines.push(`  definition: sha256 ${state.definitionHash.slice(0, 12)}…`);
-  // What it may do, and whether its caller's permission mode capped it (issue 29).
+  // What it may do, and whether its caller's permission mode capped it.
   if (state.permission) lines.push(`  permission: ${describePermission(state.permission)}`);
   if (state.usage) lines.push(`  tokens:   ${usageLine(state.usage)}`);
   // Where its workspace's work runs: a worker must serve this queue for it to move.

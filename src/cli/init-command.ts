@@ -1,5 +1,5 @@
 /**
- * `deputy init`: a starter `.subagents/` for a project of one's own (issue 26): one agent that
+ * `deputy init`: a starter `.subagents/` for a project of one's own: one agent that
  * runs on the scripted model (so it works before any key is set) and a configuration whose model
  * catalog is written out, commented, for the providers deputy speaks. Nothing that exists is
  * overwritten: each file is created only if it is absent, and the command says which it kept.

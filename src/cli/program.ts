@@ -4,17 +4,17 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerAgentCommands } from './agents-commands.js';
-import { registerDelegationCommands } from './delegation-commands.js';
+import { registerDelegationCommands } from './delegations/delegation-commands.js';
 import { describeFailure, EXIT, type Run } from './exit-codes.js';
 import { processIo, type Io } from './io.js';
-import { registerClusterCommands } from './cluster-commands.js';
+import { registerClusterCommands } from './servers/cluster-commands.js';
 import { registerInitCommand } from './init-command.js';
-import { registerMcpCommands } from './mcp-commands.js';
-import { registerServerCommands } from './server-commands.js';
-import { registerSessionCommands } from './session-commands.js';
-import { registerSteeringCommands } from './steering-commands.js';
-import { registerGrantCommands } from './grant-commands.js';
-import { registerScheduleCommands } from './schedule-commands.js';
+import { registerMcpCommands } from './mcp/mcp-commands.js';
+import { registerServerCommands } from './servers/server-commands.js';
+import { registerSessionCommands } from './sessions/session-commands.js';
+import { registerSteeringCommands } from './delegations/steering-commands.js';
+import { registerGrantCommands } from './delegations/grant-commands.js';
+import { registerScheduleCommands } from './schedules/schedule-commands.js';
 import { VERSION } from '../version.js';
 
 export function createProgram(io: Io, setExitCode: (code: number) => void): Command {

@@ -1,5 +1,5 @@
 /**
- * The configuration watcher of a long-running command (issue 8): one per process, shared by the
+ * The configuration watcher of a long-running command: one per process, shared by the
  * worker and the API in `deputy dev`, saying on stderr when an edit is not applied, when the file
  * is good again, and the warnings an edit brings.
  */

@@ -1,5 +1,5 @@
 /**
- * A typed client for deputy's HTTP API (issue 15, first part): delegations, cards, sessions and
+ * A typed client for deputy's HTTP API: delegations, cards, sessions and
  * agents, with event streams as async iterators that resume. Request shapes are the API's own
  * zod schemas (`z.input`), answers the shared contracts, errors one DeputyClientError carrying
  * the API's stable `code`.
@@ -26,7 +26,7 @@ import type {
   DelegationState,
   DelegationStatus,
 } from '../shared/delegation.js';
-import type { CardLinks } from '../shared/card-links.js';
+import type { CardLinks } from '../shared/cards/card-links.js';
 import type { SessionState } from '../shared/session.js';
 import type { Grant } from '../shared/policy-contract.js';
 import type {
@@ -39,7 +39,7 @@ import { followEvents, type EventsOptions, type StreamEvent } from './event-iter
 import { httpTransport, type HttpOptions } from './http-transport.js';
 import { scheduleMethods, type ScheduleMethods } from './schedule-client.js';
 
-/** What a decision may say besides approve, deny or answer (issue 30; docs/policy.md). */
+/** What a decision may say besides approve, deny or answer (docs/policy.md). */
 export interface CardDecisionOptions {
   /** Shown to the model on deny; recorded on approve. */
   reason?: string;
@@ -121,10 +121,10 @@ export interface DeputyClient {
     get(delegationId: string): Promise<StateView<DelegationState>>;
     list(filter?: DelegationFilter): Promise<DelegationSummary[]>;
     stop(delegationId: string): Promise<StopOutcome>;
-    /** Revokes grant `n` (issue 30): calls it allowed ask again. Answers the revoked grant. */
+    /** Revokes grant `n`: calls it allowed ask again. Answers the revoked grant. */
     revokeGrant(delegationId: string, n: number): Promise<Grant>;
     /**
-     * Sends a running delegation a message its model gets at the next round boundary (issue 30):
+     * Sends a running delegation a message its model gets at the next round boundary:
      * answers it queued (`seq`). 409 once it finished: resume it instead.
      */
     send(
@@ -132,7 +132,7 @@ export interface DeputyClient {
       text: string,
       options?: { messageId?: string },
     ): Promise<SteeringMessage>;
-    /** Continues a finished delegation with a new message, as a new delegation (issue 30). */
+    /** Continues a finished delegation with a new message, as a new delegation. */
     resume(delegationId: string, request: ResumeDelegationRequest): Promise<StartedDelegation>;
     events(delegationId: string, options?: EventsOptions): AsyncGenerator<StreamEvent>;
   };
@@ -148,13 +148,13 @@ export interface DeputyClient {
      */
     pending(filter?: { session?: string }): Promise<ApprovalCard[]>;
     /**
-     * Signed one-tap approve and deny links for a pending card, deciding as this client's caller
-     * (issue 30). 503 `unavailable` when the API has no link key configured.
+     * Signed one-tap approve and deny links for a pending card, deciding as this client's caller.
+     * 503 `unavailable` when the API has no link key configured.
      */
     links(cardId: string): Promise<CardLinks>;
     /**
      * The decided card, or the recorded decision when no worker applied it within seconds.
-     * `options` (issue 30): a reason, an `answer` (decision `answer`), `allow: 'delegation'` or
+     * `options`: a reason, an `answer` (decision `answer`), `allow: 'delegation'` or
      * edited `arguments` (decision `approve`); a string is the reason, as before.
      */
     decide(
@@ -163,7 +163,7 @@ export interface DeputyClient {
       options?: string | CardDecisionOptions,
     ): Promise<ApprovalCard | RecordedDecision>;
     /**
-     * Several cards at once (`POST /cards/decisions`, issue 30): each applied once, in order;
+     * Several cards at once (`POST /cards/decisions`): each applied once, in order;
      * a result per decision (`decided`, `recorded` or `refused` with why), never all-or-nothing.
      */
     decideMany(
@@ -188,7 +188,7 @@ export interface DeputyClient {
     stop(sessionId: string): Promise<StopOutcome>;
     events(sessionId: string, options?: EventsOptions): AsyncGenerator<StreamEvent>;
   };
-  /** Recurring delegations on Temporal Schedules (issue 32). */
+  /** Recurring delegations on Temporal Schedules. */
   schedules: ScheduleMethods;
 }
 

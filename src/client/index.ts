@@ -1,7 +1,9 @@
 /**
- * `deputy/client`: a typed client for deputy (issue 15). `createDeputyClient({ url, token })`
- * talks to a deputy API; `createLocalDeputyClient()` does the same over a Temporal connection,
- * for code that runs beside the workers. Both return one `DeputyClient`.
+ * `deputy/client`: a typed client for deputy. `createDeputyClient({ url, token })` talks to a
+ * deputy API with nothing but `fetch`: this entry loads the client's own modules only, and takes
+ * the API's shapes as types. `createLocalDeputyClient()`, the same client over a Temporal
+ * connection for code that runs beside the workers, loads the server and so has its own entry,
+ * `deputy/client/local` (./local/index.ts).
  */
 export { createDeputyClient } from './deputy-client.js';
 export type {
@@ -29,8 +31,6 @@ export type {
   ScheduleSummary,
   ScheduleTriggered,
 } from '../api/contract.js';
-export { createLocalDeputyClient } from './local-client.js';
-export type { LocalClientOptions, LocalDeputyClient } from './local-client.js';
 export { DeputyClientError } from './client-error.js';
 export type { ClientIssue } from './client-error.js';
 export type { EventsOptions, StreamEvent } from './event-iterator.js';

@@ -1,4 +1,4 @@
-/** The typed client's schedules (issue 32): one method per route of src/api/schedules. */
+/** The typed client's schedules: one method per route of src/api/schedules. */
 import type {
   CreateScheduleRequest,
   ScheduleDeleted,

@@ -1,7 +1,7 @@
 /**
  * `links:` in `.subagents/config.yaml`: signed one-tap links for approving or denying a card
- * (issue 30, src/secrets/link-*.ts). The keys are never written here: `secretEnv` names the environment
- * variables holding them, as `auth.tokens` and `apiKeyEnv` name theirs.
+ * (src/secrets/link-*.ts, docs/links.md). The keys are never written here: `secretEnv` names the
+ * environment variables holding them, as `auth.tokens` and `apiKeyEnv` name theirs.
  */
 import { z } from 'zod';
 import { DurationSchema } from './duration.js';

@@ -19,7 +19,7 @@ import { NotRegularFileError, readRegularTextSync } from '../paths/regular-file.
 import { TASK_QUEUE } from '../shared/delegation.js';
 import { scanConfigSecrets, shortSecretWarnings } from './config-secrets.js';
 import { redactSecretText } from '../shared/redact.js';
-import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/tool-queue.js';
+import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/workflow-contract/tool-queue.js';
 import { workerEnvOverrides, workerTuningProblems } from './worker-tuning.js';
 import type { TemporalFileSchema } from './schema.js';
 import {

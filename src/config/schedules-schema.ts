@@ -2,7 +2,7 @@
  * `schedules:` in `.subagents/config.yaml`: how often a schedule may run. A schedule's runs are
  * full delegations (a model call or more each, as its creator), so any caller who may start one
  * could otherwise have the server start one a second, forever. The check is
- * src/schedules/min-interval.ts.
+ * src/temporal/schedules/min-interval.ts.
  */
 import { z } from 'zod';
 import { DurationSchema } from './duration.js';

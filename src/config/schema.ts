@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { DurationSchema } from './duration.js';
 import { CARD_TIMEOUT_OUTCOMES } from '../shared/capability-snapshot.js';
-import { NOTIFICATION_EVENTS } from '../shared/notifications.js';
+import { NOTIFICATION_EVENTS } from '../shared/workflow-contract/notifications.js';
 import { type ConfigSecrets } from './config-secrets.js';
-import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/tool-queue.js';
+import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/workflow-contract/tool-queue.js';
 import { WORKER_TUNING_DEFAULTS, WorkerTuningSchema } from './worker-tuning.js';
 import { LinksConfigSchema } from './links-schema.js';
 import { DEFAULT_SCHEDULE_MIN_INTERVAL, SchedulesConfigSchema } from './schedules-schema.js';
@@ -42,7 +42,7 @@ export const ModelEntrySchema = z.object({
    */
   toolCallsInContent: z.boolean().optional(),
   /**
-   * The model's context window, tokens (issue 30): a delegation compacts its transcript once a
+   * The model's context window, tokens: a delegation compacts its transcript once a
    * model call's input passes 75 % of it. Default `DEFAULT_CONTEXT_TOKENS` (32,768): small enough
    * for most served models; set the real window of a larger one, or compaction comes early.
    */
@@ -58,7 +58,7 @@ export const ConfiguredMcpServerSchema = z.object({
   args: z.array(z.string()).default([]),
   /**
    * Environment of a stdio server. Secret values are written as `${NAME}` references, resolved
-   * by the MCP pool when it starts the server (src/mcp/pool.ts), never stored.
+   * by the MCP pool when it starts the server (src/mcp-client/pool.ts), never stored.
    */
   env: z.record(z.string(), z.string()).default({}),
   endpoint: z.string().url().optional(),
@@ -158,17 +158,17 @@ export const ConfigFileSchema = z
         tokens: z.record(z.string(), TokenSchema).default({}),
       })
       .optional(),
-    /** Default per-MCP-call timeout in seconds (CAP-3); 0 = none. */
+    /** Default per-MCP-call timeout in seconds; 0 = none. */
     mcpToolTimeoutSeconds: z.number().min(0).default(60),
     /**
-     * Wait before the first retry to (re)connect an MCP server, seconds (CAP-3); each further
+     * Wait before the first retry to (re)connect an MCP server, seconds; each further
      * retry waits twice as long (with jitter), up to 30 s (or this, if longer), and a good
-     * connection starts over (src/mcp/reconnect-backoff.ts).
+     * connection starts over (src/mcp-client/reconnect-backoff.ts).
      */
     mcpReconnectSeconds: z.number().positive().default(0.25),
     /**
      * The variable holding deputy's own bearer token, sent only to http MCP servers that opt in
-     * with `auth: bearer` (CAP-3).
+     * with `auth: bearer`.
      */
     mcpBearerTokenEnv: z.string().default('DEPUTY_MCP_TOKEN'),
     /**
@@ -193,7 +193,7 @@ export const ConfigFileSchema = z
     /**
      * What the servers of `.mcp.json` (a file agents can write) may reference: `variables` maps a
      * server's name to the environment variables its `${NAME}` references may name. A reference
-     * to any other variable keeps the server from starting (src/mcp/start-gate.ts).
+     * to any other variable keeps the server from starting (src/mcp-client/start-gate.ts).
      */
     mcpJson: z
       .object({
@@ -239,7 +239,7 @@ export interface DeputyConfig extends ConfigFile {
   workspace: string;
   /** Where deputy keeps its state (Temporal's SQLite file, memory, revisions). */
   dataDir: string;
-  /** Per-user definitions and skills (DEF-3 `user` level). */
+  /** Per-user definitions and skills (the `user` level). */
   userDir: string;
   /** The project's own directory (built-in agents and skills). */
   projectRoot: string;

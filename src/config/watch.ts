@@ -1,5 +1,5 @@
 /**
- * Watches `<workspace>/.subagents/config.yaml` and keeps the last good configuration (issue 8).
+ * Watches `<workspace>/.subagents/config.yaml` and keeps the last good configuration.
  * Each edit is read and validated like at start (`readConfigFile`); a valid one replaces the
  * file part of the configuration for the next request and delegation, an invalid one is kept
  * out and reported (`problem()`, one warning line per distinct problem) until the file is good

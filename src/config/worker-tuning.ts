@@ -29,7 +29,7 @@ export const WORKER_TUNING_DEFAULTS = {
   maxConcurrentWorkflowTaskExecutions: 40,
   /**
    * Threads running workflow code: Temporal's 1 (with its reused V8 context). On 2 cores, 2
-   * measured slower (issue 31, step-latency: 15.3 ms a step against 11.6, and 5.5 ms of wall per
+   * measured slower (bench/step-latency.ts: 15.3 ms a step against 11.6, and 5.5 ms of wall per
    * step 50 at once against 4.6): the server, the activities and a second workflow thread then
    * contend for the same cores. More threads pay where cores are free; each holds its own copy of
    * the workflow bundle.

@@ -16,7 +16,7 @@ export interface HookCommand {
   matcher?: string;
 }
 
-/** An MCP server written inline in a definition (CAP-3). */
+/** An MCP server written inline in a definition. */
 export interface InlineMcpServer {
   name: string;
   transport: 'stdio' | 'http';
@@ -32,7 +32,7 @@ export interface InlineMcpServer {
   approve?: string[];
 }
 
-/** A parsed agent definition with every DEF-1 default applied. */
+/** A parsed agent definition with every field's default applied. */
 export interface AgentDefinition {
   name: string;
   description: string;
@@ -43,7 +43,7 @@ export interface AgentDefinition {
    * model; started directly, on `model` (`default`). Absent otherwise.
    */
   inheritsModel?: true;
-  /** `null` = omitted: every role-permitted tool. `[]` behaves the same (DEF-1). */
+  /** `null` = omitted: every role-permitted tool. `[]` behaves the same. */
   tools: string[] | null;
   disallowedTools: string[];
   skills: string[];
@@ -56,7 +56,7 @@ export interface AgentDefinition {
   approvalMode: ApprovalMode;
   /**
    * Claude Code's `permissionMode`, as written; null when the file has none. Mapped onto the
-   * policy at resolution (src/definitions/read/permission-mode.ts) unless `approvalMode` is set too.
+   * policy at resolution (src/policy/permission-mode.ts) unless `approvalMode` is set too.
    */
   permissionMode: PermissionMode | null;
   /** True when `permissionMode` decides approvals: the file sets it and no valid approvalMode. */
@@ -77,7 +77,7 @@ export interface AgentDefinition {
   displayOrder: number;
   /** The Markdown body, byte for byte. */
   systemPrompt: string;
-  /** Frontmatter keys deputy does not know, kept to be written back unchanged (DEF-2). */
+  /** Frontmatter keys deputy does not know, kept to be written back unchanged. */
   unknownKeys: Record<string, unknown>;
 }
 

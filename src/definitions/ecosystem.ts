@@ -29,7 +29,7 @@ export const UNSUPPORTED_FIELDS: Readonly<Record<string, string>> = Object.freez
 export const RUN_CONFIG_TURNS_KEY = 'max_turns';
 
 /**
- * `mcp__server__tool` (Claude Code's wire name) -> `mcp:server:tool` (deputy's spec, CAP-1);
+ * `mcp__server__tool` (Claude Code's wire name) -> `mcp:server:tool` (deputy's tool spec);
  * `mcp__server__*` and `mcp__server` (every tool of the server) -> `mcp:server`.
  */
 export function mapClaudeToolName(spec: string): string | undefined {

@@ -1,4 +1,4 @@
-/** Where each definition level lives on disk (DEF-3) and how levels rank against each other. */
+/** Where each definition level lives on disk and how levels rank against each other. */
 import { join } from 'node:path';
 import type { DeputyConfig } from '../config/schema.js';
 import type { DefinitionLevel } from '../shared/capability-snapshot.js';

@@ -1,6 +1,6 @@
 /**
- * Can this definition's `model:` run on the configured catalog (MOD)? One rule for two places:
- * a save is refused with it (API-4), and a loaded file that fails it carries a diagnostic, so a
+ * Can this definition's `model:` run on the configured catalog? One rule for two places:
+ * a save is refused with it (a 422), and a loaded file that fails it carries a diagnostic, so a
  * handle that is not in the catalog shows in `deputy agents list` and the API before a
  * delegation fails on it.
  */

@@ -1,4 +1,4 @@
-/** The registry key rule of DEF-1: lower-case letters, digits and hyphens, not starting with a hyphen. */
+/** The registry key rule: lower-case letters, digits and hyphens, not starting with a hyphen. */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
 /** Longest name accepted: names become file and directory names, so keep them well under OS limits. */

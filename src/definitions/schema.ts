@@ -1,5 +1,5 @@
 /**
- * The strict frontmatter schema used when saving through the API (DEF-2, API-4). The same
+ * The strict frontmatter schema used when saving through the API. The same
  * schema publishes the JSON Schema of the API, and its pieces validate values on tolerant load.
  */
 import { isAbsolute } from 'node:path';
@@ -14,14 +14,14 @@ import {
 import { formatPath } from './read/issue-path.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
 
-/** CAP-2: more skills than this is a save error and a load diagnostic. */
+/** More skills than this is a save error and a load diagnostic. */
 export const MAX_SKILLS = 16;
-/** Events a hook may run at (DEF-1 `hooks`). */
+/** Events a hook may run at (the `hooks` field). */
 export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'Stop'] as const;
 export const MEMORY_MODES = ['none', 'private', 'shared'] as const;
 /**
  * Claude Code's permission modes (one list, in src/shared/policy-contract.ts). Read, kept and
- * served like any field, and mapped onto the policy (src/definitions/read/permission-mode.ts)
+ * served like any field, and mapped onto the policy (src/policy/permission-mode.ts)
  * unless the file sets `approvalMode` too, which wins.
  */
 export { PERMISSION_MODES, type PermissionMode };
@@ -37,7 +37,7 @@ export const ToolSpecSchema = NonBlank.describe(
   'Provider, Provider:Tool, Tool, mcp:server or mcp:server:tool (CAP-1)',
 );
 
-/** A workspace-relative glob; absolute globs and `..` segments are refused (CAP-4). */
+/** A workspace-relative glob; absolute globs and `..` segments are refused. */
 export const KnowledgeGlobSchema = NonBlank.refine(
   (glob) => !isAbsolute(glob) && !/^[A-Za-z]:/.test(glob),
   {
@@ -65,7 +65,7 @@ export const McpOAuthSchema = z.strictObject({
   scopes: z.array(NonBlank).optional(),
 });
 
-/** CAP-3 inline server: name and transport required; http needs endpoint; stdio needs command. */
+/** An inline MCP server: name and transport required; http needs endpoint; stdio needs command. */
 export const InlineMcpServerSchema = z
   .strictObject({
     name: NonBlank,
@@ -124,7 +124,7 @@ export const HookCommandSchema = z.strictObject({
 
 export const HooksSchema = z.partialRecord(z.enum(HOOK_EVENTS), z.array(HookCommandSchema));
 
-/** Every DEF-1 field with its save-time rule. Keys are in DEF-1 order, which new files use. */
+/** Every frontmatter field with its save-time rule, in the key order new files use. */
 export const frontmatterShape = {
   name: NameSchema,
   description: z
@@ -145,7 +145,7 @@ export const frontmatterShape = {
   memory: z.enum(MEMORY_MODES),
   maxTurns: z.number().int().positive(),
   /**
-   * qwen-code's legacy form of the turn limit (DEF-1: read and written, maxTurns wins). Other
+   * qwen-code's legacy form of the turn limit (read and written; maxTurns wins). Other
    * keys a hand-written file has are kept; the API refuses them on the way in.
    */
   runConfig: z.looseObject({ max_turns: z.number().int().positive().optional() }),
@@ -177,7 +177,7 @@ export const FRONTMATTER_FIELDS = Object.keys(frontmatterShape) as FrontmatterFi
 
 const READ_TOOL_SPECS = new Set(['read', 'filesystem', 'filesystem:read']);
 
-/** True when a declared `tools` list cannot reach the `read` tool (CAP-4 needs it for knowledge). */
+/** True when a declared `tools` list cannot reach the `read` tool (knowledge sources need it). */
 export function toolsLackRead(tools: readonly string[] | null | undefined): boolean {
   if (tools === null || tools === undefined || tools.length === 0) return false;
   return !tools.some((spec) => READ_TOOL_SPECS.has(spec.trim().toLowerCase()));
@@ -235,7 +235,7 @@ export type AgentFrontmatter = z.infer<typeof AgentFrontmatterSchema>;
 const LooseFrontmatterSchema = z.object(optionalShape()).superRefine(crossFieldChecks);
 
 /**
- * The body of an update: any subset of the fields; `null`, `[]` and `{}` clear a field (API-3).
+ * The body of an update: any subset of the fields; `null`, `[]` and `{}` clear a field.
  * Unknown keys are refused so a typo is a 422, not a silently ignored field.
  */
 export const AgentFrontmatterChangesSchema = z.strictObject(
@@ -257,7 +257,7 @@ export interface ValidateOptions {
   allowUnknownKeys?: boolean;
 }
 
-/** Strict save validation (DEF-2): every problem is listed; nothing is coerced. */
+/** Strict save validation: every problem is listed; nothing is coerced. */
 export function validateForSave(
   frontmatter: unknown,
   options: ValidateOptions = {},

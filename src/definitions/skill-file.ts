@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 
-/** A SKILL.md split into its YAML frontmatter and its Markdown body (CAP-2). */
+/** A SKILL.md split into its YAML frontmatter and its Markdown body. */
 export interface SkillFile {
   /** Parsed frontmatter, or null when the file has none. */
   frontmatter: unknown;

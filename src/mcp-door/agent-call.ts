@@ -19,7 +19,7 @@ import type { Delegations } from '../temporal/delegations/types.js';
 import { delegationStart } from '../temporal/start-requests.js';
 import { AgentCallSchema, type AgentCall } from './agent-tools.js';
 import type { CardQuestions } from './card-questions.js';
-import { stricterMode } from './ceiling.js';
+import { stricterMode } from '../policy/mode-ceiling.js';
 import { followDelegation, type Extra } from './follow.js';
 import { taskOf } from './task-store.js';
 import { unfinishedAnswer } from './tool-results.js';

@@ -1,7 +1,7 @@
 /**
- * One MCP tool per agent (API-9): its name and description from the definition, its input the
+ * One MCP tool per agent: its name and description from the definition, its input the
  * task. What the registry lists is what a caller may delegate to: the roles the caller holds
- * decide which tools the agent gets once it runs (POL-4), whichever door it came through.
+ * decide which tools the agent gets once it runs, whichever door it came through.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

@@ -1,24 +1,21 @@
 /**
- * Cards put to the host as elicitations (API-9, POL-2): when the client declared elicitation,
+ * Cards put to the host as elicitations: when the client declared elicitation,
  * each pending card of a delegation it follows becomes one question (approve / deny / a reason),
  * asked once per connection. The answer goes through the same decision path as every other door
- * (rights, then `Delegations.decide`), so the first decision wins exactly once wherever it came
+ * (decideAs: rights, then `Delegations.decide`), so the first decision wins exactly once wherever it came
  * from; a card decided elsewhere closes the host's question (the request is cancelled).
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { assertMayDecide } from '../rights/rights.js';
+import { decideAs } from '../asks/decide-as.js';
+import type { DecideCardBody } from '../asks/decision-body.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import { clip } from '../shared/clip.js';
 import type { ApprovalCard } from '../shared/delegation.js';
 import type { PermissionMode } from '../shared/policy-contract.js';
-import type {
-  DecideRequest,
-  DelegationDetail,
-  Delegations,
-} from '../temporal/delegations/types.js';
+import type { DelegationDetail, Delegations } from '../temporal/delegations/types.js';
 
 /** A person may take a while: a question stays open this long before the host gives up on it. */
 const QUESTION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
@@ -64,12 +61,7 @@ export function createCardQuestions(deps: CardQuestionsDeps): CardQuestions {
       });
       const decision = decisionOf(answer);
       if (decision === null) return;
-      await assertMayDecide(deps.delegations, deps.caller, card.id);
-      await deps.delegations.decide(card.id, {
-        ...decision,
-        decidedBy: deps.caller.id,
-        ...(deps.ceiling === undefined ? {} : { ceiling: deps.ceiling }),
-      });
+      await decideAs(deps.delegations, deps.caller, card.id, decision, { ceiling: deps.ceiling });
     } catch (error) {
       // Closed because it was decided elsewhere (or the connection went): nothing to report.
       if (controller.signal.aborted) return;
@@ -147,7 +139,7 @@ function questionFor(card: ApprovalCard, secrets: SecretMasker) {
  * Accept carries the decision; decline is a denial; cancel (dismissed) decides nothing. An
  * answer without its text decides nothing either (the card stays pending, asked elsewhere).
  */
-function decisionOf(answer: ElicitResult): Omit<DecideRequest, 'decidedBy'> | null {
+function decisionOf(answer: ElicitResult): DecideCardBody | null {
   if (answer.action === 'cancel') return null;
   if (answer.action === 'decline') return { decision: 'deny', reason: 'declined in the MCP host' };
   const { decision, reason, answer: text, allowRest } = answer.content ?? {};

@@ -1,23 +1,20 @@
 /**
- * The door's own tools besides the agents (API-9): follow, answer and stop delegations from the
+ * The door's own tools besides the agents: follow, answer and stop delegations from the
  * host, under the same rules as the HTTP API (src/rights): a transcript is its owner's or an
  * admin's, a card is decided by whoever may decide it, a stop by the owner or an admin.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { cardVisibility } from '../rights/card-visibility.js';
-import { assertMayDecide, assertMayStop } from '../rights/rights.js';
+import { assertMayStop } from '../rights/rights.js';
+import { decideAs } from '../asks/decide-as.js';
+import { DECISION_FIELDS } from '../asks/decision-body.js';
 import { stateFor } from '../rights/transcript-view.js';
 import type { SecretMasker } from '../secrets/masker.js';
 import type { Caller } from '../shared/caller.js';
 import type { PermissionMode } from '../shared/policy-contract.js';
 import { DELEGATION_STATUSES } from '../shared/delegation.js';
 import { isRecorded, type Delegations } from '../temporal/delegations/types.js';
-import {
-  CARD_DECISION_KINDS,
-  MAX_ANSWER_CHARS,
-  richDecisionFields,
-} from '../shared/card-decision-shape.js';
 import { ownFilter, statedCeiling } from './task-store.js';
 import { cardSummary, finishedAnswer, unfinishedAnswer, valueAnswer } from './tool-results.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -43,23 +40,15 @@ const CONTROL_SCHEMAS = {
   deputy_decide: z
     .object({
       cardId: z.string().min(1).max(220).describe('The card id (<delegation id>.<n>)'),
-      decision: z.enum(CARD_DECISION_KINDS),
-      reason: z.string().max(2000).optional().describe('Shown to the agent on deny'),
-      answer: z
-        .string()
-        .max(MAX_ANSWER_CHARS)
-        .optional()
-        .describe("decision 'answer': the tool's result in its place; the tool does not run"),
-      allow: z
-        .enum(['delegation', 'session'])
-        .optional()
-        .describe(
-          "decision 'approve': also allow the same tool and scope for the rest of the delegation, or with 'session' of its session (its own calls and every Task child)",
-        ),
-      arguments: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .describe("decision 'approve': run with these arguments (never wider than the card)"),
+      ...DECISION_FIELDS,
+      // The same fields, told to the host's model in its own words (the API's speak of HTTP).
+      reason: DECISION_FIELDS.reason.describe('Shown to the agent on deny'),
+      allow: DECISION_FIELDS.allow.describe(
+        "decision 'approve': also allow the same tool and scope for the rest of the delegation, or with 'session' of its session (its own calls and every Task child)",
+      ),
+      arguments: DECISION_FIELDS.arguments.describe(
+        "decision 'approve': run with these arguments (never wider than the card)",
+      ),
     })
     .strict(),
   deputy_stop: z.object({ delegationId: DelegationIdSchema }).strict(),
@@ -167,17 +156,11 @@ const HANDLERS: Record<ControlToolName, ControlHandler> = {
   },
 
   async deputy_decide({ delegations, caller, secrets, ceiling }, input) {
-    const { cardId, decision, reason, ...rich } = CONTROL_SCHEMAS.deputy_decide.parse(input);
-    // The same path as the API and the CLI: rights first, then the one decision function,
-    // which also holds the decision to the door's ceiling (the run may have started elsewhere).
-    await assertMayDecide(delegations, caller, cardId);
-    const outcome = await delegations.decide(cardId, {
-      decision,
-      ...(reason === undefined ? {} : { reason }),
-      decidedBy: caller.id,
-      ...richDecisionFields(rich),
-      ...(ceiling === undefined ? {} : { ceiling }),
-    });
+    const { cardId, ...body } = CONTROL_SCHEMAS.deputy_decide.parse(input);
+    // The same path as the API and the CLI, which also holds the decision to the door's ceiling
+    // (the run may have started elsewhere). Combinations of fields are refused by the facade,
+    // in its words, as a result the model reads.
+    const outcome = await decideAs(delegations, caller, cardId, body, { ceiling });
     if (isRecorded(outcome)) return valueAnswer(secrets, outcome.message, { ...outcome });
     return valueAnswer(secrets, `card ${cardId}: ${outcome.state.status}`, { card: outcome });
   },

@@ -1,5 +1,5 @@
 /**
- * deputy as an MCP server (API-9): one low-level MCP `Server` per connection, for one caller.
+ * deputy as an MCP server: one low-level MCP `Server` per connection, for one caller.
  * `deputy mcp serve` puts it on stdio as the local operator; the API's `/mcp` route puts one per
  * Streamable HTTP session, as the bearer token's user (http-endpoint.ts). Both reach deputy
  * through the same Delegations facade and rights as every other door, so what a host starts is
@@ -31,7 +31,7 @@ export interface McpDoorDeps {
   secrets: SecretMasker;
   /**
    * A ceiling over every call this door serves (`deputy mcp serve --mode`): the runs it starts,
-   * and the decisions it makes on any card (src/temporal/decision-ceiling.ts).
+   * and the decisions it makes on any card (src/temporal/delegations/cards/decision-ceiling.ts).
    */
   callerMode?: PermissionMode;
   /** How often a parked call looks again, and the tool list is checked for changes. Default 500 ms. */

@@ -1,5 +1,5 @@
 /**
- * The MCP door over Streamable HTTP (API-9), for the API's `/mcp` route: one door per MCP
+ * The MCP door over Streamable HTTP, for the API's `/mcp` route: one door per MCP
  * session, bound to the caller who opened it. The API's own guards run first (Host and Origin,
  * the bearer token, body limits); a request naming a session another caller opened is answered
  * as if the session did not exist. Sessions are connection state only (which cards were put to

@@ -1,5 +1,5 @@
 /**
- * MCP Tasks backed by Temporal (API-9): a task is a delegation, its id the delegation id, and
+ * MCP Tasks backed by Temporal: a task is a delegation, its id the delegation id, and
  * every answer is read from Temporal, never from this process's memory. A host that reconnects,
  * or another `deputy mcp serve` process, finds the same task; a worker or server restart loses
  * nothing. `tasks/cancel` stops the delegation (its pending cards settle as denials).

@@ -9,8 +9,8 @@
  * activities see and what workflows tell its sink (workflow-sinks.ts), the API what its facade does.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { McpServerStatus } from '../mcp/pool.js';
-import type { ToolVerdict } from '../shared/workflow-metrics.js';
+import type { McpServerStatus } from '../mcp-client/pool.js';
+import type { ToolVerdict } from '../shared/workflow-contract/workflow-metrics.js';
 
 export const registry = new Registry();
 

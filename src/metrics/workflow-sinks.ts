@@ -1,5 +1,5 @@
 /**
- * The worker's end of the workflows' `deputyMetrics` sink (src/shared/workflow-metrics.ts), given
+ * The worker's end of the workflows' `deputyMetrics` sink (src/shared/workflow-contract/workflow-metrics.ts), given
  * to the workflow worker's `Worker.create({ sinks })`. `callDuringReplay` stays false: a workflow
  * replayed after a restart or a cache eviction, or by a replay worker, re-runs code that already
  * counted. What crosses from the sandbox is checked: an unexpected verdict is dropped, not a label.
@@ -9,7 +9,7 @@ import {
   TOOL_VERDICTS,
   type ToolVerdict,
   type WorkflowMetricSinks,
-} from '../shared/workflow-metrics.js';
+} from '../shared/workflow-contract/workflow-metrics.js';
 import { deputyMetrics } from './deputy-metrics.js';
 
 /** A tool name is at most this long as a label; the workflow already maps unknown ones. */

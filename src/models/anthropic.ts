@@ -13,7 +13,7 @@ import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import { readAnswer, readingFor, type RawToolCall, type ReadingOptions } from './answer-reading.js';
 import { DEFAULT_MODEL_TIMEOUT_MS } from './model-adapter.js';
-import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
+import type { ModelAdapter, ModelCallOptions, ProviderModelOptions } from './model-adapter.js';
 import { callProvider, endpointOf, sdkFailureOf } from './provider-errors.js';
 
 /** Anthropic requires `max_tokens`; enough for a tool-calling turn or a long answer. */
@@ -25,29 +25,7 @@ const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 /** Sent when no key is configured (see OpenAI's adapter): local servers ignore it. */
 const NO_API_KEY = 'no-api-key';
 
-export interface AnthropicOptions {
-  /** Provider-side model name, e.g. `claude-sonnet-4-5`. */
-  model: string;
-  /** API base URL (without `/v1`). Default: Anthropic's public API. */
-  baseUrl?: string;
-  /**
-   * Returns the API key, called on every request so a rotated key is picked up without a worker
-   * restart. May throw (e.g. `ModelConfigError` for a missing variable). Absent or returning
-   * undefined: no key (a local server or a proxy that holds the key itself).
-   */
-  apiKey?: () => string | undefined;
-  /** Shown in errors and `ModelResponse.modelLabel`. Default `anthropic:<model>`. */
-  label?: string;
-  /** `max_tokens` per answer. Default 4096. */
-  maxTokens?: number;
-  /**
-   * Per-request timeout in milliseconds. Default DEFAULT_MODEL_TIMEOUT_MS. Always passed
-   * explicitly, which also stops the SDK from refusing large `maxTokens` on a non-streaming call.
-   */
-  timeoutMs?: number;
-  /** Read tool calls written as JSON text in the answer (content-tool-calls.ts). Default false. */
-  toolCallsInContent?: boolean;
-}
+export type AnthropicOptions = ProviderModelOptions;
 
 export function createAnthropicModel(options: AnthropicOptions): ModelAdapter {
   const label = options.label ?? `anthropic:${options.model}`;

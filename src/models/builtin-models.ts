@@ -91,7 +91,7 @@ export function builtinCatalogEntry(
   return {
     provider: 'anthropic',
     model,
-    // Every Claude model's window is at least this (issue 30's compaction reads it).
+    // Every Claude model's window is at least this (compaction reads it).
     contextTokens: CLAUDE_CONTEXT_TOKENS,
     ...(template?.apiKeyEnv === undefined ? {} : { apiKeyEnv: template.apiKeyEnv }),
     ...(template?.baseUrl === undefined ? {} : { baseUrl: template.baseUrl }),

@@ -29,11 +29,40 @@ export interface ModelAdapter {
   readonly provider: string;
   readonly model: string;
   /**
-   * The model's context window in tokens (issue 30: a delegation compacts its transcript past
+   * The model's context window in tokens (a delegation compacts its transcript past
    * 75 % of it); absent: unknown, and only the transcript's size bounds trigger a compaction.
    */
   readonly contextTokens?: number;
   complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelResponse>;
+}
+
+/** What a provider adapter (anthropic.ts, openai-compatible.ts) is made from. */
+export interface ProviderModelOptions {
+  /** Provider-side model name, e.g. `claude-sonnet-4-5`, `gpt-4o-mini`, `llama3.1`. */
+  model: string;
+  /**
+   * API base URL: Anthropic's without `/v1`, an OpenAI-compatible one including it. Default: the
+   * provider's public API.
+   */
+  baseUrl?: string;
+  /**
+   * Returns the API key, called on every request so a rotated key is picked up without a worker
+   * restart. May throw (e.g. `ModelConfigError` for a missing variable). Absent or returning
+   * undefined: no key (a local server or a proxy that holds the key itself).
+   */
+  apiKey?: () => string | undefined;
+  /** Shown in errors and `ModelResponse.modelLabel`. Default `<provider>:<model>`. */
+  label?: string;
+  /** `max_tokens` per answer. Default: 4096 for Anthropic (required there), else not sent. */
+  maxTokens?: number;
+  /**
+   * Per-request timeout in milliseconds. Default DEFAULT_MODEL_TIMEOUT_MS. Always passed
+   * explicitly, which also stops Anthropic's SDK from refusing large `maxTokens` on a
+   * non-streaming call.
+   */
+  timeoutMs?: number;
+  /** Read tool calls written as JSON text in the answer (content-tool-calls.ts). Default false. */
+  toolCallsInContent?: boolean;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { ModelRequest, ModelResponse } from '../shared/model-contract.js';
 import type { ToolSchema } from '../shared/tools/tool-contract.js';
 import { readAnswer, readingFor, type RawToolCall, type ReadingOptions } from './answer-reading.js';
 import { DEFAULT_MODEL_TIMEOUT_MS, ModelCallError } from './model-adapter.js';
-import type { ModelAdapter, ModelCallOptions } from './model-adapter.js';
+import type { ModelAdapter, ModelCallOptions, ProviderModelOptions } from './model-adapter.js';
 import { callProvider, endpointOf, sdkFailureOf } from './provider-errors.js';
 
 /**
@@ -25,26 +25,7 @@ const NO_API_KEY = 'no-api-key';
 /** Where the SDK sends requests without a `baseUrl`, named in messages. */
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
-export interface OpenAiCompatibleOptions {
-  /** Provider-side model name, e.g. `gpt-4o-mini`, `llama3.1`. */
-  model: string;
-  /** Endpoint base URL including `/v1`. Default: OpenAI's public API. */
-  baseUrl?: string;
-  /**
-   * Returns the API key, called on every request so a rotated key is picked up without a worker
-   * restart. May throw (e.g. `ModelConfigError` for a missing variable). Absent or returning
-   * undefined: no key (local servers).
-   */
-  apiKey?: () => string | undefined;
-  /** Shown in errors and `ModelResponse.modelLabel`. Default `openai-compatible:<model>`. */
-  label?: string;
-  /** `max_tokens` for the completion. Default: not sent (the server decides). */
-  maxTokens?: number;
-  /** Per-request timeout in milliseconds. Default DEFAULT_MODEL_TIMEOUT_MS. */
-  timeoutMs?: number;
-  /** Read tool calls written as JSON text in the answer (content-tool-calls.ts). Default false. */
-  toolCallsInContent?: boolean;
-}
+export type OpenAiCompatibleOptions = ProviderModelOptions;
 
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): ModelAdapter {
   const label = options.label ?? `openai-compatible:${options.model}`;

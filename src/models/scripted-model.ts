@@ -28,7 +28,7 @@
  * entries already in the transcript), and tool call ids are deterministic (`call_<turn>_<index>`).
  * Once the script is exhausted it answers a final text without tool calls, which ends the loop.
  *
- * Long runs (issue 30): a turn's index counts the rounds a compaction replaced too, and a summary
+ * Long runs: a turn's index counts the rounds a compaction replaced too, and a summary
  * request is answered with the script's `summary` (`${rounds}` replaced) or, without one, a
  * deterministic default naming the rounds and their tool calls. `contextTokens` makes the model
  * claim a context window, so a test can make a delegation compact after a few rounds.
@@ -71,7 +71,7 @@ export const ScriptSchema = z
     description: z.string().optional(),
     turns: z.array(ScriptedTurnSchema).min(1),
     /**
-     * The answer to a summary request (a compaction, issue 30); `${rounds}` is replaced by how
+     * The answer to a summary request (a compaction); `${rounds}` is replaced by how
      * many rounds it summarizes. Absent: `defaultSummary`'s deterministic text.
      */
     summary: z.string().optional(),

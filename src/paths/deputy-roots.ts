@@ -1,7 +1,7 @@
 /**
  * Where deputy keeps what agents must not change on their own (protected roots) or read at all
- * (hidden roots), POL-1. Computed once from the configuration's locations by the composition
- * root (src/agent-resolver.ts, for decide()) and usable by the tools that walk a tree (glob,
+ * (hidden roots). Computed once from the configuration's locations by the composition
+ * root (src/worker/agent-resolver.ts, for decide()) and usable by the tools that walk a tree (glob,
  * grep), so policy and tools name the same places.
  */
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Trusted files recognised by what they are, not by how a path spells them (issue 25). A path
+ * Trusted files recognised by what they are, not by how a path spells them. A path
  * can reach a trusted file under another name in three ways the symlink-resolving rule of
  * containment.ts cannot see:
  *

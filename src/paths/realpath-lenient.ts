@@ -8,7 +8,7 @@ const MAX_SYMLINK_HOPS = 40;
  * Like fs.realpathSync, but for a path whose tail may not exist: the longest existing prefix
  * is resolved (symlinks included, dangling ones by reading their target) and the missing
  * components are appended. Never throws for paths outside any root: policy needs to see
- * where a call really points (POL-1), the tools refuse it afterwards. Throws for what cannot
+ * where a call really points, the tools refuse it afterwards. Throws for what cannot
  * be resolved at all (a symlink loop, a folder it may not search, a NUL byte).
  *
  * `.` and `..` are folded lexically first (path.resolve), as fs.realpathSync itself does:

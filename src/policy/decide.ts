@@ -35,7 +35,7 @@ export interface PolicyCall {
   mcpTarget?: string;
 }
 
-/** The delegating tool: it writes nothing itself and is never an approval item (POL-1). */
+/** The delegating tool: it writes nothing itself and is never an approval item. */
 export const TASK_TOOL_NAME = 'Task';
 
 const ALLOW: Verdict = { kind: 'allow' };
@@ -53,11 +53,11 @@ const PROTECTED_CHANGES: Record<ProtectedKind, string> = {
 };
 
 /**
- * POL-1: the one decision function, the same for a main agent and a subagent. POL-3: under
- * `unattended: 'deny'` every `ask` becomes `deny` at once, because no card would be answered.
- * The PolicyFlags a `permissionMode` adds: `readOnly` (plan) denies every change, `noHuman`
- * (dontAsk) turns `ask` into `deny` like unattended, `protectInFullAccess` (bypassPermissions)
- * keeps protected writes asking under `full-access`.
+ * The one decision function, the same for a main agent and a subagent. Under `unattended: 'deny'`
+ * every `ask` becomes `deny` at once, because no card would be answered. The PolicyFlags a
+ * `permissionMode` adds: `readOnly` (plan) denies every change, `noHuman` (dontAsk) turns `ask`
+ * into `deny` like unattended, `protectInFullAccess` (bypassPermissions) keeps protected writes
+ * asking under `full-access`.
  */
 export function decide(policy: PolicyInput, call: PolicyCall): Verdict {
   if (call.toolName === TASK_TOOL_NAME) return ALLOW;
@@ -208,7 +208,7 @@ function protectedWriteVerdict(policy: PolicyInput, call: PolicyCall): Verdict |
 
 /**
  * A write to a file that has other names (hard links) asks outside full-access: one of them may
- * be a trusted file, and they cannot all be found and checked (issue 25).
+ * be a trusted file, and they cannot all be found and checked.
  */
 function linkedWriteVerdict(policy: PolicyInput, call: PolicyCall): Verdict | undefined {
   const linked = call.linkedPaths ?? [];

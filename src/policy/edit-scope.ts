@@ -1,5 +1,5 @@
 /**
- * Approve with edited arguments (issue 30): an edit may change what a call says, never what it
+ * Approve with edited arguments: an edit may change what a call says, never what it
  * reaches. Pure and sandbox-safe: the workflow checks an edit in the decision's validator, before
  * it applies, with the card's real (unredacted) arguments.
  *

@@ -1,5 +1,5 @@
 /**
- * Grants (issue 30): what a person allowed for the rest of a delegation by approving a card
+ * Grants: what a person allowed for the rest of a delegation by approving a card
  * with `allow: 'delegation'`, and which later calls they cover. Pure and sandbox-safe: decide()
  * reads the grants as an input, the workflow records them (docs/policy.md, "Allow for the rest").
  *

@@ -1,5 +1,5 @@
 /**
- * The MCP gateway's scope (CAP-3), decided in the workflow before any activity runs: a call to a
+ * The MCP gateway's scope, decided in the workflow before any activity runs: a call to a
  * server the agent did not declare is refused at once, naming the servers it may use; a tool in
  * its server's `approve` list runs without a card; anything else goes to `decide()`, which asks
  * (or, unattended, denies) like every other call. Pure and sandbox-safe.

@@ -1,6 +1,6 @@
 /**
  * Claude Code's tool patterns (`Bash(git:*)`, `Bash(npm test)`, `Read(docs/**)`), enforced by
- * the decision (issue 11). Pure and sandbox-safe: the workflow calls it with the snapshot's
+ * the decision. Pure and sandbox-safe: the workflow calls it with the snapshot's
  * patterns and what the activity side found in the call (the command analysis of
  * src/tools/shell-analysis.ts; the canonical call paths). A call a pattern does not cover is
  * denied at once, with a message naming the allowed patterns; one it covers still goes through

@@ -1,6 +1,6 @@
 /**
- * Who may stop a delegation and decide its cards, with auth on (POL-2: "deciding needs the rights
- * the card's tool needs"). Without auth every caller is anonymous and these checks do not apply:
+ * Who may stop a delegation and decide its cards, with auth on (deciding needs the rights the
+ * card's tool needs). Without auth every caller is anonymous and these checks do not apply:
  * the loopback-only server and its Host/Origin guard are the protection then.
  *
  * - An `admin` may stop any delegation and decide any card.
@@ -35,7 +35,7 @@ export function isOpenToAll(card: Pick<ApprovalCard, 'tool'>): boolean {
 }
 
 /**
- * Authoring (API-7): with auth on, only an `admin` may read agents in full, change them, or
+ * Authoring: with auth on, only an `admin` may read agents in full, change them, or
  * generate text for them. Without auth every caller is anonymous and may.
  */
 export function requireAdmin(caller: Caller, action: string): void {

@@ -1,5 +1,5 @@
 /**
- * Who reads a delegation's or a session's transcript, with auth on (issue 25): an admin or the
+ * Who reads a delegation's or a session's transcript, with auth on: an admin or the
  * user who started it, the rule that already guards fork (which reads a whole transcript too,
  * rights.ts). Anyone else still follows the work from a dashboard: the listings, the cards they
  * may decide, and the state of `GET /delegations/:id` and `GET /sessions/:id` as a summary
@@ -66,7 +66,7 @@ export function summaryOf<T extends DelegationState>(state: T): StateView<T> {
     ...state,
     transcriptSummary: [],
     deniedCalls: [],
-    // Messages sent to a running delegation (issue 30) are transcript too.
+    // Messages sent to a running delegation are transcript too.
     ...(state.messages === undefined ? {} : { messages: [] }),
     pendingCards: state.pendingCards.filter((card) => isOpenToAll(card)),
     decidedCards: state.decidedCards.filter((card) => isOpenToAll(card)),

@@ -5,7 +5,7 @@
  */
 import type { DeputyConfig } from '../config/schema.js';
 import { DeputyError } from '../errors.js';
-import type { CardLinks } from '../shared/card-links.js';
+import type { CardLinks } from '../shared/cards/card-links.js';
 import { linkKeys } from './link-keys.js';
 import { linkBaseUrl, linkExpiresAt } from './link-settings.js';
 import { randomNonce, signLinkToken, type LinkDecision, type LinkIdentity } from './link-token.js';

@@ -1,5 +1,5 @@
 /**
- * The token of a one-tap link (issue 30): `<payload>.<mac>`, both base64url. The payload is the
+ * The token of a one-tap link: `<payload>.<mac>`, both base64url. The payload is the
  * claims as compact JSON; the mac is HMAC-SHA256 over a versioned prefix and the payload, keyed
  * with the first of the configured link keys. Everything a link decides (the card, approve or
  * deny, the expiry, who minted it) is inside the signed payload: nothing is read from the query,
@@ -12,7 +12,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type LinkDecision = 'approve' | 'deny';
 
-/** Who minted a link: a decision made with it is that identity's (POL-2 rights included). */
+/** Who minted a link: a decision made with it is that identity's, rights included. */
 export interface LinkIdentity {
   /** null: minted with auth off (anonymous). */
   id: string | null;

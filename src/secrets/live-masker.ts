@@ -1,8 +1,8 @@
 /**
- * A masker that follows the watched configuration (issue 8): a secret an edit adds is masked from
- * the next call on, and a secret an edit removes stays masked for the process's lifetime. Text
- * recorded or logged while it was configured may come back (a transcript, a card, a blob read
- * again), and an edit must never mean less masking.
+ * A masker that follows the watched configuration (src/config/watch.ts): a secret an edit adds is
+ * masked from the next call on, and a secret an edit removes stays masked for the process's
+ * lifetime. Text recorded or logged while it was configured may come back (a transcript, a card, a
+ * blob read again), and an edit must never mean less masking.
  */
 import {
   configuredSecretValues,

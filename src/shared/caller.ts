@@ -1,4 +1,4 @@
-/** Who started a delegation. `id: null` means auth is disabled: no role filtering applies (CAP-1). */
+/** Who started a delegation. `id: null` means auth is disabled: no role filtering applies. */
 export interface Caller {
   id: string | null;
   roles: string[];

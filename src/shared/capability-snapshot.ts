@@ -2,9 +2,9 @@ import type { DelegateTarget } from './tools/delegation-tools.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { ApprovalMode, PermissionMode, PolicyFlags } from './policy-contract.js';
 import type { ToolSchema } from './tools/tool-contract.js';
-import type { WebhookRoutes } from './notifications.js';
+import type { WebhookRoutes } from './workflow-contract/notifications.js';
 
-/** Where a definition came from (DEF-3). `ecosystem` = Claude Code / qwen-code files read as they are. */
+/** Where a definition came from. `ecosystem` = Claude Code / qwen-code files read as they are. */
 export type DefinitionLevel = 'builtin' | 'user' | 'project' | 'ecosystem';
 
 export interface KnowledgeSourceRef {
@@ -31,13 +31,13 @@ export interface MemoryRef {
 /** Declared MCP server, as the scoped gateway needs it (secrets are never inside a snapshot). */
 export interface McpServerRef {
   name: string;
-  /** Tools that run without a card (CAP-3 `approve`). */
+  /** Tools that run without a card (the server's `approve` list). */
   approve: string[];
   /** Per-call timeout in seconds; 0 = none. */
   toolTimeoutSeconds: number;
 }
 
-/** A definition hook (DEF-1): a shell command run at `PreToolUse`, `PostToolUse` or `Stop`. */
+/** A definition hook: a shell command run at `PreToolUse`, `PostToolUse` or `Stop`. */
 export interface HookCommandRef {
   command: string;
   /** Default 60. */
@@ -53,11 +53,11 @@ export interface HookCommandRef {
 }
 
 export interface SnapshotLimits {
-  /** Model-and-tool rounds per delegation (DEF-1 `maxTurns`, default 40). */
+  /** Model-and-tool rounds per delegation (the definition's `maxTurns`, default 40). */
   maxTurns: number;
-  /** Tool results above this many characters are cut before entering history (RUN-3). */
+  /** Tool results above this many characters are cut before entering history. */
   toolResultMaxChars: number;
-  /** DEF-1 `maxTokens`: only when the definition sets one (other snapshots stay as they were). */
+  /** The definition's `maxTokens`: only when it sets one (other snapshots stay as they were). */
   maxTokens?: number;
 }
 
@@ -83,7 +83,7 @@ export interface CardDeadlines {
 /**
  * What a definition resolved into for one caller at one moment. `resolveAgent` returns it as
  * the first step of a delegation, so it lives in workflow history: editing the file later
- * changes nothing for a running delegation, and replay stays deterministic (RUN-1).
+ * changes nothing for a running delegation, and replay stays deterministic.
  */
 export interface CapabilitySnapshot {
   agentName: string;
@@ -93,7 +93,7 @@ export interface CapabilitySnapshot {
   definitionHash: string;
   /** Model handle as configured: `provider/model` or `scripted:<workspace-relative path>`. */
   model: string;
-  /** Framing -> capability catalog -> body (CAP-6). */
+  /** Framing -> capability catalog -> body, always in that order. */
   systemPrompt: string;
   tools: ToolSchema[];
   /**
@@ -114,8 +114,8 @@ export interface CapabilitySnapshot {
    */
   policyFlags?: PolicyFlags;
   /**
-   * The permission mode the caller stated (issue 29, API-9). `approvalMode` and `policyFlags`
-   * are then the lower of the agent's and this mode's (src/definitions/read/permission-ceiling.ts).
+   * The permission mode the caller stated. `approvalMode` and `policyFlags`
+   * are then the lower of the agent's and this mode's (src/policy/permission-ceiling.ts).
    * Absent when the caller stated none, and in snapshots resolved before callers could.
    */
   callerMode?: PermissionMode;
@@ -126,7 +126,7 @@ export interface CapabilitySnapshot {
   agentPolicy?: { approvalMode: ApprovalMode; policyFlags?: PolicyFlags };
   background: boolean;
   /**
-   * A session's main agent only (RUN-7): the agents its `Task` may start. Absent on every
+   * A session's main agent only: the agents its `Task` may start. Absent on every
    * delegate, which has no delegation tools.
    */
   delegation?: { targets: DelegateTarget[] };
@@ -137,7 +137,7 @@ export interface CapabilitySnapshot {
   webhooks?: WebhookRoutes;
   /** Hooks by event, as the definition declared them; absent or empty = none run. */
   hooks?: Record<string, HookCommandRef[]>;
-  /** Roles the delegation runs with (POL-4); empty with `callerAnonymous` = auth disabled. */
+  /** Roles it runs with, its caller's; empty with `callerAnonymous` = auth disabled. */
   callerRoles: string[];
   diagnostics: Diagnostic[];
 }

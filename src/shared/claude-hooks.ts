@@ -1,5 +1,5 @@
 /**
- * Claude Code's hook form (issue 11), the parts both the reader, the workflow and the hook
+ * Claude Code's hook form, the parts both the reader, the workflow and the hook
  * runner need: tool names as Claude Code spells them and its matcher rule. Sandbox-safe.
  */
 import type { HookCommandRef } from './capability-snapshot.js';

@@ -1,5 +1,5 @@
 /**
- * Bounded transcripts for long runs (issue 30): when a delegation's transcript nears its model's
+ * Bounded transcripts for long runs: when a delegation's transcript nears its model's
  * context, or grows past a size its history should not carry round after round, its older rounds
  * are replaced by one summary entry. Pure functions, shared by the workflow (which decides and
  * splices), the model call (which writes the summary) and the readers of history (fork, resume,

@@ -20,9 +20,9 @@ export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
 export type FinishedStatus = Extract<DelegationStatus, 'completed' | 'failed' | 'stopped'>;
 
 export interface DelegationOptions {
-  /** `deny`: no human will answer, so every `ask` becomes `deny` at once (POL-3). */
+  /** `deny`: no human will answer, so every `ask` becomes `deny` at once. */
   unattended?: UnattendedVerdict;
-  /** Return at once; the delegation runs on (DEF-1 `background`, RUN-7). */
+  /** Return at once; the delegation runs on (as with a definition's `background`). */
   background?: boolean;
   /**
    * How long this delegation's cards wait (`30m`), over the definition's and the workspace's
@@ -32,7 +32,7 @@ export interface DelegationOptions {
   /** Token budget (input + output) of this delegation, over the definition's `maxTokens`. */
   maxTokens?: number;
   /**
-   * The caller's own permission mode, named as Claude Code names them (issue 29, API-9): the
+   * The caller's own permission mode, named as Claude Code names them: the
    * delegation runs at the lower of the agent's policy and this mode, never wider than either.
    * Absent: the agent's own policy.
    */
@@ -46,9 +46,9 @@ export interface DelegationInput {
   session: string;
   caller: Caller;
   options: DelegationOptions;
-  /** Set when a session started it with `Task` (RUN-7): it reports its progress there. */
+  /** Set when a session started it with `Task`: it reports its progress there. */
   parent?: ParentSession;
-  /** The session's grants for the rest of the session when it started this child (issue 30). */
+  /** The session's grants for the rest of the session when it started this child. */
   sessionGrants?: Grant[];
   /** `Task`'s `model`: run on it instead of the definition's (a handle or alias, checked). */
   model?: string;
@@ -57,15 +57,15 @@ export interface DelegationInput {
   /** Set on a fork (`deputy fork`): the run starts from the original's transcript. */
   fork?: DelegationFork;
   /**
-   * Set on a run a Temporal Schedule started (src/schedules): the schedule's name. Its
+   * Set on a run a Temporal Schedule started (src/temporal/schedules): the schedule's name. Its
    * `delegationId` is then the schedule's; the run takes its own from its workflow id
-   * (shared/scheduled-run.ts) before anything else.
+   * (shared/workflow-contract/scheduled-run.ts) before anything else.
    */
   schedule?: string;
 }
 
 /**
- * Where a forked delegation comes from (issue 14): its transcript is the original's up to and
+ * Where a forked delegation comes from: its transcript is the original's up to and
  * including round `fromRound`, tool results included, read from the original's history, so no
  * tool of those rounds runs again. Its rounds count on from `fromRound`.
  */
@@ -75,25 +75,25 @@ export interface DelegationFork {
   fromRound: number;
   transcript: TranscriptEntry[];
   /**
-   * Set when it resumes a finished delegation with a new message (issue 30, `deputy resume`):
+   * Set when it resumes a finished delegation with a new message (`deputy resume`):
    * its transcript is the original's whole one plus that message, and it counts its own rounds
    * from 0 (a fresh `maxTurns`). Absent: a fork, whose rounds count on from `fromRound`.
    */
   resumed?: true;
 }
 
-/** Workflow id of a delegation (RUN-1). */
+/** Workflow id of a delegation. */
 export function delegationWorkflowId(session: string, delegationId: string): string {
   return `delegation/${session}/${delegationId}`;
 }
 
-/** A task's first line, at most 200 characters: the memo ops see in the Temporal UI (RUN-8). */
+/** A task's first line, at most 200 characters: the memo ops see in the Temporal UI. */
 export function firstLine(task: string): string {
   const line = task.trim().split('\n', 1)[0] ?? '';
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-/** `answer`: a person's text stands in for the tool's result; the tool does not run (issue 30). */
+/** `answer`: a person's text stands in for the tool's result; the tool does not run. */
 export type CardDecisionKind = 'approve' | 'deny' | 'answer';
 
 export type CardState =
@@ -106,9 +106,9 @@ export type CardState =
       decisionId?: string;
       /** Settled by its deadline, not by a person (`decidedBy` is `deadline`). */
       expired?: true;
-      /** The arguments the call ran with instead of the card's (issue 30), secrets redacted. */
+      /** The arguments the call ran with instead of the card's, secrets redacted. */
       editedArguments?: Record<string, unknown>;
-      /** The number of the grant this approval recorded (`allow: 'delegation'`, issue 30). */
+      /** The number of the grant this approval recorded (`allow: 'delegation'`). */
       grant?: number;
     }
   | {
@@ -120,7 +120,7 @@ export type CardState =
       expired?: true;
     }
   | {
-      /** A person answered in the tool's place (issue 30): `answer` became the call's result. */
+      /** A person answered in the tool's place: `answer` became the call's result. */
       status: 'answered';
       answer: string;
       /** Always null: read like the other states' `reason` by code that shows any of them. */
@@ -135,7 +135,7 @@ export type CardState =
 /** `decidedBy` of a card its deadline settled. */
 export const DEADLINE_DECIDER = 'deadline';
 
-/** An approval card (POL-2): a tool call waiting on a human. */
+/** An approval card: a tool call waiting on a human. */
 export interface ApprovalCard {
   /** `<delegationId>.<n>`: the delegation can be found from the card id alone. */
   id: string;
@@ -179,7 +179,7 @@ export interface CardDecision {
    * also when both say the same thing. Absent on a stop's settlement and on older decisions.
    */
   decisionId?: string;
-  /** `answer`: the text the model gets as the tool's result (issue 30). */
+  /** `answer`: the text the model gets as the tool's result. */
   answer?: string;
   /**
    * `approve` only: also allow later calls of the same scope without a card for the rest of
@@ -219,7 +219,7 @@ export interface DelegationResult {
   usage?: UsageTotals;
 }
 
-/** The running totals of a delegation's model calls (issue 14). */
+/** The running totals of a delegation's model calls. */
 export interface UsageTotals {
   inputTokens: number;
   outputTokens: number;
@@ -279,13 +279,13 @@ export type DelegationEvent =
   // A pending card's reminder (`cardReminder` before its deadline), once per card.
   | { seq: number; at: string; type: 'card-reminder'; card: ApprovalCard }
   | { seq: number; at: string; type: 'finished'; result: DelegationResult }
-  // A user message taken up: a session's (RUN-7), or one sent to a running delegation (issue 30).
+  // A user message taken up: a session's, or one sent to a running delegation.
   | { seq: number; at: string; type: 'message'; text: string; from: string | null }
-  // Sessions only (RUN-7): the answer to a message, a child's start and end.
+  // Sessions only: the answer to a message, a child's start and end.
   | { seq: number; at: string; type: 'reply'; text: string; roundsUsed: number }
   | { seq: number; at: string; type: 'task-started'; task: SessionTask }
   | { seq: number; at: string; type: 'task-finished'; task: SessionTask }
-  // Older rounds replaced by a summary, or dropped with a note (issue 30, docs/sessions.md).
+  // Older rounds replaced by a summary, or dropped with a note (docs/sessions.md, "Long runs").
   | ({ seq: number; at: string; type: 'compacted' } & CompactionReport)
   // Never recorded by a run: a reader's stream leads with it when the events before the live
   // run's could not be read from the runs it continued (src/temporal/earlier-runs.ts). Its
@@ -298,7 +298,7 @@ export type DelegationEvent =
       text: string;
     };
 
-/** What a `compacted` event says (issue 30). */
+/** What a `compacted` event says. */
 export interface CompactionReport {
   by: 'summary' | 'truncation';
   /** Rounds used when it happened: it came before round `round + 1`'s model call. */
@@ -316,7 +316,7 @@ export interface CompactionReport {
   text: string;
 }
 
-/** What the `state` query answers (RUN-4). */
+/** What the `state` query answers. */
 export interface DelegationState {
   delegationId: string;
   workflowId: string;
@@ -326,7 +326,7 @@ export interface DelegationState {
   roundsUsed: number;
   maxTurns: number;
   model: string | null;
-  /** sha256 of the definition file this run resolved (the revision that runs, RUN-1). */
+  /** sha256 of the definition file this run resolved (the revision that runs). */
   definitionHash: string | null;
   pendingCards: ApprovalCard[];
   decidedCards: ApprovalCard[];
@@ -337,17 +337,17 @@ export interface DelegationState {
   /** Tokens so far (a session's include its finished children's); absent from visibility. */
   usage?: UsageTotals;
   /**
-   * What a person allowed for the rest of this delegation (issue 30), revoked ones included.
+   * What a person allowed for the rest of this delegation, revoked ones included.
    * Absent when there are none, and from visibility.
    */
   grants?: Grant[];
   /**
-   * The approval mode and flags it runs with, the caller's stated mode and the agent's own
-   * (issue 29). Absent before the agent is resolved, and when rebuilt from visibility.
+   * The approval mode and flags it runs with, the caller's stated mode and the agent's own.
+   * Absent before the agent is resolved, and when rebuilt from visibility.
    */
   permission?: PermissionInEffect;
   /**
-   * Messages sent to it while it ran (issue 30, shared/steering.ts), in order: delivered or still
+   * Messages sent to it while it ran (shared/steering.ts), in order: delivered or still
    * waiting for the next round boundary. Absent when none was sent, and from visibility.
    */
   messages?: SteeringMessage[];

@@ -1,6 +1,6 @@
 /**
  * A diagnostic says what in a definition or its resolution did not take effect, and why.
- * Tolerant loading (DEF-2) turns every problem into one of these instead of failing.
+ * Tolerant loading turns every problem into one of these instead of failing.
  */
 export type DiagnosticSeverity = 'error' | 'warning' | 'info';
 

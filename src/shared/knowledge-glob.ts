@@ -1,5 +1,5 @@
 /**
- * Knowledge globs are workspace-relative (CAP-4). Retrieval joins them to the workspace root,
+ * Knowledge globs are workspace-relative. Retrieval joins them to the workspace root,
  * so an absolute glob would silently match nothing and a `..` would reach outside: both are
  * refused up front, by resolution and again by `kb_search` itself.
  */

@@ -8,7 +8,7 @@ export interface ToolCallRequest {
 }
 
 /**
- * A large tool result kept out of workflow history (RUN-9): the transcript holds a preview and
+ * A large tool result kept out of workflow history: the transcript holds a preview and
  * this reference; the model-call activity reads the full text back from the blob store.
  */
 export interface BlobRef {
@@ -22,7 +22,7 @@ export type TranscriptEntry =
   | {
       role: 'user';
       content: string;
-      /** Set on the entry that replaced older rounds (issue 30, src/shared/compaction.ts). */
+      /** Set on the entry that replaced older rounds (src/shared/compaction.ts). */
       compacted?: { rounds: number; by: 'summary' | 'truncation' };
     }
   | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
@@ -62,7 +62,7 @@ export interface ModelResponse {
   invalidCalls?: Record<string, string>;
 }
 
-/** One model call's tokens (issue 14). */
+/** One model call's tokens. */
 export interface TokenUsage {
   /** Every input token, cached ones included. */
   inputTokens: number;

@@ -1,5 +1,5 @@
 /**
- * What permissions a delegation runs with, and who set them (issue 29, API-9): read from its
+ * What permissions a delegation runs with, and who set them: read from its
  * capability snapshot for the `state` query, `deputy status` and the MCP door's results.
  * Sandbox-safe: the workflow builds it from the snapshot it recorded.
  */

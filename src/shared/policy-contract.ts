@@ -1,13 +1,13 @@
 import { isInside } from './path-containment.js';
 
-/** Approval modes of SPEC POL-1, strictest first. */
+/** Approval modes, strictest first (docs/policy.md, "Approval modes"). */
 export const APPROVAL_MODES = ['confirm', 'auto-in-workspace', 'auto-edit', 'full-access'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
 
 /**
  * Claude Code's permission modes. An agent file may set one (`permissionMode`, mapped onto the
- * policy by src/definitions/read/permission-mode.ts), and a caller may state its own, which caps
- * what the delegation runs with (API-9). Here, not in definitions/, because delegation options
+ * policy by src/policy/permission-mode.ts), and a caller may state its own, which caps
+ * what the delegation runs with. Here, not in definitions/, because delegation options
  * (sandbox-safe) name it too.
  */
 export const PERMISSION_MODES = [
@@ -24,14 +24,14 @@ export function isPermissionMode(value: unknown): value is PermissionMode {
   return (PERMISSION_MODES as readonly unknown[]).includes(value);
 }
 
-/** Why `value` is no caller permission mode (issue 29), or null when it is one: every door's words. */
+/** Why `value` is no caller permission mode, or null when it is one: every door's words. */
 export function callerModeProblem(value: unknown): string | null {
   if (isPermissionMode(value)) return null;
   const shown = typeof value === 'string' ? `'${value.slice(0, 80)}'` : typeof value;
   return `unknown permission mode ${shown}: callerMode is one of ${PERMISSION_MODES.join(', ')} (as Claude Code names them)`;
 }
 
-/** What happens to `ask` when no human will answer (POL-3). */
+/** What happens to `ask` when no human will answer. */
 export type UnattendedVerdict = 'ask' | 'deny';
 
 /**
@@ -56,7 +56,7 @@ export type ProtectedKind =
 
 /**
  * A folder where a write always needs a card outside `full-access`, whatever the writable roots
- * say (POL-1 protected paths): an agent must not widen its own authority by editing files.
+ * say (docs/policy.md, "Protected paths"): no agent may widen its own authority by editing.
  */
 export interface ProtectedRoot {
   kind: ProtectedKind;
@@ -65,7 +65,7 @@ export interface ProtectedRoot {
 }
 
 /**
- * What Claude Code's `permissionMode` adds to an approval mode (src/definitions/read/permission-mode.ts).
+ * What Claude Code's `permissionMode` adds to an approval mode (src/policy/permission-mode.ts).
  * All optional: a snapshot resolved before they existed has none and decides as it did.
  */
 export interface PolicyFlags {
@@ -96,7 +96,7 @@ export interface PolicyInput extends PolicyFlags {
   hiddenRoots?: string[];
   unattended: UnattendedVerdict;
   /**
-   * What a person allowed for the rest of this delegation (issue 30, src/policy/grants.ts): a
+   * What a person allowed for the rest of this delegation (src/policy/grants.ts): a
    * call one of them covers is allowed where it would ask. Missing or empty: none.
    */
   grants?: Grant[];
@@ -112,7 +112,7 @@ export type GrantScope =
   | { kind: 'commands'; patterns: string[] }
   | { kind: 'mcp'; target: string };
 
-/** An approval for the rest of a delegation (`allow: 'delegation'` on a card, issue 30). */
+/** An approval for the rest of a delegation (`allow: 'delegation'` on a card). */
 export interface Grant {
   /** 1, 2, ... in the order they were granted; never reused, also after a revocation. */
   n: number;
@@ -126,7 +126,7 @@ export interface Grant {
   /** Set once revoked: it covers nothing from then on, and stays listed so the record holds. */
   revoked?: { at: string; by: string | null };
   /**
-   * `session` (`allow: 'session'`, issue 30): it covers the session's own calls and every
+   * `session` (`allow: 'session'`): it covers the session's own calls and every
    * delegation the session starts with Task (docs/policy.md, "Allow for the rest of the
    * session"). Absent: this delegation only.
    */
@@ -146,7 +146,7 @@ export function isHiddenPath(hiddenRoots: readonly string[], path: string): bool
 }
 
 export type Verdict =
-  /** `grant`: allowed by that grant where it would have asked (issue 30). */
+  /** `grant`: allowed by that grant where it would have asked. */
   | { kind: 'allow'; grant?: number }
   | { kind: 'ask'; reason: string }
   | { kind: 'deny'; reason: string };

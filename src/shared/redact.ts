@@ -1,6 +1,6 @@
 /*
  * Sandbox-safe (no imports): approval cards are built inside the workflow, and their
- * arguments are shown to humans and kept in history, so secrets are cut out first (POL-2).
+ * arguments are shown to humans and kept in history, so secrets are cut out first.
  * The Node side calls the same function with the configured secret values it knows
  * (src/secrets/masker.ts); the workflow never has them, since anything it holds lands in history.
  */

@@ -1,5 +1,5 @@
 /**
- * Resident memory (CAP-5): the root `*.md` files of an agent's memory directory, read by the
+ * Resident memory: the root `*.md` files of an agent's memory directory, read by the
  * memory tools (src/tools/memory.ts) and put into the prompt by capability resolution.
  */
 export interface ResidentMemoryFile {

@@ -1,5 +1,5 @@
 /**
- * Sessions (RUN-7): a main agent as a long-lived workflow that takes user messages and hands
+ * Sessions: a main agent as a long-lived workflow that takes user messages and hands
  * work to delegates as child workflows. Sandbox-safe contracts only.
  */
 import type { Caller } from './caller.js';
@@ -22,10 +22,10 @@ export function sessionWorkflowId(sessionId: string): string {
 }
 
 export interface SessionOptions {
-  /** `deny`: no human will answer; every `ask` of the session and its children is denied (POL-3). */
+  /** `deny`: no human will answer; every `ask` of the session and its children is denied. */
   unattended?: UnattendedVerdict;
   /**
-   * The caller's own permission mode (issue 29): the session's main agent and every delegate its
+   * The caller's own permission mode: the session's main agent and every delegate its
    * `Task` starts run at the lower of their own policy and this mode.
    */
   callerMode?: PermissionMode;
@@ -47,7 +47,7 @@ export interface SessionMessage {
   from: string | null;
   /**
    * Names this send, so a send whose answer came late finds it in the history instead of
-   * sending it twice (src/temporal/delegations/signal-once.ts). Absent in older histories.
+   * sending it twice (src/temporal/calls/signal-once.ts). Absent in older histories.
    */
   messageId?: string;
 }
@@ -69,7 +69,7 @@ export type ChildReport =
   | { kind: 'card-opened'; taskId: string; card: ApprovalCard }
   | { kind: 'card-decided'; taskId: string; card: ApprovalCard }
   | { kind: 'finished'; taskId: string; result: DelegationResult }
-  /** A card of the child approved with `allow: 'session'` (issue 30): the session records it. */
+  /** A card of the child approved with `allow: 'session'`: the session records it. */
   | { kind: 'grant'; taskId: string; grant: Grant };
 
 /** What the session's `state` query answers: a delegation's state, plus its tasks and inbox. */

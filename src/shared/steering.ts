@@ -1,5 +1,5 @@
 /**
- * Steering a running delegation (issue 30): a person's message that the delegation's model gets
+ * Steering a running delegation: a person's message that the delegation's model gets
  * as a user message at its next round boundary. Sandbox-safe contracts only: the workflow, the
  * facade and the doors all read the same limits and refusal types from here.
  */

@@ -1,5 +1,5 @@
 /**
- * The facades' check of a caller's stated permission mode (issue 29): a request reaches them
+ * The facades' check of a caller's stated permission mode: a request reaches them
  * whichever door it came through, so an unknown mode is a clear `invalid` before Temporal.
  */
 import { DeputyError } from '../errors.js';

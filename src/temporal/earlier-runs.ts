@@ -12,7 +12,7 @@
 import type { Client } from '@temporalio/client';
 import { DeputyError } from '../errors.js';
 import type { DelegationEvent } from '../shared/delegation.js';
-import { eventsQuery } from '../shared/messages.js';
+import { eventsQuery } from '../shared/workflow-contract/messages.js';
 import { connectionFailureReason, isConnectionFailure } from './unreachable.js';
 
 export interface EarlierRunsDeps {

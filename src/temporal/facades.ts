@@ -6,18 +6,18 @@
 import type { Client } from '@temporalio/client';
 import type { DeputyConfig } from '../config/schema.js';
 import type { SecretMasker } from '../secrets/masker.js';
-import { toolQueueOf } from '../shared/tool-queue.js';
+import { toolQueueOf } from '../shared/workflow-contract/tool-queue.js';
 import { createDelegations } from './delegations/facade.js';
 import type { Delegations } from './delegations/types.js';
 import { createSessions } from './sessions/facade.js';
-import { createSchedules } from '../schedules/facade.js';
-import type { Schedules } from '../schedules/types.js';
+import { createSchedules } from './schedules/facade.js';
+import type { Schedules } from './schedules/types.js';
 import type { Sessions } from './sessions/types.js';
 
 export interface Facades {
   delegations: Delegations;
   sessions: Sessions;
-  /** Recurring delegations on Temporal Schedules (src/schedules). */
+  /** Recurring delegations on Temporal Schedules (src/temporal/schedules). */
   schedules: Schedules;
 }
 

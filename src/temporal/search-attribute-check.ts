@@ -8,7 +8,7 @@ import { DeputyError } from '../errors.js';
 import {
   CUSTOM_SEARCH_ATTRIBUTES,
   SEARCH_ATTRIBUTE_TYPE_NAMES,
-} from '../shared/search-attributes.js';
+} from '../shared/workflow-contract/search-attributes.js';
 
 /**
  * Throws a DeputyError naming every missing attribute and how to register it. When the list

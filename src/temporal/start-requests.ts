@@ -21,17 +21,17 @@ export interface DelegationAsk {
   delegationId?: string | undefined;
   /** Return at once instead of following it. */
   background?: boolean | undefined;
-  /** No human will answer: every `ask` becomes `deny` (POL-3). */
+  /** No human will answer: every `ask` becomes `deny`. */
   unattended?: boolean | undefined;
   cardTimeout?: string | undefined;
   maxTokens?: number | undefined;
-  /** The caller's own permission mode: the run's ceiling (issue 29, API-9). */
+  /** The caller's own permission mode: the run's ceiling. */
   callerMode?: PermissionMode | undefined;
 }
 
 /**
  * The start request for `ask`, and whether it runs in the background: asked for, or the agent's
- * own `background: true` (DEF-1), which a caller cannot override, as for a session's Task. A
+ * own `background: true`, which a caller cannot override, as for a session's Task. A
  * configured secret typed into the task is masked: it would land in history and the model.
  */
 export function delegationStart(

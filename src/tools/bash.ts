@@ -14,7 +14,7 @@ export const BASH_LIMITS = {
   tailBytes: 20_000,
   /** Milliseconds between SIGTERM and SIGKILL when a command is stopped or its worker dies. */
   killGraceMs: 2_000,
-  /** Milliseconds between heartbeats while a command runs (RUN-3: cancellation reaches us). */
+  /** Milliseconds between heartbeats while a command runs (so cancellation reaches us). */
   heartbeatMs: 1_000,
 } as const;
 

@@ -6,9 +6,9 @@ import { linkCount, trustedAliasFinder } from '../paths/path-identity.js';
 import { realpathLenient } from '../paths/realpath-lenient.js';
 
 /**
- * The paths a tool call touches, as decide() must compare them (POL-1: "paths are resolved,
- * symlinks included, before comparing with roots"). Node side: it runs in an activity (or
- * the API), and its result is what enters the workflow.
+ * The paths a tool call touches, as decide() must compare them: resolved, symlinks included, before
+ * comparing with roots. Node side: it runs in an activity (or the API), and its result is what
+ * enters the workflow.
  *
  * Deliberately never throws for a path outside the workspace: policy must see where the call
  * really points so it can ask or deny; the tool itself refuses such paths when it runs.

@@ -32,7 +32,7 @@ export interface FileSystemToolOptions {
 }
 
 /**
- * The five FileSystem tools (CAP-1). Every path the model names goes through
+ * The five FileSystem tools. Every path the model names goes through
  * resolveInWorkspace; every file glob and grep find, through workspace-listing.ts.
  */
 export function createFileSystemTools(options: FileSystemToolOptions = {}): ToolImplementation[] {

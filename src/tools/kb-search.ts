@@ -21,7 +21,7 @@ import { isHiddenPath } from '../shared/policy-contract.js';
 import { isHiddenByIdentity } from '../paths/path-identity.js';
 import { NotRegularFileError, openRegularFileSync } from '../paths/regular-file.js';
 
-/** Budgets of one kb_search call (CAP-4). Hitting one is reported in the result. */
+/** Budgets of one kb_search call. Hitting one is reported in the result. */
 export const KB_SEARCH_LIMITS = {
   /** Bytes read per call. */
   maxReadBytes: 8 * 1024 * 1024,
@@ -40,7 +40,7 @@ const MAX_SKIPPED_SHOWN = 20;
 const BINARY_SNIFF_BYTES = 8000;
 
 /**
- * `kb_search(query, source?)` over the declared knowledge sources (CAP-4): an in-memory line
+ * `kb_search(query, source?)` over the declared knowledge sources: an in-memory line
  * scan returning ranked `path:line: text` hits. Files are read whole as buffers and searched
  * with `indexOf` on the lowercased text; symlinks that lead out of the workspace are skipped
  * and reported, and every budget cut is spelled out in the result.
@@ -297,7 +297,7 @@ function openInside(
     // Non-blocking and checked: a FIFO swapped in since the listing would block this
     // synchronous read, and the whole process with it (openRegularFileSync refuses it).
     const fd = openRegularFileSync(absolute, fs.constants.O_RDONLY, { noFollow: true });
-    // A hard link to a hidden file is that file, whatever its name here (issue 25).
+    // A hard link to a hidden file is that file, whatever its name here.
     if (fs.fstatSync(fd).nlink > 1 && isHiddenByIdentity(hiddenRoots, absolute)) {
       fs.closeSync(fd);
       return 'hidden';

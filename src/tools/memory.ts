@@ -25,7 +25,7 @@ import {
 import { ToolError, type ToolImplementation } from './tool.js';
 
 /**
- * Memory tools (CAP-5). The directory is fixed when the tools are built; no argument names a
+ * Memory tools. The directory is fixed when the tools are built; no argument names a
  * scope or a root, and file names are checked to stay inside it, so a model cannot write
  * elsewhere by forging arguments. Appends are serialized across processes with a lock on the
  * directory: several workers may run delegations of the same agent at once.
@@ -267,7 +267,7 @@ async function searchMemory(directory: string, rawQuery: unknown): Promise<strin
 }
 
 /**
- * Resident memory for the prompt (CAP-5): root `*.md` files in name order, at most 4 KiB each
+ * Resident memory for the prompt: root `*.md` files in name order, at most 4 KiB each
  * and 12 KiB in all. A file over budget is dropped whole (never cut mid-way) and a note says so.
  */
 export async function readResidentMemory(directory: string): Promise<ResidentMemory> {

@@ -1,5 +1,5 @@
 /**
- * Bound a tool result before it enters workflow history (RUN-3). Truncation is loud, never
+ * Bound a tool result before it enters workflow history. Truncation is loud, never
  * silent: the notice tells the model how much it did not see, so it can narrow its request.
  */
 export function limitText(text: string, maxChars: number): string {

@@ -1,5 +1,5 @@
 /**
- * The simple commands a `bash` call would run, for `Bash(...)` tool patterns (issue 11).
+ * The simple commands a `bash` call would run, for `Bash(...)` tool patterns.
  * Node side: it runs in the `callModel` activity and its result enters the workflow as plain
  * data (src/shared/tools/command-analysis.ts), like the calls' canonical paths.
  *

@@ -6,7 +6,7 @@ import type { SkillRef } from '../shared/capability-snapshot.js';
 import { ToolError, type ToolImplementation } from './tool.js';
 
 /**
- * `use_skill(name)` (CAP-2): returns the body of a declared skill's SKILL.md, frontmatter
+ * `use_skill(name)`: returns the body of a declared skill's SKILL.md, frontmatter
  * stripped. Only the skills the snapshot resolved are reachable; any other name gets a plain
  * "you don't have that" with the list of what the agent does have.
  */

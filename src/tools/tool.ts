@@ -8,7 +8,7 @@ export interface ToolContext {
   snapshot: CapabilitySnapshot;
   /** Aborted when the delegation is stopped; long tools must honour it. */
   signal: AbortSignal;
-  /** Long tools call this periodically so cancellation reaches them (RUN-3). */
+  /** Long tools call this periodically so cancellation reaches them. */
   heartbeat: (details?: unknown) => void;
 }
 

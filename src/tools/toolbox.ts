@@ -11,7 +11,7 @@ export interface ToolboxOptions {
   workspaceRoot: string;
   /** Resolved paths no agent may read (deputyRoots(config).hiddenRoots): searches skip them. */
   hiddenRoots: readonly string[];
-  /** Implementations built elsewhere for this snapshot (the MCP gateway's, src/mcp/). */
+  /** Implementations built elsewhere for this snapshot (the MCP gateway's, src/mcp-client/). */
   extra?: readonly ToolImplementation[];
 }
 

@@ -125,7 +125,7 @@ class GuardedWalk {
       this.recordSkipped(absolute);
       return undefined;
     }
-    // A hard link to a hidden file is that file, whatever its name here (issue 25).
+    // A hard link to a hidden file is that file, whatever its name here.
     if (isHiddenByIdentity(this.request.hiddenRoots, real)) {
       this.skipped.hidden.add(this.shown(absolute));
       return undefined;

@@ -24,11 +24,14 @@ export interface SearchSettings {
   limits: FileSystemLimits;
 }
 
-export async function runGlob(
+/** glob and grep take the same arguments: the call's, its context, and the search settings. */
+export type SearchRun = (
   args: Record<string, unknown>,
   context: ToolContext,
   settings: SearchSettings,
-): Promise<string> {
+) => Promise<string>;
+
+export const runGlob: SearchRun = async (args, context, settings) => {
   const pattern = requiredString(args, 'pattern');
   const userPath = optionalString(args, 'path') ?? '.';
   const directory = await resolveDirectory(context.workspaceRoot, userPath);
@@ -52,13 +55,9 @@ export async function runGlob(
   }
   lines.push(...skippedNotes(skipped));
   return limitText(lines.join('\n'), settings.limits.resultMaxChars);
-}
+};
 
-export async function runGrep(
-  args: Record<string, unknown>,
-  context: ToolContext,
-  settings: SearchSettings,
-): Promise<string> {
+export const runGrep: SearchRun = async (args, context, settings) => {
   const pattern = requiredString(args, 'pattern');
   const userPath = optionalString(args, 'path') ?? '.';
   const fileGlob = optionalString(args, 'glob') ?? '**/*';
@@ -111,7 +110,7 @@ export async function runGrep(
     clearInterval(beat);
     if (started instanceof GrepMatcher) started.close();
   }
-}
+};
 
 /** What one grep call found, and where it stopped early. */
 interface GrepScan {

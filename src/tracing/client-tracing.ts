@@ -1,5 +1,5 @@
 /**
- * A traced process's Temporal client (issue 32): each start and signal gets a span, and the run's
+ * A traced process's Temporal client: each start and signal gets a span, and the run's
  * spans join the starter's trace through the start's headers. Untraced: nothing, not even loaded.
  */
 import type { ClientOptions } from '@temporalio/client';

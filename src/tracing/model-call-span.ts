@@ -1,5 +1,5 @@
 /**
- * The span of one model call (issue 32), as OpenTelemetry's GenAI semantic conventions name its
+ * The span of one model call, as OpenTelemetry's GenAI semantic conventions name its
  * parts: `chat <model>`, a client span under the activity's own, with the provider, the model
  * asked and the one that answered, input, output and cached tokens, and the finish reason. The
  * prompt and the answer are left out unless OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT

@@ -1,5 +1,5 @@
 /**
- * Whether this process exports traces (issue 32), read from OpenTelemetry's own environment
+ * Whether this process exports traces, read from OpenTelemetry's own environment
  * variables, the ones every collector's documentation names: tracing is on when
  * `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is set, and off otherwise
  * (then nothing is loaded and no interceptor runs). `OTEL_SDK_DISABLED=true` and

@@ -1,5 +1,5 @@
 /**
- * What a traced worker adds to Temporal's worker options (issue 32): Temporal's OpenTelemetry
+ * What a traced worker adds to Temporal's worker options: Temporal's OpenTelemetry
  * interceptor for activities, deputy's for workflows (in the traced bundle, src/workflows/tracing/:
  * Temporal's spans made without OpenTelemetry's SDK in the sandbox), and Temporal's sink through
  * which the workflows' spans leave the sandbox. Untraced workers add

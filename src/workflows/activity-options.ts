@@ -11,8 +11,8 @@ import {
 } from '@temporalio/workflow';
 import type { DeputyActivities } from '../activities/index.js';
 import { SUMMARY_EMPTY } from '../shared/compaction.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
-import type { ToolQueueInput } from '../shared/tool-queue.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
+import type { ToolQueueInput } from '../shared/workflow-contract/tool-queue.js';
 
 export const RESOLVE_AGENT: ActivityOptions = {
   startToCloseTimeout: '1 minute',
@@ -30,7 +30,7 @@ export const MODEL_CALL: ActivityOptions = {
 };
 
 /**
- * A compaction's summary (issue 30): a model call, retried a little less, since dropping the
+ * A compaction's summary: a model call, retried a little less, since dropping the
  * rounds with a note is a fallback that always works; an empty summary is not retried.
  */
 export const SUMMARY_CALL: ActivityOptions = {
@@ -42,7 +42,7 @@ export const SUMMARY_CALL: ActivityOptions = {
   },
 };
 
-/** Read-class tools may retry: running them twice changes nothing (RUN-3). */
+/** Read-class tools may retry: running them twice changes nothing. */
 export const READ_TOOL: ActivityOptions = {
   startToCloseTimeout: '15 minutes',
   heartbeatTimeout: '30 seconds',
@@ -96,9 +96,9 @@ export function activitiesWith(options: ActivityOptions, summary: string, queue?
 }
 
 /**
- * Where the run's workspace-bound activities go (issue 16): the input's tool queue when it has
+ * Where the run's workspace-bound activities go: the input's tool queue when it has
  * one other than the workflow's own queue, else undefined (the workflow's queue, as always).
- * Runs without `toolQueue` in their input (all from before issue 16) are left exactly as they
+ * Runs without `toolQueue` in their input (all from before tool queues) are left exactly as they
  * were, so their histories replay. With a tool queue, reads do not run as local activities: a
  * local activity runs on whichever worker runs the workflow task, which may lack the workspace.
  */

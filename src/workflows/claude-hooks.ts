@@ -1,5 +1,5 @@
 /**
- * PreToolUse hooks in Claude Code's form (issue 11): they run before a call's verdict is final,
+ * PreToolUse hooks in Claude Code's form: they run before a call's verdict is final,
  * each call's matching hooks in one short activity, and their answer changes the verdict:
  * `deny` (or exit 2) denies with the hook's reason; `ask` opens a card through the usual card
  * flow (so it survives a worker restart, and TaskStop denies it); `allow` lets through a call
@@ -7,7 +7,11 @@
  * leaves policy's verdict. A call policy denies stays denied and its hooks do not run. Sandbox code.
  */
 import { ActivityFailure, isCancellation, patched } from '@temporalio/workflow';
-import type { ModelTurn, PreToolHooksAnswer, ResolvedAgent } from '../activities/types.js';
+import type {
+  ModelTurn,
+  PreToolHooksAnswer,
+  ResolvedAgent,
+} from '../shared/workflow-contract/activities.js';
 import { mcpTarget } from '../policy/mcp-scope.js';
 import { claudeHooksFor, claudeToolName } from '../shared/claude-hooks.js';
 import { isInside } from '../shared/path-containment.js';

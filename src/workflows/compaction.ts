@@ -1,5 +1,5 @@
 /**
- * Compaction between rounds (issue 30): when the last model call's input passed 75 % of the
+ * Compaction between rounds: when the last model call's input passed 75 % of the
  * model's context, or the transcript grew past its size bounds (src/shared/compaction.ts), all but
  * the last few rounds are replaced by a summary the same model writes; when that call fails after
  * its retries, they are dropped with a note saying how many (a documented truncation). Either way
@@ -15,7 +15,7 @@
  * `patched` is asked again where a compaction is due.
  */
 import { isCancellation, patched } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../activities/types.js';
+import type { ResolvedAgent } from '../shared/workflow-contract/activities.js';
 import {
   compactionDue,
   compactionRange,
@@ -27,7 +27,7 @@ import type { TokenUsage, TranscriptEntry } from '../shared/model-contract.js';
 import { activitiesWith, SUMMARY_CALL } from './activity-options.js';
 import type { DelegationRun } from './delegation-run.js';
 import { causeOf } from './failure-notice.js';
-import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
+import { modelPromptOf, withSnapshot } from './continue-as-new/snapshot-carrier.js';
 
 export const COMPACTION_PATCH = 'transcript-compaction';
 

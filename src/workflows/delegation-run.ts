@@ -3,7 +3,11 @@
  * Sandbox code: deterministic and free of Temporal commands (the workflow issues those), so
  * the `state` and `events` queries read it directly. `new Date()` is the workflow clock here.
  */
-import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type {
+  ModelTurn,
+  ResolvedAgent,
+  ToolOutcome,
+} from '../shared/workflow-contract/activities.js';
 import type { CardDeadlines } from '../shared/capability-snapshot.js';
 import type {
   ApprovalCard,
@@ -23,30 +27,30 @@ import { permissionInEffect } from '../shared/permission-in-effect.js';
 import { argumentsPreview, redactSecrets } from '../shared/redact.js';
 import type { SessionMessage } from '../shared/session.js';
 import type { SessionTask } from '../shared/delegation.js';
-import { CardBook, type CardRejection } from './card-book.js';
-import { GrantBook, type GrantHolder } from './grant-book.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
+import { CardBook, type CardRejection } from './cards/card-book.js';
+import { GrantBook, type GrantHolder } from './cards/grant-book.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
 import type { Grant } from '../shared/policy-contract.js';
-import { CardEdits } from './card-edits.js';
+import { CardEdits } from './cards/card-edits.js';
 import {
   CARRIED_DECIDED_CARDS,
   CARRIED_DENIED_CALLS,
   CARRIED_EVENTS,
   type CarriedState,
-} from './carried-state.js';
+} from './continue-as-new/carried-state.js';
 import type { PlannedCall } from './tool-calls.js';
 import { summarizeEntry } from './transcript-summary.js';
 
 export class DelegationRun {
   readonly transcript: TranscriptEntry[];
   private readonly cards = new CardBook();
-  /** What a person allowed for the rest of this delegation (issue 30). */
+  /** What a person allowed for the rest of this delegation. */
   readonly grants: GrantBook;
-  /** Where its grants sit (issue 30): a session sets `session`; a Task child is `child`. */
+  /** Where its grants sit: a session sets `session`; a Task child is `child`. */
   grantHolder: GrantHolder;
-  /** Told of a grant for the rest of the session approved on this child's card (issue 30). */
+  /** Told of a grant for the rest of the session approved on this child's card. */
   onSessionGrant: ((grant: Grant) => void) | null = null;
-  /** The calls behind pending cards, for approvals with edited arguments (issue 30). */
+  /** The calls behind pending cards, for approvals with edited arguments. */
   private readonly edits = new CardEdits();
   /** The agent as resolved; a continued run starts with the one it carried. */
   private resolvedAgent: ResolvedAgent | null;
@@ -63,7 +67,7 @@ export class DelegationRun {
   private nextEventSeq: number;
   private readonly previousRuns: number;
   private usage: UsageTotals;
-  /** The last model call's input tokens and context window, for compaction (issue 30). */
+  /** The last model call's input tokens and context window, for compaction. */
   private lastCall: { inputTokens?: number; contextTokens?: number } = {};
   /** Deadlines new cards get (card-deadlines.ts); null: they wait as long as it takes. */
   private cardDeadlines: CardDeadlines | null = null;
@@ -82,7 +86,7 @@ export class DelegationRun {
     this.events = carried?.events ?? [];
     this.denied = carried?.deniedCalls ?? [];
     this.transcript = carried?.transcript ?? input.fork?.transcript ?? opening;
-    // A resumed delegation (issue 30) is a new run with its own turns; a fork counts on.
+    // A resumed delegation is a new run with its own turns; a fork counts on.
     this.rounds = carried?.roundsUsed ?? (input.fork?.resumed ? 0 : input.fork?.fromRound) ?? 0;
     this.resolvedAgent = carried?.resolved ?? null;
     this.maxTurns = carried?.resolved.snapshot.limits.maxTurns ?? 0;
@@ -186,7 +190,7 @@ export class DelegationRun {
   }
 
   /**
-   * Replaces transcript entries `[from, to)` by `entry` (issue 30, compaction.ts), counts the
+   * Replaces transcript entries `[from, to)` by `entry` (compaction.ts), counts the
    * summary call (`usage` null: it ran but reported none; undefined: no summary was written),
    * and announces it.
    */
@@ -219,7 +223,7 @@ export class DelegationRun {
 
   /**
    * Opens the approval card of a call policy answered with `ask`. `planned`: the planned call,
-   * for an approval with `allow: 'delegation'` or with edited arguments (issue 30).
+   * for an approval with `allow: 'delegation'` or with edited arguments.
    */
   openCard(call: ToolCallRequest, reason: string, planned?: PlannedCall): ApprovalCard {
     this.cardSequence += 1;
@@ -340,7 +344,7 @@ export class DelegationRun {
     this.emit({ type: 'reply', text, roundsUsed: this.rounds });
   }
 
-  /** A session's child started or finished (RUN-7). */
+  /** A session's child started or finished. */
   recordTask(type: 'task-started' | 'task-finished', task: SessionTask): void {
     this.emit({ type, task: { ...task } });
   }
@@ -469,7 +473,7 @@ function deniedBy(item: PlannedCall): Omit<DeniedCall, 'tool'> | null {
   return null;
 }
 
-/** `allow`, `deny`, `ask:approved`, ...; `allow:grant-2` when a grant allowed it (issue 30). */
+/** `allow`, `deny`, `ask:approved`, ...; `allow:grant-2` when a grant allowed it. */
 function verdictLabel(item: PlannedCall): string {
   if (item.card) return `ask:${item.card.state.status}`;
   const { verdict } = item;

@@ -1,29 +1,26 @@
 /**
- * The delegation workflow (SPEC section 4). Sandbox code: everything here must be
+ * The delegation workflow. Sandbox code: everything here must be
  * deterministic. Side effects (model calls, tools, file reads) happen only in activities,
  * which the workflow reaches through `proxyActivities` and activity *types*.
  */
 import {
-  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
-  condition,
   ContinueAsNew,
-  continueAsNew,
   isCancellation,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../activities/types.js';
 import type { DelegationInput, DelegationResult, DelegationState } from '../shared/delegation.js';
-import { FAILURE_TYPES } from '../shared/failures.js';
-import type { ToolQueueInput } from '../shared/tool-queue.js';
-import { activitiesWith, RESOLVE_AGENT, STOP_HOOKS, workspaceQueue } from './activity-options.js';
-import type { CarriedState } from './carried-state.js';
-import { cardDeadlinesFor } from './card-deadlines.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
+import type { ToolQueueInput } from '../shared/workflow-contract/tool-queue.js';
+import { activitiesWith, STOP_HOOKS, workspaceQueue } from './activity-options.js';
+import type { CarriedState } from './continue-as-new/carried-state.js';
+import { cardDeadlinesFor } from './cards/card-deadlines.js';
 import { askCompactionPatchFirst, compactIfDue } from './compaction.js';
 import { DelegationRun } from './delegation-run.js';
 import { failureNotice } from './failure-notice.js';
-import { historyNearLimit } from './history-limit.js';
+import { handOverWhenIdle } from './continue-as-new/hand-over.js';
+import { historyNearLimit } from './continue-as-new/history-limit.js';
 import { parentReporter, REPORT_TEXT_CHARS } from './parent-report.js';
 import { runRounds, type RoundsOptions } from './rounds.js';
 import { denyPendingOnStop, registerRunHandlers } from './run-handlers.js';
@@ -31,10 +28,11 @@ import { notify } from './notify.js';
 import { registerSteering, SteeringQueue } from './steering.js';
 import { asOwnRun } from './scheduled-run.js';
 import { publish } from './visibility.js';
+import { resolveAgentNow } from './resolve-agent.js';
 
 /**
  * One delegation. `carried` is set only by continue-as-new, never by a client. With a
- * `toolQueue` (issue 16) its workspace-bound activities run there; its webhooks do not.
+ * `toolQueue` its workspace-bound activities run there; its webhooks do not.
  */
 export async function delegation(
   started: DelegationInput & ToolQueueInput,
@@ -42,7 +40,6 @@ export async function delegation(
 ): Promise<DelegationResult> {
   const input = asOwnRun(started);
   const toolQueue = workspaceQueue(input);
-  const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve agent', toolQueue);
   const run = new DelegationRun(input, workflowInfo().workflowId, carried);
   const background = input.options.background === true;
   const reports = parentReporter(input);
@@ -57,7 +54,7 @@ export async function delegation(
   askCompactionPatchFirst();
 
   const ending: Ending = { input, run, toolQueue, background, reports };
-  // A card approved for the rest of the session (issue 30): the session records it.
+  // A card approved for the rest of the session: the session records it.
   run.onSessionGrant = (grant) =>
     reports.send({ kind: 'grant', taskId: input.delegationId, grant });
   const finish = (next: DelegationResult) => {
@@ -67,15 +64,11 @@ export async function delegation(
   };
 
   try {
-    const resolved: ResolvedAgent =
+    const resolved =
       run.resolved ??
-      (await resolveAgent({
-        agent: input.agent,
-        caller: input.caller,
+      (await resolveAgentNow(input, 'resolve agent', toolQueue, {
         ...(input.model === undefined ? {} : { model: input.model }),
         ...(input.parentModel === undefined ? {} : { parentModel: input.parentModel }),
-        // Only when stated: a start without one resolves with the same input as before.
-        ...(input.options.callerMode === undefined ? {} : { callerMode: input.options.callerMode }),
       }));
     run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, input.options));
 
@@ -95,8 +88,7 @@ export async function delegation(
         // Hand over between rounds: no card pending, no tool running, no handler mid-flight,
         // no report on its way to the session.
         await reports.flush();
-        await condition(allHandlersFinished);
-        await continueAsNew<typeof delegation>(input, carryOver(run, steering));
+        await handOverWhenIdle<typeof delegation>(() => [input, carryOver(run, steering)]);
       },
       messagesWaiting: () => steering.waiting(),
       ...reportsToSession(ending),
@@ -111,7 +103,7 @@ export async function delegation(
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
     if (isCancellation(error)) {
-      // TaskStop (RUN-5). Settling must itself not be cancelled, or cards stay pending forever.
+      // Stopped. Settling must itself not be cancelled, or cards stay pending forever.
       return await CancellationScope.nonCancellable(async () => {
         denyPendingOnStop(run, decideCard);
         return finish(

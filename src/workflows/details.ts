@@ -7,7 +7,7 @@
  */
 import { setCurrentDetails } from '@temporalio/workflow';
 import type { ApprovalCard, DelegationResult, SessionTask } from '../shared/delegation.js';
-import { oneLine } from '../shared/workflow-summary.js';
+import { oneLine } from '../shared/workflow-contract/workflow-summary.js';
 import type { DelegationRun } from './delegation-run.js';
 
 /** Longest argument glimpse on a parked card's line: enough to tell which file, which command. */

@@ -1,6 +1,6 @@
 /** Turning failures into text a person (or the model) can read. Sandbox code. */
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure } from '@temporalio/workflow';
-import { FAILURE_TYPES } from '../shared/failures.js';
+import { FAILURE_TYPES } from '../shared/workflow-contract/failures.js';
 
 /** The innermost useful message of an activity's or a child workflow's failure. */
 export function causeOf(error: unknown): string {

@@ -1,12 +1,15 @@
 /**
  * Counts what only the workflow knows, through the worker's `deputyMetrics` sink
- * (src/shared/workflow-metrics.ts): no command, so no patch, and not called on replay. Labels are
+ * (src/shared/workflow-contract/workflow-metrics.ts): no command, so no patch, and not called on replay. Labels are
  * bounded here, where the agent's tools are known: any other name is counted as `unknown`.
  * Sandbox code.
  */
 import { proxySinks } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../activities/types.js';
-import { UNKNOWN_TOOL, type WorkflowMetricSinks } from '../shared/workflow-metrics.js';
+import type { ResolvedAgent } from '../shared/workflow-contract/activities.js';
+import {
+  UNKNOWN_TOOL,
+  type WorkflowMetricSinks,
+} from '../shared/workflow-contract/workflow-metrics.js';
 import type { PlannedCall } from './tool-calls.js';
 
 const { deputyMetrics } = proxySinks<WorkflowMetricSinks>();

@@ -1,5 +1,5 @@
 /**
- * Notifications (issue 14): a delegation tells the workspace's webhooks of its cards and of how
+ * Notifications: a delegation tells the workspace's webhooks of its cards and of how
  * it ended by starting one `deliverNotification` workflow per event. That workflow outlives the
  * delegation (parent-close policy ABANDON) and retries each webhook with backoff for a day, so
  * a receiver that is down gets it later; its id is the event's, so no event starts two.
@@ -13,7 +13,7 @@ import {
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
 import type { DeputyActivities } from '../activities/index.js';
-import type { ResolvedAgent } from '../activities/types.js';
+import type { ResolvedAgent } from '../shared/workflow-contract/activities.js';
 import type { ApprovalCard, DelegationResult } from '../shared/delegation.js';
 import {
   NOTIFY_WORKFLOW_TYPE,
@@ -21,7 +21,7 @@ import {
   WEBHOOK_REJECTED,
   type Notification,
   type NotificationEvent,
-} from '../shared/notifications.js';
+} from '../shared/workflow-contract/notifications.js';
 import type { DelegationRun } from './delegation-run.js';
 
 const { deliverWebhook } = proxyActivities<DeputyActivities>({

@@ -1,12 +1,12 @@
 /**
- * A child delegation's reports to the session that started it (RUN-7): progress, cards and its
+ * A child delegation's reports to the session that started it: progress, cards and its
  * end, as `childReport` signals to `session/<id>` (no run id: after the session continued as new,
  * its current run gets them). Only a delegation started by a session has a parent, and runs
  * recorded before sessions existed have none, so their histories replay unchanged. Sandbox code.
  */
 import { getExternalWorkflowHandle, log } from '@temporalio/workflow';
 import type { DelegationInput } from '../shared/delegation.js';
-import { childReportSignal } from '../shared/messages.js';
+import { childReportSignal } from '../shared/workflow-contract/messages.js';
 import type { ChildReport } from '../shared/session.js';
 
 /** Progress texts are clipped: the session keeps the latest per task, not a transcript. */

@@ -1,15 +1,19 @@
 /**
- * The loop of RUN-2, shared by a delegation and a session: one model call per round, then policy
+ * The round loop, shared by a delegation and a session: one model call per round, then policy
  * on every tool call, cards for those that ask, and the calls themselves. Sandbox code.
  */
-import type { ModelTurn, ResolvedAgent, ToolOutcome } from '../activities/types.js';
+import type {
+  ModelTurn,
+  ResolvedAgent,
+  ToolOutcome,
+} from '../shared/workflow-contract/activities.js';
 import type { UnattendedVerdict } from '../shared/policy-contract.js';
 import { toolFailureText } from '../shared/tools/tool-contract.js';
 import { activitiesWith, MODEL_CALL } from './activity-options.js';
-import { awaitCardDecisions, type SettleCard } from './card-deadlines.js';
+import { awaitCardDecisions, type SettleCard } from './cards/card-deadlines.js';
 import { applyClaudePreToolHooks } from './claude-hooks.js';
 import type { DelegationRun } from './delegation-run.js';
-import { modelPromptOf, withSnapshot } from './snapshot-carrier.js';
+import { modelPromptOf, withSnapshot } from './continue-as-new/snapshot-carrier.js';
 import { planCalls, settleCall, type PlannedCall } from './tool-calls.js';
 import { countCardOpened, countVerdicts } from './metric-sink.js';
 import { notify } from './notify.js';
@@ -23,7 +27,7 @@ export interface RoundsOptions {
   unattended: UnattendedVerdict | undefined;
   /**
    * The queue of the workspace-bound activities (model calls, tools, hooks): `workspaceQueue`'s
-   * answer; undefined runs them on the workflow's own queue, as before issue 16.
+   * answer; undefined runs them on the workflow's own queue, as older runs did.
    */
   toolQueue?: string | undefined;
   /** True when the next round would pass this pass's `maxTurns`. */
@@ -36,7 +40,7 @@ export interface RoundsOptions {
    */
   betweenRounds(): Promise<void>;
   /**
-   * True while a message sent to the delegation waits for delivery (issue 30): an answer then is
+   * True while a message sent to the delegation waits for delivery: an answer then is
    * not the end, the model gets the message first. Absent: never (a session).
    */
   messagesWaiting?(): boolean;

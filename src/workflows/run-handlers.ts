@@ -1,14 +1,19 @@
 /**
- * The handlers every deputy workflow answers (RUN-4): state and events queries, and card
+ * The handlers every deputy workflow answers: state and events queries, and card
  * decisions as a signal or a validated update. Registered before the first await, so no
  * message is ever missed. Sandbox code.
  */
 import { ApplicationFailure, log, setHandler } from '@temporalio/workflow';
 import type { ApprovalCard, CardDecision, DelegationState } from '../shared/delegation.js';
-import { decideCardSignal, decideCardUpdate, eventsQuery, stateQuery } from '../shared/messages.js';
+import {
+  decideCardSignal,
+  decideCardUpdate,
+  eventsQuery,
+  stateQuery,
+} from '../shared/workflow-contract/messages.js';
 import type { DelegationRun } from './delegation-run.js';
-import type { SettleCard } from './card-deadlines.js';
-import { registerGrantHandlers } from './grant-handlers.js';
+import type { SettleCard } from './cards/card-deadlines.js';
+import { registerGrantHandlers } from './cards/grant-handlers.js';
 import { publishDecision } from './visibility.js';
 
 /**
@@ -56,7 +61,7 @@ export function registerRunHandlers(
 }
 
 /**
- * TaskStop (RUN-5): every card still pending is denied with reason `stopped`, decided by
+ * On a stop: every card still pending is denied with reason `stopped`, decided by
  * `TaskStop`, through the same settling function a person's decision takes, so each denial is
  * recorded and published like any other. Call it inside a non-cancellable scope.
  */

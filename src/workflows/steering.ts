@@ -1,5 +1,5 @@
 /**
- * Steering a running delegation (issue 30): messages a person sends while it runs. The update's
+ * Steering a running delegation: messages a person sends while it runs. The update's
  * handler only queues a message; the workflow delivers the queue as user messages at the next
  * round boundary (before the next model call), so a model never gets one between its tool call
  * and that call's result. A delegation parked on a card gets its messages after the card is
@@ -10,7 +10,7 @@
  */
 import { ApplicationFailure, setHandler } from '@temporalio/workflow';
 import type { DelegationStatus } from '../shared/delegation.js';
-import { sendMessageUpdate } from '../shared/messages.js';
+import { sendMessageUpdate } from '../shared/workflow-contract/messages.js';
 import {
   STEERING_REFUSALS,
   steeringTextProblem,

@@ -3,7 +3,12 @@
  * Sandbox code: the tool itself runs in an activity.
  */
 import { ActivityFailure, isCancellation, patched, TimeoutFailure } from '@temporalio/workflow';
-import type { ModelTurn, ResolvedAgent, RunToolInput, ToolOutcome } from '../activities/types.js';
+import type {
+  ModelTurn,
+  ResolvedAgent,
+  RunToolInput,
+  ToolOutcome,
+} from '../shared/workflow-contract/activities.js';
 import { decide } from '../policy/decide.js';
 import { mcpScopeVerdict, mcpTarget } from '../policy/mcp-scope.js';
 import { commandPatternRefusal, pathPatternRefusal } from '../policy/tool-patterns.js';
@@ -23,16 +28,16 @@ import {
   ONCE_TOOL,
   READ_TOOL,
 } from './activity-options.js';
-import { answeredOutcome, editedOutcome } from './card-outcomes.js';
+import { answeredOutcome, editedOutcome } from './cards/card-outcomes.js';
 import { activityCause, causeOf } from './failure-notice.js';
-import { withSnapshot } from './snapshot-carrier.js';
+import { withSnapshot } from './continue-as-new/snapshot-carrier.js';
 
-/** Marks runs that scope MCP calls by declared server and `approve` list (issue 9). */
+/** Marks runs that scope MCP calls by declared server and `approve` list. */
 export const MCP_GATEWAY_PATCH = 'mcp-gateway';
-/** Marks runs whose snapshot restricts tools by Claude Code patterns (issue 11). */
+/** Marks runs whose snapshot restricts tools by Claude Code patterns. */
 export const TOOL_PATTERNS_PATCH = 'tool-patterns';
 /**
- * Marks runs whose read-class tools run as local activities (issue 13): a local activity is a
+ * Marks runs whose read-class tools run as local activities: a local activity is a
  * marker in history where an ordinary one is three events, so older runs replay as they ran.
  */
 export const LOCAL_READS_PATCH = 'local-reads';
@@ -47,7 +52,7 @@ export interface PlannedCall {
    * with this, as a failed call, without policy, card or tool. Absent for a well-formed call.
    */
   invalid?: string;
-  /** The call as a grant would scope it (issue 30): set on a call policy asked about. */
+  /** The call as a grant would scope it: set on a call policy asked about. */
   scope?: GrantCall;
 }
 
@@ -67,8 +72,8 @@ export function planCalls(
     const invalid = invalidReason(turn, call.id);
     if (invalid !== undefined)
       return { call, schema, verdict: { kind: 'allow' }, card: null, invalid };
-    // Delegating writes nothing: Task, TaskOutput and TaskStop are never an approval item
-    // (POL-1). Only a session's snapshot has them; the child's own calls meet policy there.
+    // Delegating writes nothing: Task, TaskOutput and TaskStop are never an approval item.
+    // Only a session's snapshot has them; the child's own calls meet policy there.
     if (schema !== undefined && snapshot.delegation !== undefined && isDelegationTool(call.name)) {
       return { call, schema, verdict: { kind: 'allow' }, card: null };
     }
@@ -90,7 +95,7 @@ export function planCalls(
               protectedRoots: resolved.protectedRoots ?? [],
               hiddenRoots: resolved.hiddenRoots ?? [],
               unattended: unattended ?? 'ask',
-              // Only when a person gave any (issue 30): older runs decide with the same input.
+              // Only when a person gave any: older runs decide with the same input.
               ...(grants.length === 0 ? {} : { grants }),
             },
             {
@@ -99,7 +104,7 @@ export function planCalls(
               toolClass: schema.toolClass,
               paths,
               confined: schema.confined === true,
-              // Absent from turns recorded before issue 25: decided as they were.
+              // Absent from turns recorded before hard links were checked: decided as they were.
               linkedPaths: turn.linkedPaths?.[call.id] ?? [],
               calledName: call.name,
               ...(command === undefined ? {} : { command }),
@@ -217,7 +222,7 @@ export async function settleCall(
  * its workflow task stays open, and a stop or a state query waits for it.
  *
  * With a tool queue every call is an ordinary activity on it, reads too: a local activity runs
- * on the worker of the workflow task, which need not be one with the workspace (issue 16).
+ * on the worker of the workflow task, which need not be one with the workspace.
  */
 async function runToolCall(
   schema: ToolSchema,

@@ -1,6 +1,6 @@
 /**
  * Status and pending cards, where ops and clients can see them without a worker: search
- * attributes for the UI's lists, and a copy of the pending cards in the memo (POL-2).
+ * attributes for the UI's lists, and a copy of the pending cards in the memo.
  * Sandbox code. Every call here is a workflow command, so the order of calls is history.
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
@@ -11,7 +11,7 @@ import {
   PENDING_CARDS_ATTRIBUTE,
   STATUS_ATTRIBUTE,
   TOKENS_ATTRIBUTE,
-} from '../shared/search-attributes.js';
+} from '../shared/workflow-contract/search-attributes.js';
 import type { DelegationRun } from './delegation-run.js';
 import { showDetails } from './details.js';
 
@@ -47,7 +47,7 @@ function publishStatus(run: DelegationRun): void {
 }
 
 /**
- * Patch id: the status upsert carries DeputyParkedSince (issue 32). Older runs replay the
+ * Patch id: the status upsert carries DeputyParkedSince. Older runs replay the
  * upserts they recorded; the attribute must be registered on the namespace (the worker checks).
  */
 const PARKED_SINCE = 'parked-since-attribute';
@@ -79,7 +79,7 @@ function publishCardsMemo(run: DelegationRun): void {
 /**
  * Patch id: resuming from a park publishes the status alone; the memo's copy of the decided
  * cards is cleared in the next workflow task that has commands of its own (catchUpMemo), off
- * the path from a decision to its tool starting (issue 31). Readers lose nothing meanwhile:
+ * the path from a decision to its tool starting. Readers lose nothing meanwhile:
  * the memo's cards count only while the pending-cards attribute, published at once, says so.
  */
 const MEMO_AFTER_RESUME = 'memo-after-resume';

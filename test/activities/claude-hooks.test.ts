@@ -1,5 +1,5 @@
 /**
- * Claude Code's hook contract (issue 11), with real child processes running small scripts:
+ * Claude Code's hook contract, with real child processes running small scripts:
  * exit 2 blocks with stderr, JSON allow/deny/ask, the older decision form, a timeout, and
  * output far beyond the bound.
  */

@@ -11,10 +11,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileBlobStore } from '../../src/activities/blob-store.js';
 import { resolveAgentActivity, type AgentResolver } from '../../src/activities/resolve-agent.js';
 import { SnapshotStore } from '../../src/activities/snapshot-store.js';
-import type { ResolvedAgent } from '../../src/activities/types.js';
+import type { ResolvedAgent } from '../../src/shared/workflow-contract/activities.js';
 import { resolveCapabilities } from '../../src/capabilities/resolve.js';
 import { createSecretMasker } from '../../src/secrets/masker.js';
-import { FAILURE_TYPES } from '../../src/shared/failures.js';
+import { FAILURE_TYPES } from '../../src/shared/workflow-contract/failures.js';
 import { ANONYMOUS, input } from '../capabilities/helpers.js';
 
 const SECRET = 'tok-7f3a9c1e5b';

@@ -5,7 +5,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FileBlobStore, type BlobStore } from '../../src/activities/blob-store.js';
 import { SnapshotStore } from '../../src/activities/snapshot-store.js';
-import type { ModelCall, ModelCallContext } from '../../src/activities/types.js';
+import type { ModelCall, ModelCallContext } from '../../src/shared/workflow-contract/activities.js';
 import type { CapabilitySnapshot } from '../../src/shared/capability-snapshot.js';
 
 const snapshot = {

@@ -1,5 +1,5 @@
 /**
- * The agent authoring routes (API-1 to API-4) in-process, over a real registry on real files:
+ * The agent authoring routes in-process, over a real registry on real files:
  * every status code, what lands on disk, and the qwen-code daemon shapes its SDK reads.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ async function json(response: Response): Promise<Json> {
   return (await response.json()) as Json;
 }
 
-describe('GET /workspace/agents (API-1)', () => {
+describe('GET /workspace/agents', () => {
   it("lists every agent in qwen-code's envelope without prompt, servers or hooks", async () => {
     const { app, workspace } = await makeApp();
     await app.request(
@@ -99,7 +99,7 @@ describe('GET /workspace/agents (API-1)', () => {
   });
 });
 
-describe('the effective policy (issue 11)', () => {
+describe('the effective policy', () => {
   it('shows what a permissionMode maps to when the file sets no approvalMode', async () => {
     const { app } = await makeApp();
     const withoutMode: Record<string, unknown> = { ...reviewer };
@@ -118,7 +118,7 @@ describe('the effective policy (issue 11)', () => {
   });
 });
 
-describe('POST /workspace/agents (API-3, API-4)', () => {
+describe('POST /workspace/agents', () => {
   it('creates at the project level, writes the file and answers the detail', async () => {
     const { app, workspace, registry } = await makeApp();
     const response = await app.request('/workspace/agents', send('POST', reviewer));
@@ -350,7 +350,7 @@ describe('models on save (MOD)', () => {
   });
 });
 
-describe('GET /workspace/agents/:name (API-2)', () => {
+describe('GET /workspace/agents/:name', () => {
   it('answers the detail with prompt, servers, hooks, diagnostics and revisions; 404 agent_not_found otherwise', async () => {
     const { app } = await makeApp();
     await app.request(
@@ -385,7 +385,7 @@ describe('GET /workspace/agents/:name (API-2)', () => {
   });
 });
 
-describe('updating (API-3)', () => {
+describe('updating', () => {
   it('changes only the fields sent, by POST or PATCH; [] and null clear; a no-op says changed: false', async () => {
     const { app, workspace } = await makeApp();
     await app.request(
@@ -558,7 +558,7 @@ describe('updating (API-3)', () => {
   });
 });
 
-describe('delete, revisions, restore, duplicate (DEF-5)', () => {
+describe('delete, revisions, restore, duplicate', () => {
   it('deletes with 204, keeps the last revision restorable, restores it', async () => {
     const { app, workspace } = await makeApp();
     await app.request('/workspace/agents', send('POST', reviewer));
@@ -637,7 +637,7 @@ describe('delete, revisions, restore, duplicate (DEF-5)', () => {
   });
 });
 
-describe('MCP secrets never cross the HTTP boundary (API-2, API-3)', () => {
+describe('MCP secrets never cross the HTTP boundary', () => {
   const SECRET = 'sk-live-4f9a8b7c6d5e4f3a2b1c';
   const HEADER = 'hdr-7d6c5b4a39281706f5e4';
   const OAUTH = 'oauth-0a1b2c3d4e5f60718293';
@@ -732,7 +732,7 @@ describe('MCP secrets never cross the HTTP boundary (API-2, API-3)', () => {
   });
 });
 
-describe('authoring needs the admin role (API-7)', () => {
+describe('authoring needs the admin role', () => {
   it('lets any caller list, and only an admin read in full or change anything', async () => {
     const { app, workspace } = await makeApp({ auth: true });
     expect((await app.request('/workspace/agents')).status).toBe(401);
@@ -758,7 +758,7 @@ describe('authoring needs the admin role (API-7)', () => {
   });
 });
 
-describe('the documented answer schemas are the answers (API-8)', () => {
+describe('the documented answer schemas are the answers', () => {
   it('parses every authoring answer with its OpenAPI schema, nothing left over', async () => {
     const { app } = await makeApp({
       configYaml:

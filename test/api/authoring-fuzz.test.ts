@@ -1,5 +1,5 @@
 /**
- * The authoring routes under fuzz (issue 8, security suite), in process over a real registry on
+ * The authoring routes under fuzz, in process over a real registry on
  * real files (authoring-fuzz-app.ts). Every generated request, of more than 10,000, must:
  *
  * - never answer 500 (or any 5xx), and leave the app's logger without an error;
@@ -102,7 +102,7 @@ function routeOf(method: string, path: string): Route {
   return 'none';
 }
 
-/** Routes that need the admin role with auth on (API-7): all but the list and the catalogs. */
+/** Routes that need the admin role with auth on: all but the list and the catalogs. */
 const ADMIN_ONLY: ReadonlySet<Route> = new Set([
   'create',
   'detail',
@@ -425,7 +425,7 @@ const sum = (byStatus: Map<number, number> | undefined, accept: (status: number)
     .filter(([status]) => accept(status))
     .reduce((total, [, n]) => total + n, 0);
 
-describe('authoring routes under fuzz (issue 8 security suite)', () => {
+describe('authoring routes under fuzz', () => {
   const worlds: Partial<Record<'off' | 'on', FuzzWorld>> = {};
   const tallies: Tally[] = [];
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * A caller's permission mode at the front doors (issue 29): POST /delegations passes a known
+ * A caller's permission mode at the front doors: POST /delegations passes a known
  * mode to the facade and refuses an unknown one with the field named; `deputy delegate
  * --caller-mode` refuses an unknown mode as a usage error, listing the modes, before anything
  * reaches Temporal. What the mode does is tested on a real server (test/integration/caller-ceiling.test.ts).

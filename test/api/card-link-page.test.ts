@@ -1,4 +1,4 @@
-/** The one-tap link pages (issue 30): whatever a card quotes is escaped, and the form posts back to the page. */
+/** The one-tap link pages: whatever a card quotes is escaped, and the form posts back to the page. */
 import { describe, expect, it } from 'vitest';
 import { confirmationPage, messagePage } from '../../src/api/cards/link-page.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';

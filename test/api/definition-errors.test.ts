@@ -1,6 +1,6 @@
 /**
- * A refusal from the definition registry that reaches a route answers its API-4 status and body,
- * never a 500. The registry is real (temp directories); the route is the delegation start route,
+ * A refusal from the definition registry that reaches a route answers the status and body
+ * docs/http-api.md lists under Errors, never a 500. The registry is real (temp directories); the route is the delegation start route,
  * whose stubbed facade runs the registry operation, so the error crosses Hono's error handler
  * exactly as one thrown by an authoring route would.
  */
@@ -42,7 +42,7 @@ async function answerTo(operation: (registry: DefinitionRegistry) => Promise<unk
   return { status: response.status, body: (await response.json()) as unknown, errors };
 }
 
-describe('definition refusals through a route (API-4)', () => {
+describe('definition refusals through a route', () => {
   it('answers an invalid definition with 422 invalid_config and every issue', async () => {
     const answer = await answerTo((registry) =>
       registry.create('project', { name: 'Bad Name', description: '', maxTurns: -1 }, 'x'),

@@ -1,5 +1,5 @@
 /**
- * API-6: `POST /workspace/generate` (SSE) and `POST /workspace/agents/generate` (compat), on the
+ * `POST /workspace/generate` (SSE) and `POST /workspace/agents/generate` (compat), on the
  * workspace's default model: the scripted model in-process, and OpenAI-compatible endpoints on
  * loopback (fake-chat-provider.ts) where the test needs to see what the provider was sent, a
  * provider failure, or a provider request that the client's disconnect must close.

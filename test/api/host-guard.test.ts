@@ -1,5 +1,5 @@
 /**
- * No cross-site call (API-7): without auth the API answers only to loopback Host names and
+ * No cross-site call: without auth the API answers only to loopback Host names and
  * refuses requests from foreign web origins, so neither DNS rebinding nor a page in the user's
  * browser can start, list or decide anything. In-process app over the stub facade.
  */

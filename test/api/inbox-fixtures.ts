@@ -1,5 +1,5 @@
 /**
- * Cards and delegation states for the approvals inbox tests (card-inbox.test.ts, inbox-diff.test.ts,
+ * Cards and delegation states for the approvals inbox tests (card-inbox.test.ts, inbox-step.test.ts,
  * card-stream-look-in-flight.test.ts): delegation `d-N`'s card `d-N.M` in session s-1, pending.
  */
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';

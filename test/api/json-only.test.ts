@@ -1,5 +1,5 @@
 /**
- * Bodies must be JSON (API-7): the content types a web page can send cross-site without a CORS
+ * Bodies must be JSON: the content types a web page can send cross-site without a CORS
  * preflight are refused with 415 before any route runs. In-process app over the stub facade.
  */
 import { describe, expect, it } from 'vitest';

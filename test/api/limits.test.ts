@@ -1,5 +1,5 @@
 /**
- * Bounded requests (API-7): body size, task size, agent-name and id lengths are all checked
+ * Bounded requests: body size, task size, agent-name and id lengths are all checked
  * before the facade (and so Temporal) is called, and no answer echoes a long input back whole.
  * In-process app over the stub facade.
  */

@@ -1,5 +1,5 @@
 /**
- * The API on the watched configuration (issue 8), in-process: `/health` says whether the file on
+ * The API on the watched configuration, in-process: `/health` says whether the file on
  * disk is the one in use, a token added to `auth.tokens` works on the next request, and answers
  * mask a secret the edit added. Real files and a real watcher; Temporal is the recording stub.
  */

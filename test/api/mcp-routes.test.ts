@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/http/auth.js';
-import type { McpServerList, McpServerTools } from '../../src/mcp/mcp-view-schemas.js';
+import type { McpServerList, McpServerTools } from '../../src/mcp-client/mcp-view-schemas.js';
 import { COMPONENT_PREFIX, componentSchemas } from '../../src/api/openapi/parts.js';
 import { loadConfig } from '../../src/config/load.js';
 import { type DeputyConfig } from '../../src/config/schema.js';
@@ -21,7 +21,7 @@ import {
   type DefinitionRegistry,
 } from '../../src/definitions/registry/registry.js';
 import { fixedConfig } from '../../src/config/live-config.js';
-import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js';
+import { createMcpRuntime, type McpRuntime } from '../../src/mcp-client/mcp-runtime.js';
 import { stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import { isRunning } from '../support/processes.js';

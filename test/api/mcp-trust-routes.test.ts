@@ -15,14 +15,14 @@ import {
   McpServerListSchema,
   McpTrustAnswerSchema,
   type McpServerList,
-} from '../../src/mcp/mcp-view-schemas.js';
+} from '../../src/mcp-client/mcp-view-schemas.js';
 import { loadConfig } from '../../src/config/load.js';
 import {
   createRegistry,
   type DefinitionRegistry,
 } from '../../src/definitions/registry/registry.js';
 import { fixedConfig } from '../../src/config/live-config.js';
-import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js';
+import { createMcpRuntime, type McpRuntime } from '../../src/mcp-client/mcp-runtime.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';

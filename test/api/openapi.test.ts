@@ -10,9 +10,9 @@ import {
 import { CardsQuerySchema } from '../../src/api/cards/query.js';
 import { CheckAgentBodySchema } from '../../src/api/agents/check-schemas.js';
 import { GenerateAgentBodySchema, GenerateBodySchema } from '../../src/api/generate/schemas.js';
-import { McpTrustBodySchema } from '../../src/mcp/mcp-view-schemas.js';
+import { McpTrustBodySchema } from '../../src/mcp-client/mcp-view-schemas.js';
 import { componentSchemas, COMPONENT_PREFIX } from '../../src/api/openapi/parts.js';
-import { DecideCardBodySchema } from '../../src/api/cards/schemas.js';
+import { DecideCardBodySchema } from '../../src/asks/decision-body.js';
 import { DecideCardsBodySchema } from '../../src/api/cards/batch-schemas.js';
 import {
   ListDelegationsQuerySchema,
@@ -117,7 +117,7 @@ const QUERIES: Record<string, z.ZodObject> = {
   'GET /workspace/directories': DirectoriesQuerySchema,
 };
 
-describe('OpenAPI document (API-8)', () => {
+describe('OpenAPI document', () => {
   const { app } = makeApp();
 
   it('lists exactly the registered routes, the reference page included', async () => {
@@ -361,7 +361,7 @@ describe('the documented answers are the answers the routes give', () => {
   });
 });
 
-describe('GET /docs, the interactive reference (API-8)', () => {
+describe('GET /docs, the interactive reference', () => {
   const origin = 'http://localhost';
 
   it('answers an HTML page under a restrictive Content-Security-Policy', async () => {

@@ -1,5 +1,5 @@
 /**
- * Wire compatibility with qwen-code's own TypeScript SDK (issue 8): deputy's real API on a
+ * Wire compatibility with qwen-code's own TypeScript SDK: deputy's real API on a
  * loopback socket (startApiServer over a real definition registry on temp dirs; delegations are
  * the recording stub, no Temporal needed), driven only through `DaemonClient` from
  * `@qwen-code/sdk/daemon`, exactly as a UI built on that SDK would. What the SDK returns, what it
@@ -59,7 +59,7 @@ async function startDaemon(options: { configYaml?: string; auth?: boolean } = {}
   cleanups.push(async () => rmSync(layout.root, { recursive: true, force: true }));
   const { userDir, env } = layout;
   const config: DeputyConfig = { ...layout.config, api: { host: '127.0.0.1', port: 0 } };
-  // As src/cli/server-commands.ts builds it: saves check model handles against the catalog,
+  // As src/cli/servers/api-runtime.ts builds it: saves check model handles against the catalog,
   // and hand-made files are picked up by the watcher.
   const registry = createRegistry({ config, models: () => config.models });
   cleanups.push(() => registry.close());

@@ -1,5 +1,5 @@
 /**
- * Rights on cards and stops, with auth on (POL-2): the HTTP layer's rule over the stub facade,
+ * Rights on cards and stops, with auth on: the HTTP layer's rule over the stub facade,
  * which answers what the real one would (owner from the memo, cards from the state). The same
  * rules on real Temporal with a real worker: test/integration/api-rights.test.ts.
  */
@@ -164,7 +164,7 @@ describe('stopping a delegation (auth on)', () => {
   });
 });
 
-describe("reading a delegation's transcript (issue 25)", () => {
+describe("reading a delegation's transcript", () => {
   /** d-1 finished: its transcript, a denied call and an answer, with olga's cards on it. */
   const finished = {
     ...state,

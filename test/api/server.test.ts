@@ -20,7 +20,7 @@ describe('startApiServer', () => {
     }
   });
 
-  it('refuses a non-loopback host when auth is disabled (API-7)', async () => {
+  it('refuses a non-loopback host when auth is disabled', async () => {
     const config = loadConfig({ workspace, port: 0 }, { DEPUTY_HOST: '0.0.0.0' });
     await expect(
       startApiServer(config, { delegations: stubDelegations().delegations }),
@@ -57,7 +57,7 @@ describe('startApiServer', () => {
 });
 
 /**
- * The door on a real socket (API-7): Host, Origin, media type and size checks over loopback HTTP,
+ * The door on a real socket: Host, Origin, media type and size checks over loopback HTTP,
  * with node:http so the Host header and the body framing are exactly what a client sends.
  */
 describe('the door over loopback HTTP', () => {

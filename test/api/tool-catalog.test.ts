@@ -1,5 +1,5 @@
 /**
- * `GET /workspace/tools` (API-6) over the real app: each tool row carries the JSON Schema of its
+ * `GET /workspace/tools` over the real app: each tool row carries the JSON Schema of its
  * arguments, the very object the model is given, so the console can build an edit form from it.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ function row(answer: ToolCatalog, spec: string) {
   return found;
 }
 
-describe('GET /workspace/tools: inputSchema (API-6)', () => {
+describe('GET /workspace/tools: inputSchema', () => {
   it("serves write's schema: path and content, both required, with their descriptions", async () => {
     const write = row(await catalog(), 'FileSystem:write');
     expect(write.inputSchema).toEqual(WRITE_TOOL_SCHEMA.inputSchema);

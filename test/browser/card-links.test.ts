@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * A one-tap link (issue 30) as a person opens it: `deputy dev` with a link key, the demo agent's
+ * A one-tap link as a person opens it: `deputy dev` with a link key, the demo agent's
  * card, links minted by `POST /cards/:id/links`, and Chromium. The page shows the card and
  * decides nothing; pressing its button (a real form post, with the Origin and Sec-Fetch-Site a
  * browser sends under the page's referrer policy) approves the card once, and the delegation
@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { CardLinks } from '../../src/shared/card-links.js';
+import type { CardLinks } from '../../src/shared/cards/card-links.js';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 import { eventually } from '../support/eventually.js';
 import {

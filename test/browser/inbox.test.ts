@@ -113,7 +113,7 @@ describe.skipIf(CHROMIUM === null)('the approvals inbox', () => {
     await cardOf(page, notes).waitFor();
     expect(await pendingList(page).getByRole('article').count()).toBe(2);
 
-    // Everything the issue asks of a card, as shown.
+    // Everything a card must show.
     const first = cardOf(page, greeter);
     expect(await first.getByRole('heading').textContent()).toBe('demo asks to run write');
     const text = await first.textContent();

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Issue 30's decisions in the console: answer instead (by keys alone, in the inbox: the text
+ * The richer card decisions in the console: answer instead (by keys alone, in the inbox: the text
  * becomes the tool's result and the tool does not run), approve with edited arguments (a form of
  * the card's arguments; a widening edit is refused with the card still pending), and allow for
  * the rest of the delegation (the next call of the same scope runs without a card), its grant

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * The Schedules page from a real `deputy dev` in Chromium (issue 32): a schedule created through
+ * The Schedules page from a real `deputy dev` in Chromium: a schedule created through
  * the form is listed; Run now starts a run, listed with a link to its delegation's page; Pause
  * shows it paused; Delete (confirmed) removes it; and a cron Temporal cannot read shows the
  * API's own message under the form.

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Guiding a delegation from the console (issue 30): the start form on the Delegations page
+ * Guiding a delegation from the console: the start form on the Delegations page
  * (agent from the list, task, session, unattended), the steer box on a delegation's page (a
  * message queued while it is parked, delivered at its next round and shown in the timeline;
  * sent by keys alone; a refusal shown with the text kept), and Resume on a finished one, which

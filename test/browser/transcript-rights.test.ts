@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * A delegation's page with auth on (issue 25), from `deputy dev` in Chromium: its owner reads the
+ * A delegation's page with auth on, from `deputy dev` in Chromium: its owner reads the
  * timeline; a reader (no roles) gets a page that says it may not, with the delegation's summary
  * and the card it may decide, and no transcript anywhere on the page. The README holds a marker
  * that reaches a delegation only through a tool result.

@@ -1,5 +1,5 @@
 /**
- * A caller's permission mode from the door to the snapshot (issue 29, API-9): the start request
+ * A caller's permission mode from the door to the snapshot: the start request
  * carries it, the facades refuse an unknown one, resolution records the capped policy, what the
  * caller asked and the agent's own, and the state says so in words.
  */
@@ -108,7 +108,7 @@ describe('permissionInEffect and describePermission', () => {
     expect(describePermission(own)).toBe('approvalMode full-access, protected writes still ask');
   });
 
-  it('reads a snapshot recorded before issue 29 as the agent’s own', () => {
+  it('reads an older snapshot, with no caller mode recorded, as the agent’s own', () => {
     expect(permissionInEffect({ approvalMode: 'confirm' })).toEqual({
       approvalMode: 'confirm',
       policyFlags: {},

@@ -1,5 +1,5 @@
 /**
- * Card deadlines and webhook routes, from definition and configuration to snapshot (issue 14):
+ * Card deadlines and webhook routes, from definition and configuration to snapshot:
  * the definition's three deadline fields, each falling back to the workspace's `cards` section
  * (a bad value is a diagnostic on load and an error on save; a reminder that is not shorter than
  * the timeout is dropped, and said so); the workspace's webhooks routed by event.

@@ -1,5 +1,5 @@
 /**
- * A session's main agent (RUN-7): resolved with Task, TaskOutput and TaskStop appended, its Task
+ * A session's main agent: resolved with Task, TaskOutput and TaskStop appended, its Task
  * listing every other agent with its description; `Task(a, b)` narrows the list; a delegate
  * resolved from the same file has none of them.
  */

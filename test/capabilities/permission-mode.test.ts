@@ -1,5 +1,5 @@
 /**
- * Claude Code's permissionMode from file to snapshot (issue 11): the reader says what it maps
+ * Claude Code's permissionMode from file to snapshot: the reader says what it maps
  * to, or that approvalMode wins; resolution records the mode and flags decide() honours.
  */
 import { describe, expect, it } from 'vitest';
@@ -118,7 +118,7 @@ describe('permissionMode in the snapshot', () => {
     }
   });
 
-  it('bypassPermissions still gives only the tools the caller may have (POL-4)', () => {
+  it('bypassPermissions still gives only the tools the caller may have', () => {
     const { definition, diagnostics } = parse(
       'permissionMode: bypassPermissions\ntools: [read, write, bash]',
     );

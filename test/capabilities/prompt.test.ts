@@ -49,7 +49,7 @@ const all: PromptParts = {
   body: BODY,
 };
 
-describe('assembleSystemPrompt (CAP-6)', () => {
+describe('assembleSystemPrompt', () => {
   it('GOLDEN: no dimension declared assembles to exactly framing + body', () => {
     const prompt = assembleSystemPrompt(none);
     expect(prompt).toBe(SUBAGENT_FRAMING + BODY);

@@ -9,7 +9,7 @@ import { ADMIN, ANONYMOUS, USER } from './helpers.js';
 const flat = (providers: ReturnType<typeof listPermittedTools>): string[] =>
   providers.flatMap((provider) => provider.tools.map((tool) => `${provider.name}:${tool.name}`));
 
-describe('tool providers (CAP-1, API-6)', () => {
+describe('tool providers', () => {
   it('the catalog has the six providers with canonical tool names', () => {
     expect(flat(TOOL_PROVIDERS as ReturnType<typeof listPermittedTools>)).toEqual([
       'FileSystem:read',

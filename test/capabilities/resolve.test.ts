@@ -13,7 +13,7 @@ const diagnostic = (snapshot: CapabilitySnapshot, code: string) =>
 
 const BUILTINS = ['read', 'write', 'edit', 'glob', 'grep', 'bash'];
 
-describe('resolveCapabilities: tools (CAP-1)', () => {
+describe('resolveCapabilities: tools', () => {
   it('omitted or empty tools: every permitted tool, and no capability tool without its dimension', () => {
     for (const tools of [null, []]) {
       const snapshot = resolveCapabilities(input({ tools }));
@@ -95,7 +95,7 @@ describe('resolveCapabilities: tools (CAP-1)', () => {
     );
   });
 
-  it('Task is never granted to a delegate (RUN-7), with a reason', () => {
+  it('Task is never granted to a delegate, with a reason', () => {
     const snapshot = resolveCapabilities(input({ tools: ['read', 'Task'] }));
     expect(names(snapshot)).toEqual(['read']);
     expect(diagnostic(snapshot, 'tool.unknown')[0]?.message).toContain('cannot delegate further');
@@ -141,7 +141,7 @@ describe('resolveCapabilities: tools (CAP-1)', () => {
     }
   });
 
-  it('records the caller roles (POL-4), limits, hash and model', () => {
+  it('records the caller roles, limits, hash and model', () => {
     const snapshot = resolveCapabilities(input({ maxTurns: 7 }, { caller: USER }));
     expect(snapshot.callerRoles).toEqual(['user']);
     expect(snapshot.limits).toEqual({ maxTurns: 7, toolResultMaxChars: 32_000 });
@@ -208,7 +208,7 @@ describe('resolveCapabilities: tools (CAP-1)', () => {
   });
 });
 
-describe('resolveCapabilities: MCP servers (CAP-3)', () => {
+describe('resolveCapabilities: MCP servers', () => {
   it('mcp:server mounts the gateway; mcp:server:tool exposes mcp__server__tool', () => {
     const snapshot = resolveCapabilities(
       input({ tools: ['read', 'MCP:GitHub', 'mcp:github:create_issue'], mcpServers: ['github'] }),
@@ -322,7 +322,7 @@ describe('resolveCapabilities: MCP servers (CAP-3)', () => {
   });
 });
 
-describe('resolveCapabilities: skills (CAP-2)', () => {
+describe('resolveCapabilities: skills', () => {
   it('allowlist by name; a missing skill is a diagnostic and absent from the catalog', () => {
     const snapshot = resolveCapabilities(
       input({ skills: ['ALPHA', 'missing'] }, { skillIndex: skillIndex('alpha', 'beta') }),
@@ -377,7 +377,7 @@ describe('resolveCapabilities: skills (CAP-2)', () => {
   });
 });
 
-describe('resolveCapabilities: knowledge (CAP-4)', () => {
+describe('resolveCapabilities: knowledge', () => {
   it('refuses escaping globs with a diagnostic and drops the source', () => {
     const bad = [
       '/etc/*.md',
@@ -424,7 +424,7 @@ describe('resolveCapabilities: knowledge (CAP-4)', () => {
   });
 });
 
-describe('resolveCapabilities: memory (CAP-5)', () => {
+describe('resolveCapabilities: memory', () => {
   it('private memory is a directory of this agent; shared is the main one', () => {
     const privateMemory = resolveCapabilities(input({ memory: 'private' }, { caller: USER }));
     expect(privateMemory.memory).toEqual({

@@ -32,7 +32,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-describe('discoverSkills (CAP-2)', () => {
+describe('discoverSkills', () => {
   it('finds skills in every layer and the first layer wins for a name', () => {
     const layers = {
       workspace: join(root, 'ws', '.subagents', 'skills'),

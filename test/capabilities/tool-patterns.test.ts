@@ -1,5 +1,5 @@
 /**
- * Claude Code tool patterns from file to snapshot (issue 11): `Bash(...)`, `Read(...)` and the
+ * Claude Code tool patterns from file to snapshot: `Bash(...)`, `Read(...)` and the
  * other file tools grant their tool restricted to the patterns (snapshot `toolPatterns`);
  * `Agent(...)`/`Task(...)` are a diagnostic on a delegate; `mcp__server__*` is `mcp:server`.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseChatLine, promptFor } from '../../src/cli/chat-input.js';
-import { chatCardLines, chatEventLines } from '../../src/cli/chat.js';
-import { PendingCards, trackCards } from '../../src/cli/session-stream.js';
+import { parseChatLine, promptFor } from '../../src/cli/sessions/chat-input.js';
+import { chatCardLines, chatEventLines } from '../../src/cli/sessions/chat.js';
+import { PendingCards, trackCards } from '../../src/cli/sessions/session-stream.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
 
 const ONE = ['d-child.1'];

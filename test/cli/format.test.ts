@@ -103,7 +103,7 @@ describe('CLI formatting', () => {
       '    last failure: model local/qwen: HTTP 503 from http://127.0.0.1:8080/v1: 503 busy',
     );
     expect(stateLines({ ...parked, modelRetry: null }).join('\n')).not.toContain('model call');
-    // Steering and revival (issue 30): where it came from, and each message sent to it.
+    // Steering and revival: where it came from, and each message sent to it.
     expect(stateLines(parked).join('\n')).not.toMatch(/messages|resumed from|forked from/);
     const steered = stateLines({
       ...parked,

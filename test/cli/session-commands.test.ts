@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionLines, sessionTable } from '../../src/cli/session-commands.js';
+import { sessionLines, sessionTable } from '../../src/cli/sessions/session-commands.js';
 import type { SessionState } from '../../src/shared/session.js';
 
 const state: SessionState = {

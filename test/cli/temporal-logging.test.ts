@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskedLogLine } from '../../src/cli/temporal-logging.js';
+import { maskedLogLine } from '../../src/cli/servers/temporal-logging.js';
 import { createSecretMasker } from '../../src/secrets/masker.js';
 
 describe("the worker's log lines", () => {

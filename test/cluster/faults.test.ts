@@ -15,7 +15,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../../src/servers/cluster/cluster.js';
 import type { TemporalService } from '../../src/servers/cluster/server-config.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from '../integration/support/harness.js';
 
 const agents = {

@@ -1,4 +1,4 @@
-/** Reading hooks in Claude Code's `{matcher, hooks: [{type, command, timeout}]}` form (issue 11). */
+/** Reading hooks in Claude Code's `{matcher, hooks: [{type, command, timeout}]}` form. */
 import { describe, expect, it } from 'vitest';
 import { parseDefinition, type ParseOptions } from '../../src/definitions/read/parse.js';
 import { claudeMatcherMatches, claudeToolName } from '../../src/shared/claude-hooks.js';

@@ -74,9 +74,9 @@ describe('ecosystem corpus (claude-agents-voltagent)', () => {
         .split(',')
         .map((t) => t.trim())
         .filter((t) => t !== '')
-        // Claude Code's MCP wire names become deputy specs (CAP-1).
+        // Claude Code's MCP wire names become deputy specs.
         .map((t) => t.replace(/^mcp__(.+?)__(.+)$/, 'mcp:$1:$2'))
-        // `mcp__server` (and `mcp__server__*`): every tool of the server (issue 11).
+        // `mcp__server` (and `mcp__server__*`): every tool of the server.
         .map((t) => t.replace(/^mcp__([^_].*?)(__\*)?$/, 'mcp:$1'));
       expect(entry.definition.tools).toEqual(expected);
     }

@@ -1,4 +1,4 @@
-/** Hostile input (DEF-2): whatever a file contains, parsing returns diagnostics, never hangs, and harms nothing. */
+/** Hostile input: whatever a file contains, parsing returns diagnostics, never hangs, and harms nothing. */
 import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';

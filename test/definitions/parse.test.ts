@@ -11,7 +11,7 @@ function codes(text: string, options: ParseOptions = project): string[] {
   return parseDefinition(text, options).diagnostics.map((d) => `${d.severity}:${d.code}:${d.path}`);
 }
 
-describe('parseDefinition: fields and defaults (DEF-1)', () => {
+describe('parseDefinition: fields and defaults', () => {
   it('applies every default when the frontmatter is empty, name from the file name', () => {
     const { definition, diagnostics } = parseDefinition('---\n---\nBody\n', project);
     expect(definition).toEqual(
@@ -152,7 +152,7 @@ describe('parseDefinition: maxTurns aliases', () => {
   });
 });
 
-describe('parseDefinition: tolerant (DEF-2)', () => {
+describe('parseDefinition: tolerant', () => {
   it('turns an unknown key into a warning and keeps it', () => {
     const result = parseDefinition(
       '---\nname: x\ndescription: d\nfavouriteColour: blue\nTools: [read]\n---\n',

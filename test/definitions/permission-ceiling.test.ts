@@ -1,13 +1,13 @@
 /**
- * The caller's ceiling (issue 29, API-9): capPolicy on the full table, every agent policy by
+ * The caller's ceiling: capPolicy on the full table, every agent policy by
  * every caller mode, judged by what decide() answers on a set of calls. The capped policy is
  * never more permissive than either side, and (for every policy an agent can have) it is
  * exactly as strict as the stricter side on each call, no stricter.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { capPolicy, type PolicyPair } from '../../src/definitions/read/permission-ceiling.js';
-import { PERMISSION_MODE_EFFECTS } from '../../src/definitions/read/permission-mode.js';
+import { capPolicy, type PolicyPair } from '../../src/policy/permission-ceiling.js';
+import { PERMISSION_MODE_EFFECTS } from '../../src/policy/permission-mode.js';
 import { decide, type PolicyCall } from '../../src/policy/decide.js';
 import {
   APPROVAL_MODES,
@@ -147,7 +147,7 @@ describe('capPolicy', () => {
     expect(narrower).toEqual([]);
   });
 
-  it('the examples of issue 29: plan caps acceptEdits, bypassPermissions leaves it as it is', () => {
+  it('the examples in docs/policy.md: plan caps acceptEdits, bypassPermissions leaves it as it is', () => {
     const acceptEdits = effect('acceptEdits');
     const underPlan = policyInput(capPolicy(acceptEdits, 'plan'), 'ask');
     expect(decide(underPlan, CALLS['write in workspace']!)).toEqual({

@@ -8,7 +8,7 @@ import { agentFile, useTempRegistries } from './support.js';
 
 const temp = useTempRegistries();
 
-/** The refusal is a DeputyError of `kind`, which the API answers with `status` (API-4). */
+/** The refusal is a DeputyError of `kind`, which the API answers with `status`. */
 async function expectError(
   promise: Promise<unknown>,
   kind: DeputyErrorKind,
@@ -26,7 +26,7 @@ async function expectError(
   return refusal;
 }
 
-describe('registry: levels (DEF-3)', () => {
+describe('registry: levels', () => {
   it('loads every level with its read-only flag, content hash and file path', async () => {
     const builtin = await temp.layout.write(
       join(temp.layout.dirs.builtin, 'guide.md'),
@@ -297,7 +297,7 @@ describe('registry: concurrency and stale state', () => {
   });
 });
 
-describe('registry: revisions (DEF-5)', () => {
+describe('registry: revisions', () => {
   it('keeps every previous version, lists newest first, and restores one', async () => {
     let clock = Date.parse('2026-01-01T00:00:00Z');
     const registry = await temp.load({ now: () => clock });

@@ -13,7 +13,7 @@ function issuePaths(input: unknown): string[] {
   return result.ok ? [] : result.issues.map((issue) => issue.path);
 }
 
-describe('validateForSave (strict, DEF-2)', () => {
+describe('validateForSave (strict)', () => {
   it('accepts a minimal and a full definition', () => {
     expect(validateForSave(base)).toEqual({ ok: true, value: base });
     const full = {
@@ -79,7 +79,7 @@ describe('validateForSave (strict, DEF-2)', () => {
     ]);
   });
 
-  it('validates inline MCP servers per CAP-3', () => {
+  it('validates inline MCP servers', () => {
     expect(issuePaths({ ...base, mcpServers: [{ transport: 'stdio', command: 'x' }] })).toEqual([
       'mcpServers[0].name',
     ]);

@@ -1,4 +1,4 @@
-/** DEF-4: hand edits are picked up by the watcher, without a restart. Real files, real watcher. */
+/** Hand edits are picked up by the watcher, without a restart. Real files, real watcher. */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { agentFile, eventually, useTempRegistries } from './support.js';
 
 const temp = useTempRegistries();
 
-describe('registry watcher (DEF-4)', () => {
+describe('registry watcher', () => {
   it('picks up an added, an edited and a deleted file', async () => {
     await mkdir(temp.layout.dirs.project, { recursive: true });
     const registry = await temp.load({ watchDebounceMs: 30 });

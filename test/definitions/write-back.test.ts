@@ -20,7 +20,7 @@ and no final newline`;
 
 const body = original.slice(original.indexOf('---\n', 4) + 4);
 
-describe('applyChanges (DEF-6)', () => {
+describe('applyChanges', () => {
   it('changes one field and keeps comments, key order, quoting, unknown keys and the body', () => {
     const next = applyChanges(original, { model: 'openai/gpt-4o' });
     expect(next).toBe(original.replace('model: default', 'model: openai/gpt-4o'));
@@ -112,7 +112,7 @@ describe('applyChanges (DEF-6)', () => {
 });
 
 describe('serializeNewDefinition', () => {
-  it('writes fields in DEF-1 order, skips empty ones, and round-trips through the parser', () => {
+  it('writes fields in the order of docs/definitions.md, skips empty ones, and round-trips through the parser', () => {
     const text = serializeNewDefinition(
       {
         maxTurns: 5,

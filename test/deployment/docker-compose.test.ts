@@ -16,7 +16,7 @@ import {
   TUNED_DYNAMIC_CONFIG,
 } from '../../src/servers/cluster/server-config.js';
 import { loadConfig } from '../../src/config/load.js';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes.js';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/workflow-contract/search-attributes.js';
 
 interface ComposeService {
   image?: string;
@@ -191,7 +191,7 @@ describe('docker-compose.yml', () => {
       expect(containerPorts('api')).toEqual([defaultPort]);
       // The port the API really listens on with the compose environment.
       expect(loadConfig({ workspace }, env).api).toEqual({ host: '0.0.0.0', port: defaultPort });
-      // Without tokens the API refuses a non-loopback host unless told so (API-7, server.test.ts).
+      // Without tokens the API refuses a non-loopback host unless told so (test/api/server.test.ts).
       expect(env.DEPUTY_ALLOW_UNAUTHENTICATED_BIND).toBe('1');
       expect(service('api').ports).toEqual(['127.0.0.1:4780:4780']);
     });

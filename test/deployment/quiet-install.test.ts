@@ -1,5 +1,5 @@
 /**
- * A quiet install (issue 26): what `npm install deputy` installs, read from package-lock.json,
+ * A quiet install: what `npm install deputy` installs, read from package-lock.json,
  * runs no install script that comes from a dependency deputy chose itself. npm prints an
  * "install scripts not yet covered" warning for each one (and runs it: a native build, a
  * telemetry ping). The Temporal SDK's (@swc/core, protobufjs) and tsx's (esbuild) are not ours

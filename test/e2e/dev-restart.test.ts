@@ -1,5 +1,5 @@
 /**
- * `deputy dev` keeps its Temporal dev server running (issue 25): a server that dies on its own is
+ * `deputy dev` keeps its Temporal dev server running: a server that dies on its own is
  * started again on the same port and SQLite file, with a line saying so, and a delegation parked
  * on a card before the death completes after it. A server that cannot be started again makes
  * `deputy dev` stop everything and exit 1 saying why, instead of a worker retrying forever.

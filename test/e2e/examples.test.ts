@@ -1,5 +1,5 @@
 /**
- * The programs in examples/ (issue 15), run as a user runs them (`npx tsx examples/<name>.ts`,
+ * The programs in examples/, run as a user runs them (`npx tsx examples/<name>.ts`,
  * DEPUTY_URL pointing at the API) against a real API on loopback with a real worker. Each uses
  * the built-in agents, which run on scripted models.
  */

@@ -1,5 +1,5 @@
 /**
- * `deputy init` as a user runs it in a project of their own (issue 26): the starter files appear,
+ * `deputy init` as a user runs it in a project of their own: the starter files appear,
  * the agent they define resolves cleanly and runs on its script, and a second run (or a project
  * that already has a configuration) overwrites nothing, and nothing is written through a link
  * that leads out of the workspace.

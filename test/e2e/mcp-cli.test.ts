@@ -8,7 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { McpServerListSchema, McpServerToolsSchema } from '../../src/mcp/mcp-view-schemas.js';
+import {
+  McpServerListSchema,
+  McpServerToolsSchema,
+} from '../../src/mcp-client/mcp-view-schemas.js';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { isRunning } from '../support/processes.js';
 import { runDeputy, type Outcome } from './run-deputy.js';

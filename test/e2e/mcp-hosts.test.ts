@@ -1,5 +1,5 @@
 /**
- * deputy's MCP server as real hosts see it (issue 29): Claude Code, Qwen Code and the MCP
+ * deputy's MCP server as real hosts see it: Claude Code, Qwen Code and the MCP
  * Inspector, installed from npm on first use (test/support/mcp-hosts.ts), each in a home of its
  * own. The hosts register `deputy mcp serve` (stdio) and the API's `/mcp` (Streamable HTTP) the
  * way a user would and report them connected; the Inspector lists the agent tool, calls it, and

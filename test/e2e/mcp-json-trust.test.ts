@@ -1,5 +1,5 @@
 /**
- * `.mcp.json`, a file agents can write without a card (issue 25), with the real `deputy` CLI as
+ * `.mcp.json`, a file agents can write without a card, with the real `deputy` CLI as
  * child processes, a real `deputy dev` (on the suite's Temporal server) over real HTTP, and the
  * real fixture MCP server over stdio:
  *
@@ -22,7 +22,7 @@ import {
   McpServerListSchema,
   McpTrustAnswerSchema,
   type McpServerList,
-} from '../../src/mcp/mcp-view-schemas.js';
+} from '../../src/mcp-client/mcp-view-schemas.js';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import { isRunning } from '../support/processes.js';

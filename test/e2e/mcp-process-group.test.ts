@@ -1,5 +1,5 @@
 /**
- * MCP stdio servers die with the worker that started them (issue 25): a real `deputy worker`
+ * MCP stdio servers die with the worker that started them: a real `deputy worker`
  * whose workspace configures the stubborn fixture server (it ignores the end of its stdin and
  * SIGTERM, and starts a child that ignores SIGTERM too) is SIGKILLed, and neither the server nor
  * its child is left running under PID 1. Before, the SDK's plain child process outlived it.

@@ -1,9 +1,10 @@
 /**
  * deputy as another project gets it: `npm pack` (which builds), installed alone into a fresh
  * project outside the repository. Its contents are what a package should hold; `deputy/client`
- * imports from plain Node and type-checks with TypeScript, and runs against a real API on
- * loopback; and `npx deputy dev` runs there, on the project's own `.subagents/`, the demo's card
- * approved with the installed CLI and a project agent's card with the installed client.
+ * imports from plain Node and type-checks with TypeScript (`deputy/client/local` too), and runs
+ * against a real API on loopback; and `npx deputy dev` runs there, on the project's own
+ * `.subagents/`, the demo's card approved with the installed CLI and a project agent's card with
+ * the installed client.
  *
  * It packs a copy of the repository: the pack's build rewrites `dist/`, which the other suites'
  * child processes load from the checkout while this runs (test/compiled-build.ts).
@@ -94,6 +95,7 @@ for await (const event of deputy.delegations.events(started.delegationId)) {
 `;
 
 const TYPED = `import { createDeputyClient, DeputyClientError, type DeputyClient, type StreamEvent } from 'deputy/client';
+import { createLocalDeputyClient, type LocalDeputyClient } from 'deputy/client/local';
 const deputy: DeputyClient = createDeputyClient({ url: 'http://127.0.0.1:4780', token: 't' });
 export async function firstCard(id: string): Promise<string | null> {
   for await (const event of deputy.delegations.events(id)) {
@@ -107,6 +109,11 @@ export function codeOf(error: unknown): string | null {
 }
 // @ts-expect-error: a delegation needs a task
 void deputy.delegations.start({ agent: 'writer' });
+export async function beside(): Promise<DeputyClient> {
+  const local: LocalDeputyClient = await createLocalDeputyClient();
+  await local.close();
+  return local;
+}
 `;
 
 describe('the packed deputy/client', () => {
@@ -152,6 +159,8 @@ describe('the packed package', () => {
       'dist/cli/main.js',
       'dist/client/index.js',
       'dist/client/index.d.ts',
+      'dist/client/local/index.js',
+      'dist/client/local/index.d.ts',
       'dist/workflows/bundle.js',
       'dist/tools/grep-match-worker.js',
       'dist/tools/grammars/tree-sitter-bash.wasm',

@@ -1,5 +1,5 @@
 /**
- * Issue 13: tool and model calls carry the capability snapshot by reference, not whole; reads
+ * Tool and model calls carry the capability snapshot by reference, not whole; reads
  * run as local activities, writes as ordinary ones; a snapshot lost from the blob store costs one
  * failed attempt, after which the run sends it whole and finishes; a read that outlasts the local
  * budget moves to the task queue, where stops and queries reach it. Checked in the history.
@@ -9,8 +9,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResolvedAgent } from '../../src/activities/types.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import type { ResolvedAgent } from '../../src/shared/workflow-contract/activities.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { Worker } from '@temporalio/worker';
 import {
   createHarness,

@@ -1,5 +1,5 @@
 /**
- * Rights on cards and stops (POL-2), with auth on, on real Temporal: the global dev server, a
+ * Rights on cards and stops, with auth on, on real Temporal: the global dev server, a
  * real worker on its own task queue, real HTTP on loopback through startApiServer. The cards are
  * real: the scripted `demo` agent asks to write (a write card), `peeker` asks to read outside the
  * workspace (a read card). Who started a delegation is what the facade recorded at start.

@@ -1,8 +1,8 @@
 /**
- * Issue 8 end to end, on the real dev server and real HTTP on loopback, composed as `deputy dev`
+ * Authoring end to end, on the real dev server and real HTTP on loopback, composed as `deputy dev`
  * composes it: one watched configuration for a worker (startWorkerRuntime, with its own watched
  * registry) and the API (startApiServer over a second registry, loaded and watched as
- * src/cli/server-commands.ts does). Everything the test does goes over HTTP with `fetch`: an agent
+ * src/cli/servers/api-runtime.ts does). Everything the test does goes over HTTP with `fetch`: an agent
  * is created through the authoring API, delegated to, its write card is watched on the event
  * stream and the session's card list and approved; then the agent is edited while a delegation
  * of it is parked on a card, and the parked run keeps the revision it started with while the
@@ -28,7 +28,7 @@ import type {
   DelegationState,
 } from '../../src/shared/delegation.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker/worker.js';
 import { eventually, workflowBundle, writeFiles } from './support/harness.js';
 import { readEventStream } from '../support/event-stream.js';
 import { jsonCaller } from './support/app-request.js';
@@ -72,7 +72,7 @@ beforeAll(async () => {
     taskQueue,
     workflowBundle: await workflowBundle(),
   });
-  // The API's own registry, loaded and watched as startApi (src/cli/server-commands.ts) does.
+  // The API's own registry, loaded and watched as startApi (src/cli/servers/api-runtime.ts) does.
   registry = createRegistry({ config, models: () => settings.current().models });
   await registry.load();
   await registry.watch();
@@ -123,7 +123,7 @@ async function finished(id: string): Promise<DelegationState> {
   }, `delegation ${id} to finish`);
 }
 
-describe('authoring an agent over HTTP and running it (issue 8, end to end)', () => {
+describe('authoring an agent over HTTP and running it (end to end)', () => {
   it('creates an agent, delegates to it, approves its card from the stream and sees the write', async () => {
     const created = await call('POST', '/workspace/agents', {
       name: 'copier',
@@ -256,7 +256,7 @@ describe('authoring an agent over HTTP and running it (issue 8, end to end)', ()
     const hashAfter = sha256(readFileSync(agentFile()));
     expect(hashAfter).not.toBe(hashBefore);
     expect((edited.body.agent as Json).contentHash).toBe(hashAfter);
-    // The old file is kept as a revision (DEF-5).
+    // The old file is kept as a revision.
     const revisions = await call('GET', '/workspace/agents/copier/revisions');
     expect(
       (revisions.body.revisions as Array<{ contentHash: string }>).map((r) => r.contentHash),

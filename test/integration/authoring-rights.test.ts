@@ -1,6 +1,6 @@
 /**
- * A non-admin can neither author agents nor obtain write tools by any route (issue 8 security
- * suite, API-7, POL-4), on the real API over loopback and the real dev server:
+ * A non-admin can neither author agents nor obtain write tools by any route, on the real API over
+ * loopback and the real dev server:
  *
  * - every authoring route answers 403 to a caller without the `admin` role (an `ops` user and a
  *   reader), and nothing on disk changes;
@@ -117,7 +117,7 @@ const trees = () => [
   join(harness.config.dataDir, 'revisions'),
 ];
 
-describe('a non-admin cannot author agents (API-7)', () => {
+describe('a non-admin cannot author agents', () => {
   it('gets 403 on every authoring route, and nothing on disk changes', async () => {
     // A revision of wielder to try restoring, made by the admin.
     const edited = await call('admin', 'PATCH', '/workspace/agents/wielder', { maxTurns: 9 });
@@ -168,7 +168,7 @@ describe('a non-admin cannot author agents (API-7)', () => {
   });
 });
 
-describe('a non-admin cannot obtain write tools by any route (API-6, POL-4)', () => {
+describe('a non-admin cannot obtain write tools by any route', () => {
   it("is offered no write or exec tool in GET /workspace/tools; an admin's catalog has them", async () => {
     const names = async (who: Who) => {
       const answer = await call(who, 'GET', '/workspace/tools');

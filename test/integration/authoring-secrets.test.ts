@@ -1,5 +1,5 @@
 /**
- * No planted secret leaves deputy through the authoring API (issue 8, security suite). Random
+ * No planted secret leaves deputy through the authoring API. Random
  * secrets are planted in `.subagents/config.yaml` (MCP env and headers, literal and `${VAR}`, an
  * OAuth client secret, a provider key behind `apiKeyEnv`, a password in a provider's base URL,
  * the bearer tokens) and in an agent's inline MCP servers (env, headers, `oauth.clientSecret`)
@@ -196,7 +196,7 @@ async function call(method: string, path: string, body?: unknown) {
 
 const agentFile = (name: string) => join(harness.workspace, '.subagents', 'agents', `${name}.md`);
 
-describe('planted secrets and the authoring API (issue 8 security suite)', () => {
+describe('planted secrets and the authoring API', () => {
   it('appear in no answer, event, log line or workflow payload, through every route', async () => {
     // The catalogs and health first: what a fresh editor loads.
     expect((await call('GET', '/health')).status).toBe(200);
@@ -264,7 +264,7 @@ describe('planted secrets and the authoring API (issue 8 security suite)', () =>
     expect(restored.status, restored.raw).toBe(200);
     expect((restored.body.agent as Json).description).toBe(KEEPER.description);
     expect((await call('DELETE', '/workspace/agents/keeper-copy')).status).toBe(204);
-    // A deleted agent keeps its last revision (DEF-5): listed, and no secret in the listing.
+    // A deleted agent keeps its last revision: listed, and no secret in the listing.
     const kept = await call('GET', '/workspace/agents/keeper-copy/revisions');
     expect(kept.status).toBe(200);
     expect(kept.body.revisions).toHaveLength(1);

@@ -1,5 +1,5 @@
 /**
- * The caller's ceiling (issue 29, SPEC API-9, POL-4) on a real Temporal dev server with a real
+ * The caller's ceiling on a real Temporal dev server with a real
  * worker and real files: an `acceptEdits` agent (a Claude Code file, scripted model) started by
  * a caller in `plan` mode has its write and bash denied as in plan mode; started by a caller in
  * `bypassPermissions` it runs as its own `acceptEdits` (the lower of the two), so bash still
@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateLines } from '../../src/cli/format.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 const PLAN_DENIAL = (tool: string) =>
@@ -59,7 +59,7 @@ afterAll(async () => {
 
 const idOf = (workflowId: string) => workflowId.split('/').at(-1)!;
 
-describe("a caller's permission mode caps the delegation (issue 29)", () => {
+describe("a caller's permission mode caps the delegation", () => {
   it('acceptEdits agent, plan caller: the write and bash are denied as in plan mode, no card', async () => {
     const handle = await harness.start('editor', 'Edit and run', {
       session: 'caller-plan',

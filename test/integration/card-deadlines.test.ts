@@ -1,5 +1,5 @@
 /**
- * Card deadlines and reminders (issue 14), on the real dev server: a card whose `cardTimeout`
+ * Card deadlines and reminders, on the real dev server: a card whose `cardTimeout`
  * passes while no worker runs (a worker process SIGKILLed) is denied by the deadline as soon as
  * a worker is back, once, and the model is told; a reminder fires once before the deadline; a
  * delegation's own `cardTimeout` wins over the definition's; a bad one is refused at the start.
@@ -14,7 +14,11 @@ import type {
   DelegationEvent,
   DelegationState,
 } from '../../src/shared/delegation.js';
-import { decideCardUpdate, eventsQuery, stateQuery } from '../../src/shared/messages.js';
+import {
+  decideCardUpdate,
+  eventsQuery,
+  stateQuery,
+} from '../../src/shared/workflow-contract/messages.js';
 import { apiOf, timedRequest } from './support/app-request.js';
 import {
   createHarness,

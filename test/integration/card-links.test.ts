@@ -1,5 +1,5 @@
 /**
- * One-tap card links (issue 30) on real Temporal: the global dev server, a real worker, the API
+ * One-tap card links on real Temporal: the global dev server, a real worker, the API
  * through startApiServer on loopback with auth on, the scripted `demo` agent (it asks to write
  * hello.txt), the real `deputy` command over the API's local socket, and a real webhook receiver
  * on loopback. The link keys are rotated: links.secretEnv names a new and an old variable. A
@@ -16,9 +16,9 @@ import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/http/auth.js';
 import { localOperatorId } from '../../src/local-operator.js';
 import { mintCardLinks } from '../../src/secrets/link-mint.js';
-import type { CardLinks } from '../../src/shared/card-links.js';
+import type { CardLinks } from '../../src/shared/cards/card-links.js';
 import type { ApprovalCard } from '../../src/shared/delegation.js';
-import type { Notification } from '../../src/shared/notifications.js';
+import type { Notification } from '../../src/shared/workflow-contract/notifications.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { watchConfig } from '../../src/config/watch.js';
 import { runDeputy } from '../e2e/run-deputy.js';

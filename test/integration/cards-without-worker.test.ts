@@ -1,5 +1,5 @@
 /**
- * Card decisions while no worker runs (POL-2, RUN-4, issue 7), on the real dev server with real
+ * Card decisions while no worker runs, on the real dev server with real
  * worker processes: `POST /delegations?wait=true` answers once the agent parks, with its pending
  * card; after the worker is SIGKILLed a decision answers within seconds as 202 `recorded`;
  * a second, different decision on the same card is refused (409) even when both are sent at
@@ -17,7 +17,7 @@ import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/http/auth.js';
 import type { ApprovalCard, DelegationState } from '../../src/shared/delegation.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
-import { RPC_TIMEOUT_MS } from '../../src/temporal/delegations/rpc.js';
+import { RPC_TIMEOUT_MS } from '../../src/temporal/calls/rpc.js';
 import { createHarness, eventually } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 import { timedRequest } from './support/app-request.js';

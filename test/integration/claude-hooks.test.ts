@@ -1,5 +1,5 @@
 /**
- * Hooks in Claude Code's form on the real dev server (issue 11): a PreToolUse hook that exits 2
+ * Hooks in Claude Code's form on the real dev server: a PreToolUse hook that exits 2
  * blocks a call and the model reads its stderr; one answering `ask` opens a card on a call that
  * would otherwise run without one, and the card survives a worker restart.
  */
@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, recordHistory } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
 import { useCleanups } from '../support/cleanups.js';

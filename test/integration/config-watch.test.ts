@@ -1,5 +1,5 @@
 /**
- * Issue 8 on a real dev server: the worker `deputy worker` and `deputy dev` run
+ * The watched configuration on a real dev server: the worker `deputy worker` and `deputy dev` run
  * (startWorkerRuntime) on a watched configuration. Changing `models.default` in
  * `.subagents/config.yaml` is used by the next delegation without restarting the worker, and an
  * invalid edit after it leaves the last good model in use.
@@ -15,7 +15,7 @@ import { watchConfig, type ConfigWatcher } from '../../src/config/watch.js';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../../src/temporal/delegations/facade.js';
-import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker.js';
+import { startWorkerRuntime, type WorkerRuntime } from '../../src/worker/worker.js';
 import type { delegation } from '../../src/workflows/index.js';
 import { eventually, workflowBundle, writeFiles } from './support/harness.js';
 
@@ -68,7 +68,7 @@ async function delegate(): Promise<DelegationResult> {
   return client.workflow.getHandle<typeof delegation>(workflowId).result();
 }
 
-describe('a watched configuration on a running worker (issue 8)', () => {
+describe('a watched configuration on a running worker', () => {
   it('uses a new models.default for the next delegation, and keeps it through an invalid edit', async () => {
     expect((await delegate()).text).toBe('answered by script one');
 

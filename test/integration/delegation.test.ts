@@ -9,7 +9,11 @@ import { join } from 'node:path';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { decideCardSignal, decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import {
+  decideCardSignal,
+  decideCardUpdate,
+  stateQuery,
+} from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, recordHistory, type Harness } from './support/harness.js';
 
 function agent(name: string, frontmatter: string, script: string): Record<string, string> {
@@ -180,7 +184,7 @@ describe('delegation workflow', () => {
       notice: null,
       roundsUsed: 3,
       deniedCalls: [],
-      // The scripted model's deterministic counts, one per model call (issue 14).
+      // The scripted model's deterministic counts, one per model call.
       usage: {
         inputTokens: expect.any(Number),
         outputTokens: expect.any(Number),

@@ -1,5 +1,5 @@
 /**
- * RUN-6: a delegation parked on a card survives a SIGKILLed worker process and a restart of
+ * A delegation parked on a card survives a SIGKILLed worker process and a restart of
  * the Temporal server on the same SQLite file; and no tool ever runs twice.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { stateQuery } from '../../src/shared/messages.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { freePort, startDevServer, type DevServer } from '../../src/servers/dev/dev-server.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { killWorker, spawnWorker } from './support/worker-process.js';
@@ -67,7 +67,7 @@ describe('durability', () => {
 
     await killWorker(first);
 
-    // With no worker at all, the pending card is still listed (mirrored in the memo, POL-2).
+    // With no worker at all, the pending card is still listed (mirrored in the memo).
     const listed = await eventually(async () => {
       const cards = await harness.delegations.cards({ session: 'test' });
       return cards.length === 1 ? cards : undefined;

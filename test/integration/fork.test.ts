@@ -1,5 +1,5 @@
 /**
- * Fork from a round (issue 14), on the real dev server: a fork from round 3 of a 6-round
+ * Fork from a round, on the real dev server: a fork from round 3 of a 6-round
  * scripted delegation starts from the original's transcript (read from its history, tool
  * results included), runs no tool of rounds 1-3 again, goes on under another definition, is
  * linked to the original (search attribute and memo), and leaves the original untouched.
@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallModelInput } from '../../src/activities/types.js';
+import type { CallModelInput } from '../../src/shared/workflow-contract/activities.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';
-import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { apiOf, timedRequest } from './support/app-request.js';
 import { createHarness, type Harness } from './support/harness.js';
 

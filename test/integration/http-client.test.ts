@@ -1,11 +1,11 @@
 /**
- * The typed HTTP client (issue 15, first part) against a real API on loopback, a real worker and
+ * The typed HTTP client against a real API on loopback, a real worker and
  * the global dev server: delegations with their cards, sessions, errors by code, and an event
  * iterator that survives an API restart mid-stream without losing or repeating an event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeputyClient, type DeputyClient } from '../../src/client/deputy-client.js';
-import { createLocalDeputyClient, type LocalDeputyClient } from '../../src/client/local-client.js';
+import { createLocalDeputyClient, type LocalDeputyClient } from '../../src/client/local/index.js';
 import { DeputyClientError } from '../../src/client/client-error.js';
 import type { StreamEvent } from '../../src/client/event-iterator.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';

@@ -1,5 +1,5 @@
 /**
- * Bounded history for long runs (issue 30), on the real dev server: a scripted delegation of 500
+ * Bounded history for long runs, on the real dev server: a scripted delegation of 500
  * read rounds whose model claims a small context window compacts its transcript again and again
  * (older rounds replaced by the model's summary, a `compacted` event each time), continues-as-new
  * under the history limit, keeps every model call's transcript bounded, and answers. A fork from
@@ -10,10 +10,10 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallModelInput } from '../../src/activities/types.js';
+import type { CallModelInput } from '../../src/shared/workflow-contract/activities.js';
 import { KEPT_ROUNDS, roundsIn } from '../../src/shared/compaction.js';
 import type { DelegationEvent, DelegationResult } from '../../src/shared/delegation.js';
-import { eventsQuery, stateQuery } from '../../src/shared/messages.js';
+import { eventsQuery, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, recordHistory, type Harness } from './support/harness.js';
 
 const ROUNDS = 500;

@@ -1,5 +1,5 @@
 /**
- * The MCP door's rights with auth on (API-7, API-9): `/mcp` answers only a bearer token, an MCP
+ * The MCP door's rights with auth on: `/mcp` answers only a bearer token, an MCP
  * session belongs to the caller who opened it, and the door applies the same rules as the HTTP
  * API (src/rights): a task (delegation) is its owner's or an admin's, a write card is decided by
  * its owner or an admin, and a stop likewise. Real Temporal, a real worker, the scripted `demo`

@@ -1,5 +1,5 @@
 /**
- * deputy as an MCP server (API-9, issue 29), driven by the MCP SDK's own client over both doors:
+ * deputy as an MCP server, driven by the MCP SDK's own client over both doors:
  * stdio (a real `deputy mcp serve` child process) and Streamable HTTP (the API's `/mcp`), on the
  * global Temporal dev server with a real worker. The `demo` agent runs on the scripted model (it
  * writes hello.txt, which parks on a write card): the model is scripted, the rest is real.

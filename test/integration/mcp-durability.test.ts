@@ -1,5 +1,5 @@
 /**
- * The MCP gateway when things die (issue 9, CAP-3, RUN-6), with real processes on a real dev
+ * The MCP gateway when things die, with real processes on a real dev
  * server: a stdio server that crashes in the middle of a call, one SIGKILLed from outside during
  * a slow call, and a worker SIGKILLed while its delegation is parked on a card for an MCP call.
  * The model is told what happened (never a hang, never a retry), the pool reconnects on its

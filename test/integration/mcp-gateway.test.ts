@@ -1,5 +1,5 @@
 /**
- * The scoped MCP gateway (issue 9, CAP-3 and POL-2) with real servers: the reference
+ * The scoped MCP gateway with real servers: the reference
  * `@modelcontextprotocol/server-everything` over stdio, and the fixture server over stdio and over
  * Streamable HTTP on loopback, on a real dev server and a worker whose MCP clients are built as
  * `deputy worker` builds them. Only the model is scripted; each script repeats what it read

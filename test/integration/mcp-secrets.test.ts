@@ -1,5 +1,5 @@
 /**
- * Secrets configured for MCP servers (issue 9, CAP-3 with the rule that no configured secret
+ * Secrets configured for MCP servers (no configured secret
  * reaches the model, history, an answer or a log line): random secrets are planted in stdio
  * servers' env (a `${NAME}` reference, under any name, and a literal, under a secret-looking
  * name: that is how deputy knows a literal is one, and warns) and an http server's headers (the

@@ -1,5 +1,5 @@
 /**
- * Metrics on the dev server (issue 32): an API with metrics on runs a delegation that parks on a
+ * Metrics on the dev server: an API with metrics on runs a delegation that parks on a
  * card and is approved, over real HTTP, and its `/metrics` (parsed by a real Prometheus text
  * parser) shows the delegation started and finished, the card decided, the model calls and their
  * tokens, the tool run, the workflow's verdict and card (through the worker's sink), and a replay
@@ -11,8 +11,11 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuth } from '../../src/api/http/auth.js';
 import { fixedConfig } from '../../src/config/live-config.js';
-import { watchDelegationCounts } from '../../src/metrics/delegation-counts.js';
-import { startMetricsEndpoint, type MetricsEndpoint } from '../../src/metrics/http-endpoint.js';
+import { watchDelegationCounts } from '../../src/temporal/delegation-counts.js';
+import {
+  startMetricsEndpoint,
+  type MetricsEndpoint,
+} from '../../src/api/metrics/worker-endpoint.js';
 import { workflowMetricSinks } from '../../src/metrics/workflow-sinks.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { createHarness, eventually, workflowBundle, type Harness } from './support/harness.js';

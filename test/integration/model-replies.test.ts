@@ -1,5 +1,5 @@
 /**
- * A delegation against a model that answers the way real ones do (issue 28), on the real dev
+ * A delegation against a model that answers the way real ones do, on the real dev
  * server: the model is an OpenAI-compatible (or Anthropic-format) HTTP server on loopback that
  * answers each request with what the test queued. Tool calls deputy cannot run are told to the
  * model and the delegation goes on; provider failures are retried by the model-call activity,
@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stateLines } from '../../src/cli/format.js';
-import { stateQuery } from '../../src/shared/messages.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { startLoopbackServer, type LoopbackServer } from '../models/loopback-server.js';
 import {

@@ -1,5 +1,5 @@
 /**
- * Issue 7: nothing deputy starts outlives the process that started it. A `bash` command dies
+ * Nothing deputy starts outlives the process that started it. A `bash` command dies
  * with its SIGKILLed worker, children included; the Temporal dev server's side of this is in
  * test/e2e/dev.test.ts (a SIGKILLed `deputy dev`) and test/temporal/server-takeover.test.ts
  * (what a new server does about one recorded by a deputy that is gone or still running).

@@ -1,13 +1,13 @@
 /**
- * Claude Code's permissionMode on a real Temporal dev server with a real worker and real files
- * (issue 11): Claude Code agent files in `.claude/agents`, scripted models, the real policy and
+ * Claude Code's permissionMode on a real Temporal dev server with a real worker and real files:
+ * Claude Code agent files in `.claude/agents`, scripted models, the real policy and
  * tools. `plan` denies a write and the model reads why; `acceptEdits` writes without a card and
  * asks for bash.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 function claudeAgent(name: string, frontmatter: string, script: string): Record<string, string> {
@@ -50,7 +50,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe('permissionMode from a Claude Code agent file (issue 11)', () => {
+describe('permissionMode from a Claude Code agent file', () => {
   it('plan: a write is denied without a card and the model reads that it is in plan mode', async () => {
     const handle = await harness.start('planner', 'Plan the change', { session: 'plan' });
     const result = await handle.result();

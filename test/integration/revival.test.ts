@@ -1,5 +1,5 @@
 /**
- * Reviving a finished delegation (issue 30), on the real dev server: `POST
+ * Reviving a finished delegation, on the real dev server: `POST
  * /delegations/:id/resume`, the typed client and `deputy resume` each start a NEW delegation
  * whose model is sent the original's whole transcript (read from its history) plus the new
  * message, with no tool run again; it is linked to the original (`origin` in its state and its
@@ -9,11 +9,11 @@
 import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallModelInput } from '../../src/activities/types.js';
+import type { CallModelInput } from '../../src/shared/workflow-contract/activities.js';
 import { createDeputyClient } from '../../src/client/deputy-client.js';
 import type { DelegationResult, DelegationState } from '../../src/shared/delegation.js';
-import { stateQuery } from '../../src/shared/messages.js';
-import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
+import { FORKED_FROM_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { freePort } from '../../src/servers/dev/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';

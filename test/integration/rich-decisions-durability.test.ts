@@ -1,5 +1,5 @@
 /**
- * Richer decisions across a worker SIGKILL (issue 30): an answer and an approve-for-the-rest
+ * Richer decisions across a worker SIGKILL: an answer and an approve-for-the-rest
  * recorded while the worker is dead apply exactly once when a worker is back; an edit, which
  * the delegation itself must check, is refused at once (503) with no worker and leaves the card
  * pending. Real worker processes on the real dev server.

@@ -1,5 +1,5 @@
 /**
- * Richer decisions through the MCP door (issue 30): deputy_decide's schema offers answer, allow
+ * Richer decisions through the MCP door: deputy_decide's schema offers answer, allow
  * and arguments, and an answer given there stands in for the tool, as through every other door.
  */
 import { randomUUID } from 'node:crypto';

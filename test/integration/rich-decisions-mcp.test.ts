@@ -1,5 +1,5 @@
 /**
- * Richer decisions on an MCP call (issue 30), with the real fixture MCP server over stdio on the
+ * Richer decisions on an MCP call, with the real fixture MCP server over stdio on the
  * dev server: an edit may change the call's arguments, never its server or tool (422, the card
  * stays pending); an accepted edit reaches the server; approving for the rest covers the same
  * tool of the same server without a card.

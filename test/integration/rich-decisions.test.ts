@@ -1,5 +1,5 @@
 /**
- * Richer card decisions (issue 30, POL-2) on the real dev server: answer in the tool's place,
+ * Richer card decisions on the real dev server: answer in the tool's place,
  * through the API, the typed client and the CLI. The scripted agent echoes the result it got,
  * so each test reads back what the model was told.
  */

@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 32) on the real dev server, over HTTP (the API app in-process) with a real
+ * Schedules on the real dev server, over HTTP (the API app in-process) with a real
  * worker: a run is an ordinary delegation (found by id, carrying DeputySchedule, listed by
  * `?schedule=`), overlap `skip` keeps a second run from starting while the first is parked on a
  * card, pause/resume/delete show in the answers, and bad input is refused before Temporal
@@ -11,10 +11,10 @@ import { createApp } from '../../src/api/app.js';
 import { createAuth } from '../../src/api/http/auth.js';
 import { EXIT } from '../../src/cli/exit-codes.js';
 import { runCli } from '../../src/cli/program.js';
-import { createSchedules } from '../../src/schedules/facade.js';
-import type { ScheduleDetail, ScheduleSummary } from '../../src/schedules/types.js';
+import { createSchedules } from '../../src/temporal/schedules/facade.js';
+import type { ScheduleDetail, ScheduleSummary } from '../../src/temporal/schedules/types.js';
 import type { DelegationSummary } from '../../src/temporal/delegations/types.js';
-import { SCHEDULE_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { SCHEDULE_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { scribeAgent } from './support/scribe-agent.js';
 

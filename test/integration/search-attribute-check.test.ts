@@ -1,6 +1,6 @@
 /**
- * A worker refuses a namespace that lacks deputy's search attributes (issue 14 added
- * DeputyTokens; a cluster set up before it would otherwise hang every delegation on its first
+ * A worker refuses a namespace that lacks deputy's search attributes (DeputyTokens
+ * came later; a cluster set up before it would otherwise hang every delegation on its first
  * upsert). Checked on the dev server: its `default` namespace has them all, a namespace made
  * here has none.
  */
@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/search-attributes.js';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/shared/workflow-contract/search-attributes.js';
 import { assertSearchAttributes } from '../../src/temporal/search-attribute-check.js';
 
 let connection: NativeConnection;

@@ -1,5 +1,5 @@
 /**
- * No configured secret leaves deputy (issue 7). Distinct secrets are planted in every place a
+ * No configured secret leaves deputy. Distinct secrets are planted in every place a
  * configuration can hold one, and in a workspace file; a scripted agent reads the file, echoes
  * the secrets in its text and passes them to a tool that needs a card; a second agent's model
  * (an OpenAI-compatible server on loopback) fails with an error that echoes them. Then

@@ -1,5 +1,5 @@
 /**
- * POL-1 protected paths on a real Temporal dev server with a real worker and real files: an agent
+ * Protected paths on a real Temporal dev server with a real worker and real files: an agent
  * cannot widen its own authority by editing files, and cannot read deputy's configuration. The
  * model is the scripted model; everything it tries goes through the real policy and tools.
  */
@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 function agent(name: string, frontmatter: string, script: string): Record<string, string> {
@@ -122,7 +122,7 @@ const REASONS = [
   "'write' changes the git repository (.git/hooks/pre-commit); protected paths need approval under approvalMode auto-edit",
 ];
 
-describe('no self-escalation (POL-1 protected paths)', () => {
+describe('no self-escalation (protected paths)', () => {
   it('an auto-edit agent gets a card for each way up, and nothing changes before a human says so', async () => {
     const before = protectedTree();
     const handle = await harness.start('climber', 'Escalate', { session: 'attended' });

@@ -1,5 +1,5 @@
 /**
- * The session routes (RUN-7, API-5) over real HTTP on loopback, on the global dev server with a
+ * The session routes over real HTTP on loopback, on the global dev server with a
  * real worker: start a scripted main agent, follow its stream, decide a child's card from the
  * session, message it, stop it. Every model is scripted.
  */

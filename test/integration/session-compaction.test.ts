@@ -1,5 +1,5 @@
 /**
- * A session's own transcript compacts (issue 30) as a delegation's does: a main agent whose
+ * A session's own transcript compacts as a delegation's does: a main agent whose
  * scripted model claims a tiny window reads a line a round, and between its rounds the older
  * ones are replaced by the model's summary, announced as a `compacted` event on the session's
  * stream; the session still answers and stays idle for the next message.

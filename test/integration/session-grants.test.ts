@@ -1,5 +1,5 @@
 /**
- * Allow for the rest of the session (issue 30, docs/policy.md) on the real dev server, over
+ * Allow for the rest of the session (docs/policy.md) on the real dev server, over
  * HTTP: a session's Task child asks before writing note.txt twice; approving the first card
  * with `allow: 'session'` lets the second write run without a card, and a later child of the
  * same session writes without one too; revoked on the session, the next child asks again. A

@@ -1,5 +1,5 @@
 /**
- * Sessions survive what delegations survive (RUN-6, RUN-9): a worker SIGKILLed while a child is
+ * Sessions survive what delegations survive: a worker SIGKILLed while a child is
  * parked on a card, and a 300-round main agent that continues-as-new with a background child
  * pending. Every model is scripted.
  */

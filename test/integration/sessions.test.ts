@@ -1,5 +1,5 @@
 /**
- * Sessions and nested delegation (RUN-7, POL-2, POL-4) on a real dev server with scripted
+ * Sessions and nested delegation on a real dev server with scripted
  * models: a main agent delegates in the foreground and in the background; the background
  * child's card reaches the session's stream and is decided from there; TaskOutput, TaskStop and
  * stopping the session behave as the spec says.
@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentResolver } from '../../src/agent-resolver.js';
+import { createAgentResolver } from '../../src/worker/agent-resolver.js';
 import type { DelegationEvent } from '../../src/shared/delegation.js';
 import { eventually, createHarness, recordHistory, type Harness } from './support/harness.js';
 import {
@@ -108,7 +108,7 @@ describe('a session', () => {
     const listed = await harness.sessions.cards(sessionId);
     expect(listed.map((card) => card.id)).toEqual([opened.card.id]);
     // While the background writer is parked, its first model call is in the session's usage,
-    // from its progress report (issue 14): the lead's calls so far (one a round), the reader's
+    // from its progress report: the lead's calls so far (one a round), the reader's
     // two, the writer's one.
     const parked = await eventually(async () => {
       const current = await harness.sessions.get(sessionId);
@@ -134,7 +134,7 @@ describe('a session', () => {
       ['writer', true, 'completed'],
     ]);
     expect(state.tasks[0]?.lastText).toContain('deputy test workspace');
-    // Usage adds up: the lead's four model calls and each child's two (issue 14).
+    // Usage adds up: the lead's four model calls and each child's two.
     const children = state.tasks.map((task) => task.result?.usage);
     expect(children.map((usage) => usage?.modelCalls)).toEqual([2, 2]);
     expect(state.usage?.modelCalls).toBe(8);
@@ -367,7 +367,7 @@ describe('models', () => {
   }, 60_000);
 });
 
-describe('roles travel (POL-4)', () => {
+describe('roles travel', () => {
   it('a child resolves with the session caller roles: no tool is gained by delegating', async () => {
     const { sessionId } = await harness.sessions.start({
       agent: 'lead',

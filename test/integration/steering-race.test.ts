@@ -1,5 +1,5 @@
 /**
- * A message that arrives while the model is giving what would be its final answer (issue 30), on
+ * A message that arrives while the model is giving what would be its final answer, on
  * the real dev server: the model is an OpenAI-compatible server on loopback that holds its first
  * answer (a text, no tool call) while the test sends the message. The delegation does not finish
  * on that answer: it delivers the message and calls the model once more, whose request ends with

@@ -1,5 +1,5 @@
 /**
- * Rights on steering and reviving (issue 30), with auth on, on real Temporal and real HTTP: as
+ * Rights on steering and reviving, with auth on, on real Temporal and real HTTP: as
  * for stopping and forking, only the user who started a delegation or an admin may send it a
  * message or resume it; anyone else gets 403, and reads its messages only as `withheld`.
  */

@@ -1,5 +1,5 @@
 /**
- * Steering a running delegation (issue 30), on the real dev server: messages sent through the
+ * Steering a running delegation, on the real dev server: messages sent through the
  * API, the typed client and the CLI wait while the delegation is parked on a card, keep their
  * order, and reach the model at its next call (the scripted model echoes the last user message);
  * they show in the transcript, the event stream and GET /delegations/:id; a finished delegation
@@ -12,7 +12,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeputyClient } from '../../src/client/deputy-client.js';
 import type { DelegationResult, DelegationState } from '../../src/shared/delegation.js';
-import { stateQuery } from '../../src/shared/messages.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { startApiServer, type ApiServer } from '../../src/server.js';
 import { freePort } from '../../src/servers/dev/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';

@@ -1,5 +1,5 @@
 /**
- * The restart bound of `deputy dev`'s Temporal dev server (issue 25), on real servers: a server
+ * The restart bound of `deputy dev`'s Temporal dev server, on real servers: a server
  * that keeps dying is restarted until `maxDeaths` deaths fall within the window, then given up on
  * with the reason, and its record is removed so no client is sent to a dead port.
  */

@@ -1,5 +1,5 @@
 /**
- * Nothing hangs on a Temporal outage (API-7, issue 7): with the server stopped every route
+ * Nothing hangs on a Temporal outage: with the server stopped every route
  * answers 503 `unavailable` promptly and /health says Temporal is unreachable; once the server is
  * back on the same SQLite file, the same app, facade and connection work again, no restart.
  * The API is the in-process app over the real facade, on the connection the product makes
@@ -16,7 +16,7 @@ import { createAuth } from '../../src/api/http/auth.js';
 import type { DelegationState } from '../../src/shared/delegation.js';
 import { connectTemporal } from '../../src/temporal/connection.js';
 import { createDelegations } from '../../src/temporal/delegations/facade.js';
-import { RPC_TIMEOUT_MS } from '../../src/temporal/delegations/rpc.js';
+import { RPC_TIMEOUT_MS } from '../../src/temporal/calls/rpc.js';
 import { freePort, startDevServer, type DevServer } from '../../src/servers/dev/dev-server.js';
 import { runDeputy } from '../e2e/run-deputy.js';
 import { createHarness, eventually } from './support/harness.js';

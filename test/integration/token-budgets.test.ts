@@ -1,5 +1,5 @@
 /**
- * Usage and token budgets (issue 14), on the real dev server with the scripted model (whose
+ * Usage and token budgets, on the real dev server with the scripted model (whose
  * counts are deterministic, src/models/scripted-model.ts): a budget stops a delegation before
  * the model call past it, like maxTurns, with a notice; the totals reach the state, the result,
  * the DeputyTokens search attribute and the listing; a delegation's own budget wins over the
@@ -8,8 +8,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stateQuery } from '../../src/shared/messages.js';
-import { TOKENS_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
+import { TOKENS_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { apiOf, timedRequest } from './support/app-request.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 

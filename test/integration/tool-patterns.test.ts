@@ -1,6 +1,6 @@
 /**
  * `Bash(git status)` on a real Temporal dev server with a real worker, a real git repository
- * and the real bash tool (issue 11): under approvalMode full-access the allowed command runs
+ * and the real bash tool: under approvalMode full-access the allowed command runs
  * without a card; `rm x`, `git status; rm x` and `git status $(rm x)` are refused by the
  * pattern, naming it, and `x` is still there.
  */
@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventsQuery, stateQuery } from '../../src/shared/messages.js';
+import { eventsQuery, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, type Harness } from './support/harness.js';
 
 const script = `turns:
@@ -40,7 +40,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe('Bash(git status) (issue 11)', () => {
+describe('Bash(git status)', () => {
   it('runs git status, refuses rm, chaining and substitution, naming the pattern', async () => {
     const handle = await harness.start('git-reader', 'Report the status', { session: 'patterns' });
     const result = await handle.result();

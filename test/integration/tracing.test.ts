@@ -1,5 +1,5 @@
 /**
- * Traces (issue 32) on the real dev server and a real Jaeger: a delegation started by a traced
+ * Traces on the real dev server and a real Jaeger: a delegation started by a traced
  * client parks on a card, its worker process is SIGKILLed, a second worker takes it over, the card
  * is approved and the run finishes. What Jaeger holds is one trace: the start's span at its root,
  * the run's span under it, each model call as a GenAI `chat` span under its activity, the write

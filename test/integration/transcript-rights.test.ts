@@ -1,5 +1,5 @@
 /**
- * Reading a transcript follows the owner-or-admin rule of fork (issue 25), with auth on, on real
+ * Reading a transcript follows the owner-or-admin rule of fork, with auth on, on real
  * Temporal: the global dev server, a real worker on its own task queue, real HTTP on loopback
  * through startApiServer, and the typed client over it. A reader (no roles) and a user who did
  * not start the work see summaries and the cards they may decide; the owner (no admin role) and

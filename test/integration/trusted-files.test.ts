@@ -1,7 +1,7 @@
 /**
- * Issue 25 on a real Temporal dev server with a real worker and real files: trusted files are
- * protected by what they are, not by how a path names them. Each finding of the issue's attack
- * run is reproduced as an agent would try it; the model is the scripted model, and everything it
+ * Trusted files on a real Temporal dev server with a real worker and real files: they are
+ * protected by what they are, not by how a path names them. Each known attack
+ * is reproduced as an agent would try it; the model is the scripted model, and everything it
  * tries goes through the real policy and tools.
  */
 import { linkSync, readFileSync, existsSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DelegationState } from '../../src/shared/delegation.js';
-import { stateQuery } from '../../src/shared/messages.js';
+import { stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 function agent(name: string, frontmatter: string, script: string): Record<string, string> {
@@ -92,7 +92,7 @@ async function pendingCards(handle: WorkflowHandle, count: number): Promise<Dele
   }, `${count} pending card(s)`);
 }
 
-describe('trusted files by identity (issue 25)', () => {
+describe('trusted files by identity', () => {
   it('an auto-edit write to a hard link of a definition parks on a card; the definition is unchanged', async () => {
     const handle = await harness.start('rewriter', 'Escalate', { session: 'hardlink' });
     const state = await pendingCards(handle, 1);

@@ -1,5 +1,5 @@
 /**
- * What the Temporal UI shows of a delegation (issue 32), read the way the UI reads it on the real
+ * What the Temporal UI shows of a delegation, read the way the UI reads it on the real
  * dev server: the summary from describe, the details from the built-in metadata query. A run
  * parks on two cards (and carries DeputyParkedSince while it waits), one is approved and one
  * denied, and it finishes; a secret-looking part of its task never reaches the summary.
@@ -9,8 +9,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import { cardIdFor } from '../../src/shared/delegation.js';
-import { decideCardUpdate } from '../../src/shared/messages.js';
-import { PARKED_SINCE_ATTRIBUTE } from '../../src/shared/search-attributes.js';
+import { decideCardUpdate } from '../../src/shared/workflow-contract/messages.js';
+import { PARKED_SINCE_ATTRIBUTE } from '../../src/shared/workflow-contract/search-attributes.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 import { leadAgent } from './support/session-agents.js';
 

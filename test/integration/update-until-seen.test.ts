@@ -11,7 +11,7 @@ import { temporal } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describe, expect, inject, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load.js';
-import { executeUpdateUntilSeen } from '../../src/temporal/delegations/update-until-seen.js';
+import { executeUpdateUntilSeen } from '../../src/temporal/calls/update-until-seen.js';
 import { echoUpdate } from '../fixtures/echo-workflow/index.js';
 import { useCleanups } from '../support/cleanups.js';
 

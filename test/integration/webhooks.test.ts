@@ -1,5 +1,5 @@
 /**
- * Webhook notifications (issue 14), on the real dev server with a real receiver on loopback
+ * Webhook notifications, on the real dev server with a real receiver on loopback
  * that refuses the first two attempts of every event: each event (card opened, card expiring,
  * delegation completed) is delivered once, signed with HMAC-SHA256 of the raw body, with the
  * same idempotency key on every attempt, and the body masked (a configured secret the task
@@ -9,8 +9,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Notification } from '../../src/shared/notifications.js';
-import { decideCardUpdate, stateQuery } from '../../src/shared/messages.js';
+import type { Notification } from '../../src/shared/workflow-contract/notifications.js';
+import { decideCardUpdate, stateQuery } from '../../src/shared/workflow-contract/messages.js';
 import { createHarness, eventually, type Harness } from './support/harness.js';
 
 const SECRET_VARIABLE = 'DEPUTY_TEST_WEBHOOK_SECRET';

@@ -1,5 +1,5 @@
 /**
- * Workspace-affine workers (issue 16): two `deputy worker` processes on one task queue, each in
+ * Workspace-affine workers: two `deputy worker` processes on one task queue, each in
  * a workspace of its own with its own `temporal.workspaceId`. A delegation started under one
  * workspace's configuration runs its model calls and tools on that workspace's worker only,
  * whichever worker runs its workflow tasks. With that worker SIGKILLed, its delegations wait
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
-import { toolQueueOf } from '../../src/shared/tool-queue.js';
+import { toolQueueOf } from '../../src/shared/workflow-contract/tool-queue.js';
 import { ANONYMOUS_CALLER } from '../../src/shared/caller.js';
 import type { DelegationResult } from '../../src/shared/delegation.js';
 import { createDelegations, type Delegations } from '../../src/temporal/delegations/facade.js';

@@ -1,6 +1,6 @@
 /**
- * No import cycle in src/, type-only imports and `import()` included (issue 27): a cycle, even of
- * types, means two modules each know the other, and the layers of DESIGN.md stop being layers.
+ * No import cycle in src/, type-only imports and `import()` included: a cycle, even of
+ * types, means two modules each know the other, and layers stop being layers.
  * The graph is read from the sources' own import specifiers; the checker is held against a cycle
  * it must find, so it cannot pass by seeing nothing.
  */
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Relative specifiers of `import`, `export ... from` and `import()`, type-only ones included. */
-const SPECIFIER =
+const IMPORT_SOURCE =
   /(?:^|\n)\s*(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|(?:^|\n)\s*import\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 function importGraph(files: string[]): Map<string, string[]> {
@@ -22,7 +22,7 @@ function importGraph(files: string[]): Map<string, string[]> {
   for (const file of files) {
     const text = readFileSync(path.join(ROOT, file), 'utf8');
     const targets: string[] = [];
-    for (const match of text.matchAll(SPECIFIER)) {
+    for (const match of text.matchAll(IMPORT_SOURCE)) {
       const specifier = match[1] ?? match[2] ?? match[3] ?? '';
       const base = path.posix.join(path.posix.dirname(file), specifier);
       const candidates = [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base];
@@ -71,7 +71,7 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-describe('import cycles (issue 27)', () => {
+describe('import cycles', () => {
   it('src/ has none, type-only imports included', () => {
     const files = fg.sync(['src/**/*.ts', 'src/**/*.tsx'], { cwd: ROOT });
     expect(files.length).toBeGreaterThan(250);
@@ -92,10 +92,8 @@ describe('import cycles (issue 27)', () => {
     expect(cycles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
     const text =
       "import type { A } from './a.js';\nexport { B } from './b.js';\nawait import('./c.js');";
-    expect([...text.matchAll(SPECIFIER)].map((match) => match[1] ?? match[2] ?? match[3])).toEqual([
-      './a.js',
-      './b.js',
-      './c.js',
-    ]);
+    expect(
+      [...text.matchAll(IMPORT_SOURCE)].map((match) => match[1] ?? match[2] ?? match[3]),
+    ).toEqual(['./a.js', './b.js', './c.js']);
   });
 });

@@ -1,6 +1,6 @@
-/** The door's ceiling (src/mcp-door/ceiling.ts): of two caller modes, the stricter one. */
+/** The door's ceiling (src/policy/mode-ceiling.ts): of two caller modes, the stricter one. */
 import { describe, expect, it } from 'vitest';
-import { stricterMode } from '../../src/mcp-door/ceiling.js';
+import { stricterMode } from '../../src/policy/mode-ceiling.js';
 import { PERMISSION_MODES } from '../../src/shared/policy-contract.js';
 
 describe('stricterMode', () => {

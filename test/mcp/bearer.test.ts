@@ -1,13 +1,13 @@
 /**
- * CAP-3: deputy's own bearer token goes only to an http server that opted in with `auth: bearer`.
+ * deputy's own bearer token goes only to an http server that opted in with `auth: bearer`.
  * The fixture server (Streamable HTTP on loopback) says whether it received the header and
  * whether its digest matches, never echoing the value.
  */
 import { createHash } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpPool } from '../../src/mcp/pool.js';
-import { fromConfigured } from '../../src/mcp/server-spec.js';
+import { createMcpPool } from '../../src/mcp-client/pool.js';
+import { fromConfigured } from '../../src/mcp-client/server-spec.js';
 import { startHttpFixture } from '../fixtures/mcp/start.js';
 
 const TOKEN = 'deputy-runtime-token-7f3a9c2e';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultText } from '../../src/mcp/call-result.js';
+import { resultText } from '../../src/mcp-client/call-result.js';
 
 describe('MCP results as text', () => {
   it('passes text, summarises images and binary resources, keeps text resources and links', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeputyConfig } from '../../src/config/schema.js';
-import { configuredSpecs } from '../../src/mcp/server-spec.js';
+import { configuredSpecs } from '../../src/mcp-client/server-spec.js';
 
 type Servers = DeputyConfig['mcpServers'];
 

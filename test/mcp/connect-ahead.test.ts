@@ -1,5 +1,5 @@
 /**
- * Connecting ahead of use (issue 31): the MCP runtime a worker builds connects every server its
+ * Connecting ahead of use: the MCP runtime a worker builds connects every server its
  * workspace declares, config.yaml's and those written inline in a definition, over stdio and
  * over HTTP, before any delegation asks for one; asking returns at once (no process is spawned
  * inside the call), and a `.mcp.json` server nobody approved is not started.
@@ -15,7 +15,7 @@ import {
   createRegistry,
   type DefinitionRegistry,
 } from '../../src/definitions/registry/registry.js';
-import { createMcpRuntime, type McpRuntime } from '../../src/mcp/mcp-runtime.js';
+import { createMcpRuntime, type McpRuntime } from '../../src/mcp-client/mcp-runtime.js';
 import {
   readPids,
   startHttpFixture,

@@ -12,14 +12,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createConnectQueue } from '../../src/mcp/connect-queue.js';
-import { createMcpPool } from '../../src/mcp/pool.js';
+import { createConnectQueue } from '../../src/mcp-client/connect-queue.js';
+import { createMcpPool } from '../../src/mcp-client/pool.js';
 import {
   nominalReconnectMs,
   reconnectDelayMs,
   type ReconnectPolicy,
-} from '../../src/mcp/reconnect-backoff.js';
-import { fromConfigured } from '../../src/mcp/server-spec.js';
+} from '../../src/mcp-client/reconnect-backoff.js';
+import { fromConfigured } from '../../src/mcp-client/server-spec.js';
 import { readPids, stdioFixtureCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import { isRunning } from '../support/processes.js';

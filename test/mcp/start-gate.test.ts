@@ -1,6 +1,6 @@
 /**
- * The start gate of `.mcp.json` servers (src/mcp/start-gate.ts) and the approvals it reads
- * (src/mcp/trust-store.ts), on real files: what the hash covers, which references count, what a
+ * The start gate of `.mcp.json` servers (src/mcp-client/start-gate.ts) and the approvals it reads
+ * (src/mcp-client/trust-store.ts), on real files: what the hash covers, which references count, what a
  * trust file that deputy did not write approves (nothing), and what an entry this deputy did not
  * sign approves (nothing either).
  */
@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkStart, mcpTrustHash } from '../../src/mcp/start-gate.js';
-import type { McpServerSpec } from '../../src/mcp/server-spec.js';
-import { createMcpTrustStore } from '../../src/mcp/trust-store.js';
+import { checkStart, mcpTrustHash } from '../../src/mcp-client/start-gate.js';
+import type { McpServerSpec } from '../../src/mcp-client/server-spec.js';
+import { createMcpTrustStore } from '../../src/mcp-client/trust-store.js';
 
 const base: McpServerSpec = {
   name: 'files',

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load.js';
-import { StdioGroupClientTransport } from '../../src/mcp/stdio-group-transport.js';
+import { StdioGroupClientTransport } from '../../src/mcp-client/stdio-group-transport.js';
 import { stdioFixtureCommand, stubbornStdioCommand } from '../fixtures/mcp/start.js';
 import { eventually } from '../support/eventually.js';
 import { groupMembers, isRunning, killGroup } from '../support/processes.js';
@@ -145,7 +145,7 @@ describe('StdioGroupClientTransport', () => {
         'tsx',
         '--input-type=module',
         '-e',
-        `const { StdioGroupClientTransport } = await import(${JSON.stringify(join(PROJECT_ROOT, 'src/mcp/stdio-group-transport.ts'))});
+        `const { StdioGroupClientTransport } = await import(${JSON.stringify(join(PROJECT_ROOT, 'src/mcp-client/stdio-group-transport.ts'))});
         const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
         const transport = new StdioGroupClientTransport(${JSON.stringify({
           ...stubbornStdioCommand(),

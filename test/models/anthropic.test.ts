@@ -122,7 +122,7 @@ describe('Anthropic adapter over real HTTP', () => {
         },
       ],
       modelLabel: 'anthropic/claude-sonnet-4-5',
-      // Why it stopped and who answered, as the provider said (spans carry them, issue 32).
+      // Why it stopped and who answered, as the provider said (spans carry them).
       finishReason: 'tool_use',
       responseModel: 'claude-sonnet-4-5-20250929',
       // The fixture's usage: input_tokens 472, output_tokens 91, no cache fields.

@@ -1,5 +1,5 @@
 /**
- * What a user reads when the provider fails (issue 28), for both adapters, against a real HTTP
+ * What a user reads when the provider fails, for both adapters, against a real HTTP
  * server on loopback that answers like the failure: a 5xx, a 429 with `retry-after`, no answer in
  * time, a dropped connection, a context overflow. Transient failures come back retryable (the
  * model-call activity's retry policy retries them, never the SDK: one request each), naming the

@@ -1,5 +1,5 @@
 /**
- * Answers real models give (issue 28), served by a real HTTP server on loopback and read through
+ * Answers real models give, served by a real HTTP server on loopback and read through
  * the catalog as deputy reads them: arguments that are not JSON, an answer cut at `max_tokens`,
  * tool calls written as JSON text by a small local model, and an Anthropic-format local server
  * with no key.

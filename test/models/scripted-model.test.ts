@@ -118,7 +118,7 @@ describe('scripted model', () => {
   });
 });
 
-describe('scripted model across a compaction (issue 30)', () => {
+describe('scripted model across a compaction', () => {
   const script = createScriptedModelFrom({
     contextTokens: 2000,
     turns: [{ text: 'one', toolCalls: [{ name: 'read' }] }, { text: 'two' }, { text: 'three' }],

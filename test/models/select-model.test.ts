@@ -154,7 +154,7 @@ describe('createModelAdapter', () => {
     );
   });
 
-  it("reports a catalog entry's context window, else the conservative default (issue 30)", () => {
+  it("reports a catalog entry's context window, else the conservative default", () => {
     expect(create('sonnet').contextTokens).toBe(DEFAULT_CONTEXT_TOKENS);
     const catalog = config().models.catalog;
     const wide = { ...catalog['openai/gpt-4o-mini']!, contextTokens: 128_000 };

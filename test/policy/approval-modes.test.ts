@@ -1,10 +1,10 @@
 /**
  * The four approval modes, and the five Claude Code permission modes mapped onto them, on one
- * table of calls (issue 11, POL-1): a writable root narrower than the workspace is what tells
+ * table of calls: a writable root narrower than the workspace is what tells
  * `auto-in-workspace` from `auto-edit`, so every pair of modes differs on some call.
  */
 import { describe, expect, it } from 'vitest';
-import { PERMISSION_MODE_EFFECTS } from '../../src/definitions/read/permission-mode.js';
+import { PERMISSION_MODE_EFFECTS } from '../../src/policy/permission-mode.js';
 import { PERMISSION_MODES, type PermissionMode } from '../../src/definitions/schema.js';
 import { decide, type PolicyCall } from '../../src/policy/decide.js';
 import {

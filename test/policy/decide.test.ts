@@ -45,7 +45,7 @@ const TOOL_FOR_CLASS: Record<ToolClass, string> = {
 type Where = 'inside' | 'outside' | 'none';
 const PATHS: Record<Where, string[]> = { inside: [INSIDE], outside: [OUTSIDE], none: [] };
 
-// POL-1 as a table: mode x class x where -> verdict kind. exec/mcp/config carry no paths.
+// decide() as a table: mode x class x where -> verdict kind. exec/mcp/config carry no paths.
 const TABLE: Array<[ApprovalMode, ToolClass, Where, 'allow' | 'ask']> = [
   ['confirm', 'read', 'inside', 'allow'],
   ['confirm', 'read', 'none', 'allow'],
@@ -83,7 +83,7 @@ const TABLE: Array<[ApprovalMode, ToolClass, Where, 'allow' | 'ask']> = [
   ['full-access', 'config', 'none', 'allow'],
 ];
 
-describe('decide (POL-1)', () => {
+describe('decide', () => {
   it.each(TABLE)('%s: %s %s -> %s', (mode, toolClass, where, expected) => {
     const call: PolicyCall = {
       toolName: TOOL_FOR_CLASS[toolClass],
@@ -409,7 +409,7 @@ describe('sandbox safety', () => {
   // decide() runs inside the Temporal workflow sandbox: a Node import would break the bundle.
   // Values from src/shared are fine (lint keeps src/shared free of Node modules): decide()
   // uses the shared path-containment rule. A sibling in src/policy is fine when it is checked
-  // here too: decide() matches grants (issue 30) with grants.ts, which reads tool patterns.
+  // here too: decide() matches grants with grants.ts, which reads tool patterns.
   it.each([
     'src/policy/decide.ts',
     'src/policy/grants.ts',

@@ -1,5 +1,5 @@
 /**
- * Approve with edited arguments (issue 30): an edit must fit the tool's schema and never widen
+ * Approve with edited arguments: an edit must fit the tool's schema and never widen
  * the call, per tool class: a path, a bash command's pattern, an MCP tool.
  */
 import { describe, expect, it } from 'vitest';

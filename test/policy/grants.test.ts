@@ -1,5 +1,5 @@
 /**
- * Grants (issue 30): the scope an approval for the rest of a delegation records, which later
+ * Grants: the scope an approval for the rest of a delegation records, which later
  * calls it covers, and decide() turning only a covered `ask` into `allow`.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The hostile-paths table (issue 25): every trusted location deputy reads, reached every way a
+ * The hostile-paths table: every trusted location deputy reads, reached every way a
  * path can name it without spelling it (a symbolic link, a hard link, a case or Unicode
  * variant, `..`), with what each approval mode must answer. test/policy/hostile-paths.test.ts
  * builds the tree of `TREE` on a real file system, resolves each row's path as the worker does

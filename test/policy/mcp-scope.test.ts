@@ -12,7 +12,7 @@ const servers: McpServerRef[] = [
   { name: 'docs', approve: [], toolTimeoutSeconds: 0 },
 ];
 
-describe('MCP gateway scope (CAP-3)', () => {
+describe('MCP gateway scope', () => {
   it("reads the target from mcp_call's arguments and from a direct tool's schema", () => {
     expect(mcpTarget(MCP_CALL_TOOL_SCHEMA, { server: ' github ', tool: 'x' })).toEqual({
       server: 'github',

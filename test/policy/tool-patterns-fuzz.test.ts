@@ -1,5 +1,5 @@
 /**
- * The pattern matcher against generated shell commands (issue 11): at least 100,000 commands
+ * The pattern matcher against generated shell commands: at least 100,000 commands
  * built from a grammar of words (plain, quoted, escaped, expanded, globbed), operators
  * (`; && || | & |&`, newlines), command and process substitutions, backticks, subshells,
  * groups, redirections and environment assignments. The generator knows what each command

@@ -3,7 +3,7 @@
  * five, six and seven fields, `@every`, shorthands, a time-zone prefix and a comment.
  */
 import { describe, expect, it } from 'vitest';
-import { cronGap } from '../../src/schedules/cron-gap.js';
+import { cronGap } from '../../src/temporal/schedules/cron-gap.js';
 
 const MINUTE = 60_000;
 

@@ -1,5 +1,5 @@
 /**
- * One-tap link tokens (issue 30): what a token binds (card, decision, expiry, minter), that any
+ * One-tap link tokens: what a token binds (card, decision, expiry, minter), that any
  * change to it is refused, expiry, and key rotation (the first key signs, every key verifies, a
  * removed key's tokens stop working). Also the key settings and the masker's part.
  */

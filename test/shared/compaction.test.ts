@@ -1,5 +1,5 @@
 /**
- * The splitting rule of compaction (issue 30): what a compaction replaces never separates a tool
+ * The splitting rule of compaction: what a compaction replaces never separates a tool
  * call from its result, keeps the task and the last rounds, and counts rounds through summaries.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * A real model in deputy's loop (issue 28): the local Qwen2.5-Coder-1.5B on llama.cpp, or the
+ * A real model in deputy's loop: the local Qwen2.5-Coder-1.5B on llama.cpp, or the
  * endpoint DEPUTY_SMOKE_MODEL names (test/smoke/model-setup.ts), driving real delegations on a
  * real Temporal dev server with a real worker. The checks are about deputy's mechanics (a tool
  * runs through policy, a card opens and its decision applies, a denial's reason reaches the

@@ -1,5 +1,5 @@
 /**
- * Real MCP hosts for the tests that check deputy's MCP server from the outside (issue 29): Claude
+ * Real MCP hosts for the tests that check deputy's MCP server from the outside: Claude
  * Code, Qwen Code and the MCP Inspector, pinned, installed from npm once per machine into the
  * tools folder (src/paths/tools-directory.ts) as `mcp-hosts-<hash of the pins>`, so a change of
  * pin installs beside the old folder instead of over it. The install takes the tools folder's

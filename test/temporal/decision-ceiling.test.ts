@@ -3,8 +3,8 @@
  * it only a denial does. One table row per mode, over the tool classes a card can be about.
  */
 import { describe, expect, it } from 'vitest';
-import { ceilingRefusal } from '../../src/temporal/decision-ceiling.js';
-import { maskedDecision } from '../../src/temporal/masked-decision.js';
+import { ceilingRefusal } from '../../src/temporal/delegations/cards/decision-ceiling.js';
+import { maskedDecision } from '../../src/temporal/delegations/cards/masked-decision.js';
 import { createSecretMasker } from '../../src/secrets/masker.js';
 import type { PermissionMode } from '../../src/shared/policy-contract.js';
 

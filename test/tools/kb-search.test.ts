@@ -39,7 +39,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-describe('kb_search (CAP-4)', () => {
+describe('kb_search', () => {
   it('ranks exact phrase first, then most words, then path and line order', async () => {
     file('docs/a.md', 'intro\nRefund only.\nThe policy on a refund.\n');
     file('docs/b.md', 'Our REFUND POLICY is generous.\nrefund\n');

@@ -41,7 +41,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-describe('memory tools (CAP-5)', () => {
+describe('memory tools', () => {
   it('schemas have no scope, directory or path parameter', () => {
     for (const tool of tools.values()) {
       const properties = Object.keys((tool.schema.inputSchema.properties ?? {}) as object);
@@ -167,7 +167,7 @@ describe('memory tools (CAP-5)', () => {
   }, 120_000);
 });
 
-describe('readResidentMemory (CAP-5)', () => {
+describe('readResidentMemory', () => {
   it('injects root *.md files within 4 KiB each and 12 KiB in all; over budget is dropped whole, with a note', async () => {
     mkdirSync(join(directory, 'daily'), { recursive: true });
     const sizes: Record<string, number> = {

@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-describe('use_skill (CAP-2)', () => {
+describe('use_skill', () => {
   it('returns the body of a declared skill, frontmatter stripped, by case-insensitive name', async () => {
     const result = await createUseSkillTool(declared).run({ name: 'ALPHA' }, context);
     expect(result).toBe(

@@ -1,5 +1,5 @@
 /**
- * When tracing is on (issue 32): OpenTelemetry's own variables decide, and a value deputy cannot
+ * When tracing is on: OpenTelemetry's own variables decide, and a value deputy cannot
  * honour stops the start with its reason instead of exporting nothing in silence.
  */
 import { describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load.js';
 import { TRACING_INTERCEPTORS_PATH } from '../../src/tracing/worker-tracing.js';
-import { WORKFLOWS_PATH } from '../../src/worker.js';
+import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 
 const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 

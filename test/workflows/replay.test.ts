@@ -10,7 +10,7 @@ import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/config/load.js';
 import { workflowMetricSinks } from '../../src/metrics/workflow-sinks.js';
-import { WORKFLOWS_PATH } from '../../src/worker.js';
+import { WORKFLOWS_PATH } from '../../src/worker/worker.js';
 
 const directory = join(PROJECT_ROOT, 'test/fixtures/histories');
 const files = readdirSync(directory).filter((name) => name.endsWith('.json'));

@@ -1,15 +1,15 @@
 /**
- * Grants for the rest of a session (issue 30), as the books hold them: a session records one on
+ * Grants for the rest of a session, as the books hold them: a session records one on
  * its own card or adopts one a child's card gave, counts each change (so it sends them on), and a
  * Task child applies its session's grants and its own provisional one until the session sends
  * the list back. Also the shape check and the CLI's and chat's ways of asking for one.
  */
 import { describe, expect, it } from 'vitest';
-import { parseChatLine } from '../../src/cli/chat-input.js';
-import { decisionFields } from '../../src/cli/decision-options.js';
-import { decisionShapeProblem } from '../../src/shared/card-decision-shape.js';
+import { parseChatLine } from '../../src/cli/sessions/chat-input.js';
+import { decisionFields } from '../../src/cli/delegations/decision-options.js';
+import { decisionShapeProblem } from '../../src/shared/cards/card-decision-shape.js';
 import type { CardDecision } from '../../src/shared/delegation.js';
-import { GrantBook } from '../../src/workflows/grant-book.js';
+import { GrantBook } from '../../src/workflows/cards/grant-book.js';
 
 const WRITE = { tool: 'write', toolClass: 'write' as const, paths: ['/w/note.txt'] };
 

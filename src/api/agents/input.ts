@@ -1,5 +1,5 @@
 /**
- * A create or update body turned into what the registry writes (API-3). Four things happen
+ * A create or update body turned into what the registry writes. Four things happen
  * here and nowhere else:
  *
  * - `mcpServers` in qwen-code's record form becomes deputy's list;

@@ -24,7 +24,7 @@ export interface ResolutionContext {
   caller: Caller;
   /**
    * The agents a main agent may hand work to. A definition that declares Task, TaskOutput or
-   * TaskStop is a session's main agent (RUN-7) and is resolved as one; as a delegate those
+   * TaskStop is a session's main agent and is resolved as one; as a delegate those
    * names would be "unknown", which is not what that agent meets when it runs.
    */
   agents?: () => readonly DelegateTarget[];

@@ -1,5 +1,5 @@
 /**
- * One revision's text beside the current file's at the revision's level (DEF-5), for the
+ * One revision's text beside the current file's at the revision's level, for the
  * console's diff. Raw definition files may hold an inline MCP server's env values, headers and
  * OAuth client secret; the detail shows those as `__redacted__`, and so does this: each such
  * value is replaced where it stands in the YAML (its source range), so every other byte, and

@@ -1,9 +1,9 @@
 /**
- * Agent authoring routes (API-1 to API-4), shaped like qwen-code's daemon workspace-agents API
+ * Agent authoring routes, shaped like qwen-code's daemon workspace-agents API
  * so its SDK manages deputy's agents unchanged. Reading the list needs any caller; everything
  * else (detail, revisions, create, update, delete, restore, duplicate) needs the admin role when
- * auth is on (API-7). Every write goes through the registry, which validates strictly before it
- * writes and reloads before it returns (DEF-4): the next delegation uses the change.
+ * auth is on. Every write goes through the registry, which validates strictly before it
+ * writes and reloads before it returns: the next delegation uses the change.
  */
 import type { Context, Hono } from 'hono';
 import { discoverSkills, type SkillDiscovery } from '../../capabilities/skill-discovery.js';
@@ -181,7 +181,7 @@ export function registerAgentRoutes(app: Hono<AppEnv>, deps: AgentRouteDeps): vo
     requireAdmin(c.get('caller'), 'reading revisions');
     const name = nameParam(c);
     const revisions = await registry().revisions(name);
-    // A deleted agent keeps its revisions (DEF-5): only a name with neither is unknown.
+    // A deleted agent keeps its revisions: only a name with neither is unknown.
     if (revisions.length === 0 && registry().get(name) === undefined) {
       throw agentNotFound(`no agent named '${name}'`);
     }

@@ -1,5 +1,5 @@
 /**
- * Request and answer shapes of the agent authoring routes (API-1 to API-4), as zod schemas next
+ * Request and answer shapes of the agent authoring routes, as zod schemas next
  * to their types. They follow qwen-code's daemon workspace-agents API, so its SDK's
  * `DaemonClient` works unchanged: the list envelope `{v: 1, workspaceCwd, agents}`, `scope:
  * workspace | global` beside deputy's own level names, `{ok: true, agent}` answers. Field rules
@@ -72,7 +72,7 @@ export const CreateAgentBodySchema = z
   .strict();
 export type CreateAgentBody = z.infer<typeof CreateAgentBodySchema>;
 
-/** Any subset of the fields; `null`, `[]` and `{}` clear one (API-3); the prompt is never null. */
+/** Any subset of the fields; `null`, `[]` and `{}` clear one; the prompt is never null. */
 export const UpdateAgentBodySchema = z.strictObject({
   ...(Object.fromEntries(
     Object.entries(frontmatterShape).map(([key, schema]) => [key, schema.nullable().optional()]),

@@ -1,11 +1,11 @@
 /**
- * A loaded definition as the authoring API shows it (API-1, API-2). The list leaves out the
+ * A loaded definition as the authoring API shows it. The list leaves out the
  * large or sensitive parts (system prompt, MCP servers, hooks) and gives their names instead;
  * the detail has them, with every MCP env value, header and OAuth client secret replaced by
  * `__redacted__`. The routes pass both through the configured-secret masker as well.
  */
 import type { InlineMcpServer, LoadedDefinition } from '../../definitions/definition.js';
-import { effectivePolicy } from '../../definitions/read/permission-mode.js';
+import { effectivePolicy } from '../../policy/permission-mode.js';
 import { HOOK_EVENTS } from '../../definitions/schema.js';
 import type { RevisionInfo } from '../../definitions/registry/revisions.js';
 import type { Diagnostic } from '../../shared/diagnostics.js';

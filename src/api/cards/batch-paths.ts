@@ -1,4 +1,4 @@
-/** The OpenAPI path item of batch-routes.ts (issue 30). */
+/** The OpenAPI path item of batch-routes.ts. */
 import { jsonResponse, requestBody, type PathItems } from '../openapi/parts.js';
 import { bodyErrors, commonErrors } from '../openapi/answers.js';
 import { CardDecisionResultsSchema, DecideCardsBodySchema } from './batch-schemas.js';

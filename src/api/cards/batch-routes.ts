@@ -1,21 +1,21 @@
 /**
- * `POST /cards/decisions` (issue 30): several pending cards decided in one request. Each
- * decision goes through the one decision path on its own (rights, then Delegations.decide), in
+ * `POST /cards/decisions`: several pending cards decided in one request. Each
+ * decision goes through the one decision path on its own (decideAs: rights, then Delegations.decide), in
  * order, so each applies at most once and the first decision on a card still wins; the answer
  * says per card whether it was decided, recorded or refused and why. Never all-or-nothing: one
  * refusal does not undo or stop the others.
  */
 import type { Hono } from 'hono';
 import { DeputyError, HTTP_STATUS } from '../../errors.js';
-import { assertMayDecide } from '../../rights/rights.js';
+import { decideAs } from '../../asks/decide-as.js';
+import { DecideCardBodySchema } from '../../asks/decision-body.js';
 import type { SecretMasker } from '../../secrets/masker.js';
-import { richDecisionFields } from '../../shared/card-decision-shape.js';
 import { delegationIdOfCard } from '../../shared/delegation.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import { isRecorded } from '../../temporal/delegations/types.js';
 import type { AppEnv } from '../http/app-env.js';
 import { parseBody } from '../http/validation.js';
-import { BatchDecisionSchema, DecideCardsBodySchema } from './batch-schemas.js';
+import { DecideCardsBodySchema } from './batch-schemas.js';
 import type { CardDecisions } from './decisions.js';
 
 type Result = Record<string, unknown> & { cardId: string; status: string };
@@ -31,7 +31,7 @@ export function registerBatchDecisionRoutes(
     for (const entry of body.decisions) {
       const { cardId, ...rest } = entry;
       try {
-        const parsed = BatchDecisionSchema.safeParse(rest);
+        const parsed = DecideCardBodySchema.safeParse(rest);
         if (!parsed.success) {
           throw new DeputyError(
             'invalid',
@@ -41,14 +41,7 @@ export function registerBatchDecisionRoutes(
         if (delegationIdOfCard(cardId) === null) {
           throw new DeputyError('not-found', `no approval card with id '${cardId.slice(0, 80)}'`);
         }
-        await assertMayDecide(deps.delegations, caller, cardId);
-        const decision = parsed.data;
-        const outcome = await deps.delegations.decide(cardId, {
-          decision: decision.decision,
-          ...(decision.reason === undefined ? {} : { reason: decision.reason }),
-          decidedBy: caller.id,
-          ...richDecisionFields(decision),
-        });
+        const outcome = await decideAs(deps.delegations, caller, cardId, parsed.data);
         if (isRecorded(outcome)) results.push({ cardId, status: 'recorded', recorded: outcome });
         else {
           deps.decisions?.applied(outcome);

@@ -1,7 +1,7 @@
-/** `POST /cards/decisions` (issue 30): several cards decided in one request, an answer per card. */
+/** `POST /cards/decisions`: several cards decided in one request, an answer per card. */
 import { z } from 'zod';
 import { component } from '../openapi/parts.js';
-import { ApprovalCardSchema, CardDecisionRecordedSchema, DecideCardBodySchema } from './schemas.js';
+import { ApprovalCardSchema, CardDecisionRecordedSchema } from './schemas.js';
 
 /** Most decisions in one request: a person's inbox, not a bulk import. */
 export const MAX_BATCH_DECISIONS = 100;
@@ -48,6 +48,3 @@ export const CardDecisionResultsSchema = component(
   'CardDecisionResults',
   z.object({ results: z.array(CardDecisionResultSchema).describe('one per decision, in order') }),
 );
-
-/** One decision of a batch, checked as POST /cards/{id} checks its body. */
-export const BatchDecisionSchema = DecideCardBodySchema;

@@ -6,8 +6,7 @@
  * LATE_OUTCOME_GIVE_UP_MS.
  */
 import type { ApprovalCard, DelegationState } from '../../shared/delegation.js';
-import { LATE_OUTCOME_GIVE_UP_MS } from './inbox-diff.js';
-import { outcomeOf, type CardStreamEvent } from './stream-events.js';
+import { LATE_OUTCOME_GIVE_UP_MS, type LearnedOutcome } from './inbox-step.js';
 
 /** How often a delegation whose answer did not include the card decided is asked again. */
 const LATE_OUTCOME_ASK_MS = 1_000;
@@ -15,14 +14,17 @@ const LATE_OUTCOME_ASK_MS = 1_000;
 export interface LateOutcomes {
   /** Awaits `card`'s outcome, from `answer`: its delegation's state, asked already. */
   follow(card: ApprovalCard, answer: Promise<DelegationState | null>): void;
-  /** The outcomes that came in since the last call; asks again for those still unknown. */
-  due(): CardStreamEvent[];
+  /**
+   * The cards decided as their delegations told since the last call (the stream's step turns
+   * them into `card-outcome`); asks again for those still unknown.
+   */
+  due(): LearnedOutcome[];
 }
 
 /** A card closed without its outcome, whose delegation's answer is still awaited. */
 interface LateOutcome {
-  cardId: string;
-  delegationId: string;
+  /** As the stream closed it. */
+  card: ApprovalCard;
   since: number;
   /** When the delegation was last asked; an answer without the card decided asks again. */
   askedAt: number;
@@ -38,12 +40,12 @@ export function createLateOutcomes(
   return {
     follow(card, answer) {
       const now = Date.now();
-      const entry = { cardId: card.id, delegationId: card.delegationId, since: now, askedAt: now };
+      const entry = { card, since: now, askedAt: now };
       late.set(card.id, entry);
       learnOutcome(entry, answer);
     },
     due() {
-      const events: CardStreamEvent[] = [];
+      const learned: LearnedOutcome[] = [];
       const now = Date.now();
       for (const [cardId, entry] of late) {
         if (entry.decided === undefined) {
@@ -51,20 +53,14 @@ export function createLateOutcomes(
             late.delete(cardId);
           } else if (now - entry.askedAt >= LATE_OUTCOME_ASK_MS) {
             entry.askedAt = now;
-            learnOutcome(entry, ask(entry.delegationId));
+            learnOutcome(entry, ask(entry.card.delegationId));
           }
           continue;
         }
         late.delete(cardId);
-        const outcome = outcomeOf(entry.decided);
-        if (outcome !== undefined) {
-          events.push({
-            event: 'card-outcome',
-            data: { cardId, delegationId: entry.delegationId, outcome },
-          });
-        }
+        learned.push({ card: entry.card, decided: entry.decided });
       }
-      return events;
+      return learned;
     },
   };
 }
@@ -76,7 +72,7 @@ export function createLateOutcomes(
  */
 function learnOutcome(entry: LateOutcome, answer: Promise<DelegationState | null>): void {
   answer.then(
-    (state) => (entry.decided = state?.decidedCards.find(({ id }) => id === entry.cardId)),
+    (state) => (entry.decided = state?.decidedCards.find(({ id }) => id === entry.card.id)),
     () => undefined,
   );
 }

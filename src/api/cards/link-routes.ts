@@ -1,12 +1,12 @@
 /**
- * Signed one-tap links for approving or denying a card (issue 30).
+ * Signed one-tap links for approving or denying a card.
  *
  * - `POST /cards/:id/links` (an ordinary route, bearer token and all) mints the approve and deny
  *   links of a pending card for the caller, who must be allowed to decide it.
  * - `GET /cards/:id/links/:token` shows what the card asks and a button; it never decides, so
  *   mail scanners and chat link previews that fetch it change nothing.
  * - `POST /cards/:id/links/:token` (the button) decides, as the identity that minted the link,
- *   through the same checks and the same `Delegations.decide` as `POST /cards/:id`.
+ *   through the same `decideAs` (rights, then `Delegations.decide`) as `POST /cards/:id`.
  * - Both refuse a link whose identity no longer exists (a user whose token was removed, a webhook
  *   no longer configured) and decide with only the roles its user still has (link-holder.ts).
  *
@@ -26,6 +26,7 @@ import { verifyLinkToken, type LinkClaims, type LinkRefusal } from '../../secret
 import { mintCardLinks } from '../../secrets/link-mint.js';
 import { localOperatorId } from '../../local-operator.js';
 import { assertMayDecide } from '../../rights/rights.js';
+import { decideAs } from '../../asks/decide-as.js';
 import type { SecretMasker } from '../../secrets/masker.js';
 import { delegationIdOfCard, type ApprovalCard } from '../../shared/delegation.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
@@ -123,12 +124,10 @@ export function registerCardLinkPages(app: Hono<AppEnv>, deps: CardLinkPageDeps)
       await hostGuard({ allowedHosts: allowedNow(), openPaths: new Set() })(c, async () => {});
       const { cardId, claims } = verified(c, deps);
       const identity = claims.identity;
-      await assertMayDecide(deps.delegations, identity, cardId);
-      const outcome = await deps.delegations.decide(cardId, {
+      const outcome = await decideAs(deps.delegations, identity, cardId, {
         decision: claims.decision,
         // Recorded on the card (an approval's) or told to the model (a denial's): how it was decided.
         reason: `${claims.decision === 'approve' ? 'approved' : 'denied'} with a one-tap link`,
-        decidedBy: identity.id,
       });
       if (isRecorded(outcome)) {
         return {

@@ -16,7 +16,7 @@ import {
   SessionCardsSchema,
 } from './schemas.js';
 import { bodyErrors, commonErrors, errorAnswer } from '../openapi/answers.js';
-import { DecideCardBodySchema } from './schemas.js';
+import { DecideCardBodySchema } from '../../asks/decision-body.js';
 import { sessionIdParameter } from '../sessions/paths.js';
 
 const inboxQuery = queryParameters(CardsQuerySchema, {

@@ -1,5 +1,5 @@
 /**
- * API-5 cards: list a session's pending cards, decide one (POL-2); and the approvals inbox, every
+ * Card routes: list a session's pending cards, decide one; and the approvals inbox, every
  * pending card the caller may decide, as a list and as a live stream (inbox.ts,
  * stream.ts).
  */
@@ -7,7 +7,8 @@ import type { Hono } from 'hono';
 import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import { isRecorded } from '../../temporal/delegations/types.js';
-import { richDecisionFields } from '../../shared/card-decision-shape.js';
+import { decideAs } from '../../asks/decide-as.js';
+import { DecideCardBodySchema } from '../../asks/decision-body.js';
 import type { AppEnv } from '../http/app-env.js';
 import { cardVisibility } from '../../rights/card-visibility.js';
 import { createCardDecisions } from './decisions.js';
@@ -16,9 +17,7 @@ import { cardEventStream } from './stream.js';
 import { consoleLogger, type Logger } from '../http/errors.js';
 import type { EventStreamOptions } from '../http/event-stream.js';
 import { cardIdParam, sessionIdParam } from '../http/path-ids.js';
-import { assertMayDecide } from '../../rights/rights.js';
 import { CardsQuerySchema } from './query.js';
-import { DecideCardBodySchema } from './schemas.js';
 import { parseBody, parseQuery } from '../http/validation.js';
 
 export function registerCardRoutes(
@@ -80,13 +79,7 @@ export function registerCardRoutes(
   app.post('/cards/:id', async (c) => {
     const cardId = cardIdParam(c);
     const body = await parseBody(c, DecideCardBodySchema);
-    await assertMayDecide(deps.delegations, c.get('caller'), cardId);
-    const outcome = await deps.delegations.decide(cardId, {
-      decision: body.decision,
-      ...(body.reason === undefined ? {} : { reason: body.reason }),
-      decidedBy: c.get('caller').id,
-      ...richDecisionFields(body),
-    });
+    const outcome = await decideAs(deps.delegations, c.get('caller'), cardId, body);
     if (isRecorded(outcome)) {
       // Stored in the delegation's history, not applied yet: no worker runs, or none did within
       // the wait. It applies when one does; the delegation's state and events show the outcome.

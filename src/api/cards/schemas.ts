@@ -1,6 +1,7 @@
 /**
- * Cards' requests and answers, as zod schemas (API-5, API-8): the approval card and its state,
- * the inbox list and its events, a decision and a recorded decision.
+ * Cards' requests and answers, as zod schemas: the approval card and its state,
+ * the inbox list and its events, a recorded decision. The decision body every door takes is
+ * src/asks/decision-body.ts.
  * A registered schema is used as it is at every place that refers to it: `.describe()` on it
  * would make a copy without the component's name, and the document would inline the copy
  * instead of referring to the component (src/api/openapi/parts.ts).
@@ -9,47 +10,9 @@ import { z } from 'zod';
 import { Timestamp } from '../http/fields.js';
 import { component } from '../openapi/parts.js';
 import {
-  CARD_DECISION_KINDS,
-  decisionShapeProblem,
-  MAX_ANSWER_CHARS,
-} from '../../shared/card-decision-shape.js';
-
-const DecisionKind = z.enum(CARD_DECISION_KINDS);
-
-/** Issue 30's fields of a decision, in a body and in a recorded decision. */
-const richDecision = {
-  answer: z
-    .string()
-    .max(MAX_ANSWER_CHARS)
-    .optional()
-    .describe("decision 'answer': the tool's result in its place; the tool does not run"),
-  allow: z
-    .enum(['delegation', 'session'])
-    .optional()
-    .describe(
-      "decision 'approve': also allow later calls of the same scope without a card for the rest of this delegation, or with 'session' for the rest of its session: the session's own calls and every delegation it starts with Task (a grant; docs/policy.md). 'session' on a card of a delegation outside a session: 422",
-    ),
-  arguments: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .describe(
-      "decision 'approve': run the call with these arguments instead; checked against the tool's schema and never wider than the card (docs/policy.md)",
-    ),
-};
-
-export const DecideCardBodySchema = z
-  .object({
-    decision: DecisionKind,
-    /** Shown to the model on deny; recorded on approve. */
-    reason: z.string().max(2000).optional(),
-    ...richDecision,
-  })
-  .strict()
-  .superRefine((body, context) => {
-    const problem = decisionShapeProblem(body);
-    if (problem !== null) context.addIssue({ code: 'custom', message: problem });
-  });
-export type DecideCardBody = z.infer<typeof DecideCardBodySchema>;
+  DecisionKindSchema as DecisionKind,
+  RICH_DECISION_FIELDS,
+} from '../../asks/decision-body.js';
 
 const DecidedBy = z.string().nullable().describe('user id of who decided; null without auth');
 const DecisionId = z
@@ -181,7 +144,7 @@ export const CardDecisionSchema = component(
     decision: DecisionKind,
     reason: z.string().optional().describe('Shown to the model on deny; recorded on approve'),
     decidedBy: z.string().optional(),
-    ...richDecision,
+    ...RICH_DECISION_FIELDS,
   }),
 );
 

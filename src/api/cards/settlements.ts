@@ -1,7 +1,7 @@
 /**
  * How the cards that left the inbox's listing were settled, asked of their delegations (one state
- * query each), for the inbox diff (inbox-diff.ts). A card its live delegation still reports
- * pending stays (the listing missed it: a state query that failed in cards()); a delegation
+ * query each), for the inbox stream's step (inbox-step.ts). A card its live delegation still
+ * reports pending stays (the listing missed it: a state query that failed in cards()); a delegation
  * Temporal cannot reach fails the look, to be retried. One that does not answer within
  * OUTCOME_WAIT_MS (a closed run its worker must replay first) is `unanswered`: its card closes
  * without an outcome, so the close is not late, and late-outcomes.ts follows its answer.
@@ -9,13 +9,13 @@
 import type { ApprovalCard, DelegationState } from '../../shared/delegation.js';
 import { isDeputyError } from '../../errors.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
-import type { Settlement } from './inbox-diff.js';
+import type { Settlement } from './inbox-step.js';
 import { outcomeOf } from './stream-events.js';
 
 /**
  * How long a close waits for its outcome, milliseconds (the state query's own bound is 5 s).
  * Short: an outcome that takes longer follows as `card-outcome`, so waiting only delays the
- * close, which a loaded machine pushed past the inbox's second (issue 12).
+ * close, which a loaded machine pushed past the inbox's second.
  */
 const OUTCOME_WAIT_MS = 300;
 

@@ -1,7 +1,7 @@
 /**
  * The events of `GET /cards/events` (stream.ts tells what each means), and how a decided card's
- * outcome reads in them. Apart from the stream so the pure inbox diff (inbox-diff.ts) and the
- * stream's I/O share them without importing each other.
+ * outcome reads in them. Apart from the step that shapes them (inbox-step.ts): settlements.ts
+ * reads outcomes too, and the API contract exports the event types.
  */
 import type { ApprovalCard, CardDecisionKind } from '../../shared/delegation.js';
 

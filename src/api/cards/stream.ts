@@ -1,7 +1,7 @@
 /**
  * `GET /cards/events`: the approvals inbox as Server-Sent Events. Like the delegation stream
- * (api/http/event-stream.ts) it keeps nothing of its own: it polls the pending cards (visibility, then each
- * delegation's state) and tells the client what changed since its last look.
+ * (api/http/event-stream.ts) it keeps nothing of its own: it polls the pending cards (visibility,
+ * then each delegation's state) and tells the client what changed since its last look.
  *
  * - `snapshot` `{cards}`: every pending card the caller may decide, oldest first; sent on attach,
  *   and again once Temporal answers after an `error` (the client replaces its list).
@@ -16,10 +16,10 @@
  *   and the stream goes on trying.
  *
  * A decision applied through this process (decisions.ts) closes its card at once, even while a
- * look is in flight (it takes seconds on a busy machine); the look is reconciled when it lands
- * (inbox-diff.ts). Here is the loop and its I/O: what to send is decided by inbox-diff.ts, how
- * the cards that left the listing were settled by settlements.ts, late outcomes by
- * late-outcomes.ts.
+ * look is in flight (it takes seconds on a busy machine); the look is reconciled when it lands.
+ * Here is the loop and its I/O: it looks (settlements.ts asks how the cards that left the listing
+ * were settled), waits for decisions and late outcomes (late-outcomes.ts), and hands each of them
+ * to the one pure step (inbox-step.ts), which decides what to send.
  */
 import type { Context } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
@@ -30,14 +30,16 @@ import type { Delegations } from '../../temporal/delegations/facade.js';
 import { queueDecisions, type CardDecisions, type DecisionQueue } from './decisions.js';
 import type { CardVisibility } from '../../rights/card-visibility.js';
 import {
-  closeDecided,
-  inboxChanges,
-  inboxSnapshot,
+  emptyInbox,
   leftListing,
+  stepInbox,
   type Inbox,
-} from './inbox-diff.js';
+  type InboxInput,
+  type InboxStep,
+  type LookFailure,
+} from './inbox-step.js';
 import { createLateOutcomes, type LateOutcomes } from './late-outcomes.js';
-import { settle } from './settlements.js';
+import { settle, type Settled } from './settlements.js';
 import type { CardStreamEvent } from './stream-events.js';
 import type { Logger } from '../http/errors.js';
 import type { EventStreamOptions } from '../http/event-stream.js';
@@ -46,7 +48,7 @@ export type { CardOutcome, CardStreamEvent } from './stream-events.js';
 
 export interface CardStreamDeps {
   delegations: Pick<Delegations, 'cards' | 'get'>;
-  /** The caller's filter (inbox.ts). */
+  /** The caller's filter (rights/card-visibility.ts). */
   visible: CardVisibility;
   secrets: SecretMasker;
   logger: Logger;
@@ -54,8 +56,6 @@ export interface CardStreamDeps {
   decisions?: CardDecisions;
   options?: EventStreamOptions;
 }
-
-type FailureKind = 'unavailable' | 'internal';
 
 /** One open stream: where it writes and reads, and what it has told its client. */
 interface Follow {
@@ -68,6 +68,11 @@ interface Follow {
   /** When the client was last sent anything, for the keep-alive. */
   quietSince: number;
 }
+
+/** A look as the step takes it, with what the loop needs besides: the answers, or the error. */
+type Look =
+  | { input: Extract<InboxInput, { kind: 'listed' }>; answers: Settled['answers'] }
+  | { input: Extract<InboxInput, { kind: 'look-failed' }>; error: unknown };
 
 export async function cardEventStream(
   c: Context,
@@ -87,7 +92,7 @@ export async function cardEventStream(
       list,
       decided: queueDecisions(deps.decisions),
       late: createLateOutcomes((delegationId) => deps.delegations.get(delegationId)),
-      inbox: { pending: new Map(), closedHere: new Map() },
+      inbox: emptyInbox(),
       quietSince: Date.now(),
     };
     try {
@@ -106,25 +111,29 @@ export async function cardEventStream(
 async function followInbox(f: Follow, first: ApprovalCard[]): Promise<void> {
   const pollMs = f.deps.options?.pollMs ?? 300;
   const keepAliveMs = f.deps.options?.keepAliveMs ?? 15_000;
-  await sendStep(f, inboxSnapshot(first, f.inbox.closedHere, Date.now()));
-  // What the last look failed with, so an outage is told (and logged) once, not every poll.
-  let failing: FailureKind | null = null;
+  // The inbox is empty, so this look is the snapshot: no card left it to settle.
+  await send(f, step(f, { kind: 'listed', listing: first, settlements: new Map() }).events);
   while (!f.stream.aborted) {
     // A decision that came in during the last look is handled now, not after another sleep.
     if (!f.decided.waiting()) await Promise.race([f.stream.sleep(pollMs), f.decided.arrival()]);
     if (f.stream.aborted) return;
     await closeDecidedHere(f);
-    let events: CardStreamEvent[];
+    let look: Look;
     try {
-      events = await closingDecidedMeanwhile(f, failing === null ? changes(f) : resnapshot(f));
-      failing = null;
+      look = await closingDecidedMeanwhile(f, lookAt(f));
     } catch (error) {
-      const kind = isDeputyError(error, 'unavailable') ? 'unavailable' : 'internal';
-      events = failing === kind ? [] : [failure(f.deps.logger, kind, error)];
-      failing = kind;
+      look = { input: { kind: 'look-failed', failure: failureOf(error) }, error };
     }
-    events.push(...f.late.due());
-    for (const event of events) await send(f, event);
+    const looked = step(f, look.input);
+    // A failure is told once per outage, and logged with it.
+    if ('error' in look && looked.events.length > 0) logFailure(f.deps.logger, look);
+    if ('answers' in look) {
+      for (const card of looked.awaitingOutcome) {
+        f.late.follow(card, look.answers.get(card.delegationId)!);
+      }
+    }
+    const late = step(f, { kind: 'outcomes-learned', outcomes: f.late.due() });
+    await send(f, [...looked.events, ...late.events]);
     if (Date.now() - f.quietSince >= keepAliveMs) {
       await f.stream.write(': keep-alive\n\n');
       f.quietSince = Date.now();
@@ -151,57 +160,49 @@ const LANDED = Symbol('landed');
 
 /** Closes the pending cards decided through this process, with the outcome it applied. */
 async function closeDecidedHere(f: Follow): Promise<void> {
-  // The inbox changes before the first write, so a look landing meanwhile diffs against it.
-  await sendStep(f, closeDecided(f.inbox, f.decided.take(), Date.now()));
+  await send(f, step(f, { kind: 'decided-here', cards: f.decided.take() }).events);
 }
 
 /**
- * A look: the listing, how the cards that left it were settled, and the events from the inbox
- * as it is when the look lands (decisions may have closed cards since it began).
+ * A look: the listing, and how the pending cards it no longer shows were settled. Its step is
+ * taken on the inbox as it is when the look lands (decisions may have closed cards since).
  */
-async function changes(f: Follow): Promise<CardStreamEvent[]> {
+async function lookAt(f: Follow): Promise<Look> {
   const listing = await f.list();
   const { settlements, answers } = await settle(f.deps.delegations, leftListing(f.inbox, listing));
-  const step = inboxChanges(f.inbox, listing, settlements, Date.now());
-  f.inbox = step.inbox;
-  for (const card of step.unanswered) f.late.follow(card, answers.get(card.delegationId)!);
-  return step.events;
+  return { input: { kind: 'listed', listing, settlements }, answers };
 }
 
-/** After an outage: the listing as a new snapshot, which the client puts in place of its list. */
-async function resnapshot(f: Follow): Promise<CardStreamEvent[]> {
-  const listing = await f.list();
-  const step = inboxSnapshot(listing, f.inbox.closedHere, Date.now());
-  f.inbox = step.inbox;
-  return step.events;
+function failureOf(error: unknown): LookFailure {
+  return isDeputyError(error, 'unavailable') ? 'unavailable' : 'internal';
 }
 
-function failure(logger: Logger, kind: FailureKind, error: unknown): CardStreamEvent {
-  if (kind === 'unavailable') {
+function logFailure(logger: Logger, { input, error }: Extract<Look, { error: unknown }>): void {
+  if (input.failure === 'unavailable') {
     logger.warn(`card event stream: Temporal is not reachable, retrying (${String(error)})`);
-    return {
-      event: 'error',
-      data: { error: kind, message: 'Temporal is not reachable; the stream keeps trying' },
-    };
+  } else {
+    logger.error('card event stream: a look at the pending cards failed', error);
   }
-  logger.error('card event stream: a look at the pending cards failed', error);
-  return {
-    event: 'error',
-    data: { error: kind, message: 'reading the pending cards failed; the stream keeps trying' },
-  };
 }
 
-/** Takes `step`'s inbox as the stream's, then sends its events. */
-async function sendStep(f: Follow, step: { inbox: Inbox; events: CardStreamEvent[] }) {
-  f.inbox = step.inbox;
-  for (const event of step.events) await send(f, event);
+/**
+ * Takes `input`'s step: the stream's inbox changes before any write, so a look landing
+ * meanwhile is stepped on it.
+ */
+function step(f: Follow, input: InboxInput): InboxStep {
+  const taken = stepInbox(f.inbox, input, Date.now());
+  f.inbox = taken.next;
+  return taken;
 }
 
-async function send(f: Follow, event: CardStreamEvent): Promise<void> {
-  // Cards come from workflows whose activities masked them; this catches the rest on its way out.
-  await f.stream.writeSSE({
-    event: event.event,
-    data: JSON.stringify(f.deps.secrets.value(event.data)),
-  });
-  f.quietSince = Date.now();
+async function send(f: Follow, events: CardStreamEvent[]): Promise<void> {
+  for (const event of events) {
+    // Cards come from workflows whose activities masked them; this catches the rest on its
+    // way out.
+    await f.stream.writeSSE({
+      event: event.event,
+      data: JSON.stringify(f.deps.secrets.value(event.data)),
+    });
+    f.quietSince = Date.now();
+  }
 }

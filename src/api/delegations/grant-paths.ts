@@ -1,4 +1,4 @@
-/** The OpenAPI path item of grant-routes.ts (issue 30). */
+/** The OpenAPI path item of grant-routes.ts. */
 import { z } from 'zod';
 import { component, jsonResponse, pathParameter, type PathItems } from '../openapi/parts.js';
 import { commonErrors, errorAnswer } from '../openapi/answers.js';

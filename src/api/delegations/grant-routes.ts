@@ -1,5 +1,5 @@
 /**
- * `DELETE /delegations/:id/grants/:n` (issue 30): revoke what a person allowed for the rest of a
+ * `DELETE /delegations/:id/grants/:n`: revoke what a person allowed for the rest of a
  * delegation. Rights as for a stop: the user who started it or an admin.
  * `DELETE /sessions/:id/grants/:n`: the same for a session's grants (a session's id is its own
  * delegation id), among them those for the rest of the session, which its children then drop.

@@ -1,4 +1,4 @@
-/** A grant (issue 30) as the API shows it: in a delegation's state and a revocation's answer. */
+/** A grant as the API shows it: in a delegation's state and a revocation's answer. */
 import { z } from 'zod';
 import { Timestamp } from '../http/fields.js';
 import { component } from '../openapi/parts.js';

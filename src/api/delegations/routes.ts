@@ -1,16 +1,15 @@
-/** API-5: start (and wait), list, get, events, stop. */
+/** Delegation routes: start (and wait), list, get, events, stop. */
 import type { Hono } from 'hono';
 import { DeputyError, isDeputyError } from '../../errors.js';
-import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations, Settled } from '../../temporal/delegations/facade.js';
 import { delegationStart } from '../../temporal/start-requests.js';
+import { forkRequest } from '../../asks/follow-up-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';
-import type { Logger } from '../http/errors.js';
 import {
   delegationEventStream,
   resumeAfter,
-  type EventStreamOptions,
+  type StreamingRouteDeps,
 } from '../http/event-stream.js';
 import { delegationIdParam } from '../http/path-ids.js';
 import { assertMayStop } from '../../rights/rights.js';
@@ -30,14 +29,9 @@ export function registerDelegationRoutes(
   app: Hono<AppEnv>,
   deps: {
     delegations: Delegations;
-    /** The agent's `background: true` returns at once, even with `?wait=true` (DEF-1). */
+    /** The agent's `background: true` returns at once, even with `?wait=true`. */
     isBackground?: (agent: string) => boolean;
-    /** Masks the configured secrets in every answer and event (no secret crosses HTTP). */
-    secrets: SecretMasker;
-    logger: Logger;
-    events?: EventStreamOptions;
-    agentNames?: () => string[];
-  },
+  } & StreamingRouteDeps,
 ): void {
   const { delegations, secrets } = deps;
 
@@ -93,14 +87,10 @@ export function registerDelegationRoutes(
     const original = delegationIdParam(c);
     // A fork reads the whole transcript, tool results included: the original's owner's right.
     await assertMayStop(delegations, c.get('caller'), original, `forking delegation ${original}`);
-    const forked = await delegations.fork(original, {
-      fromRound: body.fromRound,
-      caller: c.get('caller'),
-      ...(body.agent === undefined ? {} : { agent: body.agent }),
-      ...(body.model === undefined ? {} : { model: body.model }),
-      ...(body.session === undefined ? {} : { session: body.session }),
-      ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
-    });
+    const forked = await delegations.fork(
+      original,
+      forkRequest({ ...body, caller: c.get('caller') }),
+    );
     return c.json(
       secrets.value({ ...forked, status: 'running', result: null, links: linksOf(forked) }),
       201,

@@ -1,5 +1,5 @@
 /**
- * Delegations' requests and answers, as zod schemas next to their types (API-8): the same schemas
+ * Delegations' requests and answers, as zod schemas next to their types: the same schemas
  * validate requests and feed the OpenAPI document. They follow the facade's contract
  * (src/shared/delegation.ts, src/temporal/delegations/types.ts) plus what each route wraps around
  * it (links, status, message); test/api/openapi.test.ts parses real answers with them.
@@ -20,13 +20,13 @@ import {
   utf8Text,
 } from '../http/fields.js';
 import { component } from '../openapi/parts.js';
-import { SCHEDULE_NAME_PATTERN } from '../../schedules/names.js';
+import { SCHEDULE_NAME_PATTERN } from '../../temporal/schedules/names.js';
 import { DelegationOriginSchema, SteeringMessageSchema } from './steering-schemas.js';
 import { GrantSchema } from './grant-schemas.js';
 import { APPROVAL_MODES, PERMISSION_MODES } from '../../shared/policy-contract.js';
 
 /**
- * A caller's own permission mode (issue 29, API-9), as Claude Code names them: the run's
+ * A caller's own permission mode, as Claude Code names them: the run's
  * ceiling. Shared by POST /delegations and POST /sessions.
  */
 export const CallerModeSchema = z
@@ -50,7 +50,7 @@ export const StartDelegationBodySchema = z
     delegationId: IdSchema.optional(),
     /** Return at once even with `?wait=true`. */
     background: z.boolean().optional(),
-    /** No human will answer: every `ask` becomes `deny` (POL-3). */
+    /** No human will answer: every `ask` becomes `deny`. */
     unattended: z.boolean().optional(),
     /** How long its cards wait (`30m`), over the definition's and the workspace's. */
     maxTokens: z
@@ -88,7 +88,7 @@ export const ListDelegationsQuerySchema = z
     session: IdSchema.optional(),
     agent: AgentNameSchema.optional(),
     status: DelegationStatusSchema.optional(),
-    /** Only the runs of this schedule (DeputySchedule, src/schedules). */
+    /** Only the runs of this schedule (DeputySchedule, src/temporal/schedules). */
     schedule: z.string().regex(SCHEDULE_NAME_PATTERN).optional(),
   })
   .strict();

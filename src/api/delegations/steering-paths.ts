@@ -1,4 +1,4 @@
-/** The OpenAPI path items of steering-routes.ts (issue 30), merged into delegationPaths. */
+/** The OpenAPI path items of steering-routes.ts, merged into delegationPaths. */
 import { jsonResponse, requestBody, type PathItems } from '../openapi/parts.js';
 import { bodyErrors, commonErrors, errorAnswer } from '../openapi/answers.js';
 import { delegationIdParameter } from './paths.js';

@@ -1,5 +1,5 @@
 /**
- * Steering and reviving delegations (issue 30): POST /delegations/:id/messages puts a message to
+ * Steering and reviving delegations: POST /delegations/:id/messages puts a message to
  * a running delegation (its model gets it at the next round boundary), POST
  * /delegations/:id/resume continues a finished one with a new message as a new delegation.
  */
@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import type { SecretMasker } from '../../secrets/masker.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import { assertMayStop } from '../../rights/rights.js';
+import { messageRequest, resumeRequest } from '../../asks/follow-up-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';
 import { delegationIdParam } from '../http/path-ids.js';
@@ -35,12 +36,10 @@ export function registerSteeringRoutes(
       delegationId,
       `sending a message to delegation ${delegationId}`,
     );
-    const message = await delegations.send(delegationId, {
-      // A configured secret never reaches the transcript, as in a session's message.
-      text: secrets.text(body.text),
-      from: c.get('caller').id,
-      ...(body.messageId === undefined ? {} : { messageId: body.messageId }),
-    });
+    const message = await delegations.send(
+      delegationId,
+      messageRequest({ ...body, from: c.get('caller').id }, secrets),
+    );
     return c.json(secrets.value(message), 202);
   });
 
@@ -50,14 +49,10 @@ export function registerSteeringRoutes(
     if (body.agent !== undefined) assertKnownAgent(deps.agentNames?.(), body.agent);
     // It reads the whole transcript, tool results included, as a fork does: the owner's right.
     await assertMayStop(delegations, c.get('caller'), original, `resuming delegation ${original}`);
-    const resumed = await delegations.resume(original, {
-      text: secrets.text(body.text),
-      caller: c.get('caller'),
-      ...(body.agent === undefined ? {} : { agent: body.agent }),
-      ...(body.model === undefined ? {} : { model: body.model }),
-      ...(body.session === undefined ? {} : { session: body.session }),
-      ...(body.delegationId === undefined ? {} : { delegationId: body.delegationId }),
-    });
+    const resumed = await delegations.resume(
+      original,
+      resumeRequest({ ...body, caller: c.get('caller') }, secrets),
+    );
     return c.json(
       secrets.value({ ...resumed, status: 'running', result: null, links: deps.linksOf(resumed) }),
       201,

@@ -1,7 +1,7 @@
 /**
- * Steering and reviving delegations (issue 30): the bodies of POST /delegations/{id}/messages and
+ * Steering and reviving delegations: the bodies of POST /delegations/{id}/messages and
  * POST /delegations/{id}/resume, the queued message, and a delegation's origin, as zod schemas
- * next to their types (API-8).
+ * next to their types.
  */
 import { z } from 'zod';
 import {

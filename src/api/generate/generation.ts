@@ -1,5 +1,5 @@
 /**
- * One plain-text generation on the workspace's default model (API-6): the instruction for each
+ * One plain-text generation on the workspace's default model: the instruction for each
  * kind, the request, and the answer cut into pieces for the stream. No tools: the model writes
  * text and can reach nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * API-6: text generation for the agent editor, on the workspace's default model.
+ * Text generation for the agent editor, on the workspace's default model.
  *
  * - `POST /workspace/generate` streams one plain-text answer as SSE (schemas.ts has
  *   the envelope, qwen-code's workspace generation events).

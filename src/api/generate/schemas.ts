@@ -1,5 +1,5 @@
 /**
- * Request and answer shapes of the text generation routes (API-6), as zod schemas next to their
+ * Request and answer shapes of the text generation routes, as zod schemas next to their
  * types: the routes validate with them and the OpenAPI document is generated from them. The SSE
  * envelope follows qwen-code's workspace generation events (`v: 1`, `type`, `requestId`), so a
  * client written for qwen-code's daemon reads deputy's stream as it is.

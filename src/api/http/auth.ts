@@ -1,5 +1,5 @@
 /**
- * Bearer-token authentication (API-7). The configuration names environment variables; their
+ * Bearer-token authentication. The configuration names environment variables; their
  * values are the tokens. Tokens are compared by digest in constant time and are never logged,
  * echoed or returned.
  */

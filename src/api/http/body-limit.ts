@@ -1,5 +1,5 @@
 /**
- * The request body limit (API-7), enforced with Hono's own middleware before any route reads a
+ * The request body limit, enforced with Hono's own middleware before any route reads a
  * body or calls Temporal. Without it a body of a few megabytes reached Temporal (which refuses
  * payloads over its blob limit with an error the API could only answer as a 500) or was buffered
  * whole before anything said no.

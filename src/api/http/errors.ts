@@ -26,7 +26,7 @@ const CODE: Record<Exclude<DeputyErrorKind, 'invalid'>, string> = {
   conflict: 'conflict',
   malformed: 'invalid_json',
   forbidden: 'forbidden',
-  // The one kind only definitions raise; named as qwen-code's daemon names it (API-4).
+  // The one kind only definitions raise; named as qwen-code's daemon names it.
   'read-only': 'agent_readonly',
   unauthorized: 'unauthorized',
   misdirected: 'misdirected_request',

@@ -20,6 +20,15 @@ export function resumeAfter(c: Context, after: number | undefined): number {
   return Number.isInteger(lastEventId) && lastEventId >= 0 ? lastEventId : (after ?? 0);
 }
 
+/** What the routes that answer with masked state and event streams need beside their facades. */
+export interface StreamingRouteDeps {
+  /** Masks the configured secrets in every answer and event (no secret crosses HTTP). */
+  secrets: SecretMasker;
+  logger: Logger;
+  events?: EventStreamOptions;
+  agentNames?: () => string[];
+}
+
 export interface EventStreamOptions {
   /** Poll interval of the events query, milliseconds. Default 300. */
   pollMs?: number;
@@ -114,7 +123,7 @@ export async function delegationEventStream(
 
 /**
  * Cards still pending whose `card-opened` event is before the resume point would otherwise
- * never reach this client (POL-2: a card is never lost because nobody was listening).
+ * never reach this client (a card is never lost because nobody was listening).
  */
 async function replayPendingCards(
   stream: SSEStreamingApi,

@@ -1,5 +1,5 @@
 /**
- * The defence against cross-site calls and DNS rebinding (API-7). Without auth, anything that can
+ * The defence against cross-site calls and DNS rebinding. Without auth, anything that can
  * make the user's browser send a request to the loopback API could start, list or decide
  * delegations:
  *

@@ -1,5 +1,5 @@
 /**
- * Request bodies must be JSON (API-7). A browser sends `text/plain`, form and multipart bodies
+ * Request bodies must be JSON. A browser sends `text/plain`, form and multipart bodies
  * cross-site without asking; `application/json` needs a CORS preflight, which this API never
  * grants. So refusing every other type closes the simple-request door even where `Origin` is not
  * checked. A request without any body (a stop) needs no type.

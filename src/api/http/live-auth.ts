@@ -1,5 +1,5 @@
 /**
- * Authentication that follows the watched configuration (issue 8): a token added to, or removed
+ * Authentication that follows the watched configuration: a token added to, or removed
  * from, `auth.tokens` counts from the next request on. The Auth of `createAuth` (digests, the
  * timing-safe compare) is rebuilt whenever the configuration object changes, and read per request.
  */
@@ -15,7 +15,7 @@ export interface LiveAuthOptions {
   /** Said when an edit brings new auth warnings (a token variable that is not set). */
   warn?: (message: string) => void;
   /**
-   * The API listens beyond loopback on the strength of auth being on (API-7): an edit that drops
+   * The API listens beyond loopback on the strength of auth being on: an edit that drops
    * the `auth` section must not open it. Then, once auth has been on, every request is refused
    * until it is back (a configuration without auth from the start stays off, for the server's
    * own check to refuse). Default false.

@@ -1,6 +1,6 @@
 /**
  * Request parsing: a body that is not JSON is a 400; one that does not fit the schema is a 422
- * DeputyError with field-level issues, coded `invalid_config` for definitions (API-4).
+ * DeputyError with field-level issues, coded `invalid_config` for definitions.
  */
 import type { Context } from 'hono';
 import type { z } from 'zod';

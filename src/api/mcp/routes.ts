@@ -1,5 +1,5 @@
 /**
- * `/mcp`: the MCP door over Streamable HTTP (API-9), behind the same guards as every route (Host
+ * `/mcp`: the MCP door over Streamable HTTP, behind the same guards as every route (Host
  * and Origin, the bearer token, body limits). POST carries JSON-RPC, GET opens the session's
  * event stream, DELETE ends the session. Not in the OpenAPI document: its wire is MCP's.
  */

@@ -1,5 +1,5 @@
 /**
- * `GET /docs`: the interactive API reference (API-8), Swagger UI drawing `/openapi.json`.
+ * `GET /docs`: the interactive API reference, Swagger UI drawing `/openapi.json`.
  * Everything the page loads is served by this server: no CDN, nothing from another origin, so
  * the reference works offline, and its Content-Security-Policy forbids any other origin anyway.
  *

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 description of the API (API-8), served at `/openapi.json` and drawn by the
+ * The OpenAPI 3.1 description of the API, served at `/openapi.json` and drawn by the
  * reference page at `/docs`. Every schema in it comes from zod: request bodies and query
  * parameters from the schemas the routes validate with, answers from the components of
  * response-schemas.ts (`$ref`s by name). test/api/openapi.test.ts checks it against the routes the
@@ -32,7 +32,7 @@ import { docsPaths } from './docs-routes.js';
 import { mcpPaths } from '../workspace/mcp-paths.js';
 import { sessionPaths } from '../sessions/paths.js';
 import { schedulePaths } from '../schedules/paths.js';
-import { metricsPaths } from '../../metrics/openapi-paths.js';
+import { metricsPaths } from '../metrics/paths.js';
 import { workspacePaths } from '../workspace/paths.js';
 import {
   apiSchemas,

@@ -1,5 +1,5 @@
 /**
- * The pieces every part of the OpenAPI document is built from (API-8). Each schema in the
+ * The pieces every part of the OpenAPI document is built from. Each schema in the
  * document comes from zod: a response shape is a zod schema registered here as a named
  * component (`component(id, schema)`) and referenced by name; a request body or a query
  * parameter is `z.toJSONSchema` of the very schema the route validates with. Route modules build

@@ -1,5 +1,5 @@
 /** The OpenAPI path items of the schedule routes (routes.ts), merged by api/openapi/document.ts. */
-import { SCHEDULE_NAME_PATTERN } from '../../schedules/names.js';
+import { SCHEDULE_NAME_PATTERN } from '../../temporal/schedules/names.js';
 import { z } from 'zod';
 import { bodyErrors, commonErrors, errorAnswer } from '../openapi/answers.js';
 import { jsonResponse, pathParameter, requestBody, type PathItems } from '../openapi/parts.js';

@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 32): recurring delegations on Temporal Schedules. Creating one needs what
+ * Schedules: recurring delegations on Temporal Schedules. Creating one needs what
  * starting a delegation needs (any caller the API lets in); its runs run as its creator, so
  * pausing, resuming, triggering and deleting it are its creator's or an admin's, as stopping a
  * delegation is. Reading schedules is anyone's, as listing delegations is.
@@ -8,9 +8,9 @@ import type { Context, Hono } from 'hono';
 import type { LiveConfig } from '../../config/live-config.js';
 import { DeputyError } from '../../errors.js';
 import { isOwnerOrAdmin, ownerOrAdminRefusal } from '../../rights/rights.js';
-import { scheduleCreation } from '../../schedules/create-request.js';
-import { unknownSchedule, isValidScheduleName } from '../../schedules/names.js';
-import type { Schedules } from '../../schedules/types.js';
+import { scheduleCreation } from '../../temporal/schedules/create-request.js';
+import { unknownSchedule, isValidScheduleName } from '../../temporal/schedules/names.js';
+import type { Schedules } from '../../temporal/schedules/types.js';
 import type { SecretMasker } from '../../secrets/masker.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';

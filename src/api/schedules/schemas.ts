@@ -1,11 +1,11 @@
 /**
- * Schedules' requests and answers (issue 32), as zod schemas: the same schemas validate requests
- * and feed the OpenAPI document. They follow the facade's contract (src/schedules/types.ts).
+ * Schedules' requests and answers, as zod schemas: the same schemas validate requests
+ * and feed the OpenAPI document. They follow the facade's contract (src/temporal/schedules/types.ts).
  */
 import { z } from 'zod';
 import { DurationSchema } from '../../config/duration.js';
-import { SCHEDULE_NAME_PATTERN } from '../../schedules/names.js';
-import { OVERLAP_POLICIES } from '../../schedules/types.js';
+import { SCHEDULE_NAME_PATTERN } from '../../temporal/schedules/names.js';
+import { OVERLAP_POLICIES } from '../../temporal/schedules/types.js';
 import {
   AgentNameSchema,
   Count,

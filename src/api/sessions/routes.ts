@@ -1,18 +1,17 @@
-/** Sessions (RUN-7): start, list, read, message, follow and stop a main agent's session. */
+/** Sessions: start, list, read, message, follow and stop a main agent's session. */
 import type { Hono } from 'hono';
 import { DeputyError } from '../../errors.js';
-import type { SecretMasker } from '../../secrets/masker.js';
 import { MAIN_AGENT } from '../../shared/session.js';
 import type { Delegations } from '../../temporal/delegations/facade.js';
 import type { Sessions } from '../../temporal/sessions/facade.js';
 import { sessionStart } from '../../temporal/start-requests.js';
+import { messageRequest } from '../../asks/follow-up-requests.js';
 import type { AppEnv } from '../http/app-env.js';
 import { assertKnownAgent } from '../http/known-agent.js';
-import type { Logger } from '../http/errors.js';
 import {
   delegationEventStream,
   resumeAfter,
-  type EventStreamOptions,
+  type StreamingRouteDeps,
 } from '../http/event-stream.js';
 import { sessionIdParam } from '../http/path-ids.js';
 import { assertMayStop } from '../../rights/rights.js';
@@ -31,11 +30,7 @@ export function registerSessionRoutes(
     /** Without it every session route answers 503 (the app was built without Temporal sessions). */
     sessions?: Sessions;
     delegations: Delegations;
-    secrets: SecretMasker;
-    logger: Logger;
-    events?: EventStreamOptions;
-    agentNames?: () => string[];
-  },
+  } & StreamingRouteDeps,
 ): void {
   const { delegations, secrets } = deps;
   const sessionsOf = (): Sessions => {
@@ -86,7 +81,7 @@ export function registerSessionRoutes(
     const sessions = sessionsOf();
     // The message makes the agent act with its owner's roles: only they (or an admin) may send.
     await assertMayStop(sessions, c.get('caller'), sessionId, `sending to session ${sessionId}`);
-    await sessions.send(sessionId, { text: secrets.text(body.text), from: c.get('caller').id });
+    await sessions.send(sessionId, messageRequest({ ...body, from: c.get('caller').id }, secrets));
     return c.json({ accepted: true, sessionId, links: linksOf(sessionId) }, 202);
   });
 
@@ -107,7 +102,7 @@ export function registerSessionRoutes(
       ...deps.events,
       secrets,
       // Children's cards opened on their own workflows: a card opened while nobody listened
-      // is replayed on the next attach (POL-2).
+      // is replayed on the next attach.
       pendingCards: () => sessions.cards(sessionId),
     });
   });

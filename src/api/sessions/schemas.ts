@@ -1,5 +1,5 @@
 /**
- * Sessions' requests and answers, as zod schemas (RUN-7, API-8): a session's state is a
+ * Sessions' requests and answers, as zod schemas: a session's state is a
  * delegation's plus its tasks and queued messages.
  * A registered schema is used as it is at every place that refers to it: `.describe()` on it
  * would make a copy without the component's name, and the document would inline the copy

@@ -1,5 +1,5 @@
 /**
- * What an editor may offer (API-6): the tool catalog as the caller's roles see it, and the
+ * What an editor may offer: the tool catalog as the caller's roles see it, and the
  * configured models. `GET /workspace/tools` filters with `listPermittedTools`, the function
  * resolution itself uses, so a picker never offers a tool the caller could not obtain.
  */

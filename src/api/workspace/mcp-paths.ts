@@ -6,7 +6,7 @@ import {
   McpServerToolsSchema,
   McpTrustAnswerSchema,
   McpTrustBodySchema,
-} from '../../mcp/mcp-view-schemas.js';
+} from '../../mcp-client/mcp-view-schemas.js';
 import {
   component,
   jsonResponse,

@@ -1,24 +1,24 @@
 /**
- * The MCP servers as this process's pool sees them (issue 9): `GET /workspace/mcp` lists every
+ * The MCP servers as this process's pool sees them: `GET /workspace/mcp` lists every
  * configured or inline server with its status, and `GET /workspace/mcp/:server/tools` gives one
  * server's live tool list, for editors' pickers. Any authenticated caller may read them, like
  * the catalogs. A server that is not connected yet answers 200 with its `status` and no tools:
  * a picker polls one shape until it is connected (or failed, with the last error).
  *
  * `POST|DELETE /workspace/mcp/:server/trust` approve a `.mcp.json` server, or withdraw the
- * approval (src/mcp/start-gate.ts): with auth on, only an `admin`, since an approval lets a file
+ * approval (src/mcp-client/start-gate.ts): with auth on, only an `admin`, since an approval lets a file
  * an agent can write start a process or reach a URL.
  */
 import type { Hono } from 'hono';
 import { DeputyError } from '../../errors.js';
 import type { LiveConfig } from '../../config/live-config.js';
 import type { LoadedDefinition } from '../../definitions/definition.js';
-import type { McpRuntime } from '../../mcp/mcp-runtime.js';
+import type { McpRuntime } from '../../mcp-client/mcp-runtime.js';
 import type { SecretMasker } from '../../secrets/masker.js';
 import type { AppEnv } from '../http/app-env.js';
 import { clip } from '../../shared/clip.js';
-import { MAX_MCP_SERVER_NAME, McpTrustBodySchema } from '../../mcp/mcp-view-schemas.js';
-import { trustMcpServer, untrustMcpServer } from '../../mcp/trust-actions.js';
+import { MAX_MCP_SERVER_NAME, McpTrustBodySchema } from '../../mcp-client/mcp-view-schemas.js';
+import { trustMcpServer, untrustMcpServer } from '../../mcp-client/trust-actions.js';
 import { requireAdmin } from '../../rights/rights.js';
 import { parseBody } from '../http/validation.js';
 import {
@@ -26,7 +26,7 @@ import {
   mcpServerList,
   mcpServerTools,
   type McpViewSources,
-} from '../../mcp/mcp-view.js';
+} from '../../mcp-client/mcp-view.js';
 
 export interface McpRouteDeps {
   mcp?: McpRuntime | undefined;

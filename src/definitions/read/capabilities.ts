@@ -27,7 +27,7 @@ import { toPlain } from './yaml-read.js';
 
 /**
  * Stands in for a `tools` declaration that was written but could not be read. It resolves to
- * nothing, so a broken allowlist gives the agent zero tools instead of every tool (CAP-1).
+ * nothing, so a broken allowlist gives the agent zero tools instead of every tool.
  */
 export const INVALID_TOOLS_SPEC = '(invalid tools declaration)';
 
@@ -257,7 +257,7 @@ const CLAUDE_HOOK_EVENTS: Record<string, string> = {
 
 /**
  * Claude Code's `{matcher?, hooks: [{type: command, command, timeout?}]}` entries, read into
- * `{command, timeoutSeconds, matcher, format: 'claude'}` (issue 11). `SubagentStop` (what a
+ * `{command, timeoutSeconds, matcher, format: 'claude'}`. `SubagentStop` (what a
  * subagent's `Stop` becomes in Claude Code) runs at deputy's Stop.
  */
 function readClaudeHooks(

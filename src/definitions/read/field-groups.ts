@@ -1,6 +1,6 @@
 /**
- * The DEF-1 fields by group, one reader per group: what the agent is and how it is shown, what
- * it may use, how long it may run, and how its calls are approved. Each reader takes the keys
+ * The frontmatter fields by group, one reader per group: what the agent is and how it is shown,
+ * what it may use, how long it may run, and how its calls are approved. Each reader takes the keys
  * of its group and answers false for any other key, so readFields can try them in turn.
  */
 import { CARD_TIMEOUT_OUTCOMES } from '../../shared/capability-snapshot.js';
@@ -15,7 +15,7 @@ import {
   readToolList,
 } from './capabilities.js';
 import { report, type ReadContext, type Values } from './context.js';
-import { PERMISSION_MODE_EFFECTS } from './permission-mode.js';
+import { PERMISSION_MODE_EFFECTS } from '../../policy/permission-mode.js';
 import {
   readBoolean,
   readDuration,

@@ -1,5 +1,5 @@
 /**
- * One tolerant reader per DEF-1 field. A reader either sets its field or leaves the default
+ * One tolerant reader per frontmatter field. A reader either sets its field or leaves the default
  * and says why in a diagnostic; list readers keep the valid entries and report the others.
  * This module hands each key to its field group's reader (field-groups.ts), keeps the keys no
  * reader knows and makes the checks that need every field read.

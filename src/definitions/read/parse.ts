@@ -1,6 +1,6 @@
 /**
- * Tolerant parse (DEF-2): reading a file never throws and never costs the whole definition.
- * Each problem becomes a diagnostic and the field keeps its DEF-1 default.
+ * Tolerant parse: reading a file never throws and never costs the whole definition.
+ * Each problem becomes a diagnostic and the field keeps its default.
  */
 import type { DefinitionLevel } from '../../shared/capability-snapshot.js';
 import type { Diagnostic, DiagnosticSeverity } from '../../shared/diagnostics.js';
@@ -37,7 +37,7 @@ export function parseDefinition(text: string, options: ParseOptions): ParseResul
   try {
     return parseUnguarded(text, options, diagnostics);
   } catch (error) {
-    // The readers are written not to throw; this keeps the promise of DEF-2 if one still does.
+    // The readers are written not to throw; this keeps the parse tolerant if one still does.
     diagnostics.push({
       severity: 'error',
       path: '',
@@ -53,8 +53,7 @@ export function parseDefinition(text: string, options: ParseOptions): ParseResul
 
 /**
  * A frontmatter that exists but cannot be read may have declared a narrow `tools` list; the
- * agent gets no tools rather than every tool until the file is fixed (CAP-1, "never the
- * opposite failure").
+ * agent gets no tools rather than every tool until the file is fixed.
  */
 function unreadable(definition: AgentDefinition): AgentDefinition {
   definition.tools = [INVALID_TOOLS_SPEC];

@@ -36,7 +36,7 @@ export function readRunConfig(value: unknown, ctx: ReadContext): number | undefi
   return readPositiveInteger(RUN_CONFIG_TURNS_PATH, turns, ctx);
 }
 
-/** maxTurns wins over maxToolRounds, which wins over legacy runConfig.max_turns (DEF-1). */
+/** maxTurns wins over maxToolRounds, which wins over legacy runConfig.max_turns. */
 export function resolveTurns(
   turns: TurnsCandidate[],
   definition: AgentDefinition,

@@ -1,5 +1,5 @@
 /**
- * Each frontmatter text is parsed once (issue 31: the `yaml` library was most of what a registry
+ * Each frontmatter text is parsed once (the `yaml` library was most of what a registry
  * reload of unchanged files cost). Reading YAML is a pure function of the text, so an answer
  * kept under the exact text is never stale; every caller gets its own copy, since the registry
  * appends diagnostics and authoring merges values. Bounded by the characters kept, oldest out.

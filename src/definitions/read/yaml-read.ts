@@ -8,7 +8,7 @@ import type { Diagnostic } from '../../shared/diagnostics.js';
 
 /** Aliases expanded per top-level value; beyond this the value is refused (billion-laughs defence). */
 export const MAX_ALIAS_COUNT = 100;
-/** Deepest nesting accepted in one frontmatter value; nothing in DEF-1 needs more than 4. */
+/** Deepest nesting accepted in one frontmatter value; no definition field needs more than 4. */
 export const MAX_VALUE_DEPTH = 32;
 
 export type PlainRecord = Record<string, unknown>;

@@ -71,7 +71,7 @@ export function writableEntry(
   return entry;
 }
 
-/** An omitted model is `default`, which must be runnable too (MOD: refused on save). */
+/** An omitted model is `default`, which must be runnable too (refused on save). */
 export function checkModel(
   settings: ModelSettings | undefined,
   env: NodeJS.ProcessEnv,

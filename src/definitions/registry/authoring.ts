@@ -1,8 +1,8 @@
 /**
- * The registry's write side: creates, updates, deletes, duplicates and restores user and
- * project definitions strictly (DEF-2, API-4), keeping the previous bytes as a revision
- * (DEF-5). Operations run one at a time; each ends with a reload of the live index so the
- * answer it returns is what the file now says.
+ * The registry's write side: creates, updates, deletes, duplicates and restores user and project
+ * definitions strictly (an invalid value refuses the save), keeping the previous bytes as a
+ * revision. Operations run one at a time; each ends with a reload of the live index so the answer
+ * it returns is what the file now says.
  */
 import { unlink } from 'node:fs/promises';
 import { readRegularText } from '../../paths/regular-file.js';

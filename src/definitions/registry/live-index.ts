@@ -1,6 +1,6 @@
 /**
- * The registry's read side: every level scanned into one in-memory index (DEF-3), answered from
- * memory, and re-scanned when a file changes (DEF-4). Authoring (authoring.ts) writes files and
+ * The registry's read side: every level scanned into one in-memory index, answered from
+ * memory, and re-scanned when a file changes. Authoring (authoring.ts) writes files and
  * then calls `reload`; it never touches the index itself.
  */
 import type { DefinitionLevel } from '../../shared/capability-snapshot.js';
@@ -132,7 +132,7 @@ function watchLevels(
   );
 }
 
-/** A loaded file whose model cannot run says so (MOD), before any delegation fails on it. */
+/** A loaded file whose model cannot run says so, before any delegation fails on it. */
 function addModelDiagnostic(
   entry: LoadedDefinition,
   settings: ModelSettings,

@@ -9,7 +9,7 @@ import { FRONTMATTER_FIELDS } from '../schema.js';
 import { isClearingValue } from './write-back.js';
 
 /**
- * The DEF-1 fields the file would have after the change, as raw values, for strict validation.
+ * The known fields the file would have after the change, as raw values, for strict validation.
  * Unknown keys and legacy spellings are left out: write-back keeps them exactly as they are.
  */
 export function mergedFrontmatter(

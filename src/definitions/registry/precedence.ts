@@ -1,5 +1,5 @@
 /**
- * Turns every loaded file into the lookup index: the highest level wins a name (DEF-3), and
+ * Turns every loaded file into the lookup index: the highest level wins a name, and
  * both sides of a shadow or a same-level duplicate carry a diagnostic saying so.
  */
 import type { LoadedDefinition } from '../definition.js';
@@ -12,7 +12,7 @@ export interface RegistryIndex {
   byName: Map<string, LoadedDefinition>;
 }
 
-/** Level precedence, then displayOrder ascending, ties by name (never across levels, DEF-1). */
+/** Level precedence, then displayOrder ascending, ties by name (never across levels). */
 export function compareForList(a: LoadedDefinition, b: LoadedDefinition): number {
   return (
     levelRank(a.level) - levelRank(b.level) ||

@@ -1,7 +1,6 @@
 /**
- * The definition registry: loads every level (DEF-3), answers lookups, authors user and
- * project definitions strictly (DEF-2, API-4), keeps revisions (DEF-5) and reloads on file
- * changes (DEF-4).
+ * The definition registry: loads every level, answers lookups, authors user and
+ * project definitions strictly, keeps revisions and reloads on file changes.
  */
 import type { DeputyConfig } from '../../config/schema.js';
 import { levelSources } from '../levels.js';

@@ -1,5 +1,5 @@
 /**
- * Revision history (DEF-5): every save keeps the previous bytes under
+ * Revision history: every save keeps the previous bytes under
  * `<dataDir>/revisions/<level>/<name>/<sortable-timestamp>-<hash8>.md`.
  * File names sort in time order, so listing needs no index file.
  */

@@ -1,7 +1,7 @@
 /**
- * Watches the definition directories (DEF-4). A directory that does not exist yet is watched
- * through its nearest existing ancestor, filtered down to the path leading to it, so creating
- * `.subagents/agents/` later is noticed without watching the whole workspace.
+ * Watches the definition directories, so hand edits reload. A directory that does not exist yet is
+ * watched through its nearest existing ancestor, filtered down to the path leading to it, so
+ * creating `.subagents/agents/` later is noticed without watching the whole workspace.
  */
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Round-trip writing (DEF-6): only the fields the caller sent change. The yaml Document API
+ * Round-trip writing: only the fields the caller sent change. The yaml Document API
  * keeps comments, key order, quoting and unknown keys of everything else; the body is
  * reattached byte for byte.
  */
@@ -16,7 +16,7 @@ export class FrontmatterEditError extends Error {
 
 const TO_STRING_OPTIONS = { lineWidth: 0, flowCollectionPadding: false } as const;
 
-/** `null`, `[]` and `{}` clear a field (API-3); `undefined` means "not sent". */
+/** `null`, `[]` and `{}` clear a field; `undefined` means "not sent". */
 export function isClearingValue(value: unknown): boolean {
   if (value === null) return true;
   if (Array.isArray(value)) return value.length === 0;
@@ -195,7 +195,7 @@ function setField(doc: Document, map: YAMLMap, key: string, value: unknown): voi
 }
 
 /**
- * maxTurns is read from three spellings (DEF-1); every spelling the file already uses is
+ * maxTurns is read from three spellings (read/turns.ts); every spelling the file already uses is
  * updated so they never disagree, and a file using none gets `maxTurns`.
  */
 function setTurns(doc: Document, map: YAMLMap, value: unknown, touched: Set<string>): void {
@@ -238,7 +238,7 @@ export function replaceBody(text: string, body: string): string {
 }
 
 /**
- * Writes a new definition file: DEF-1 fields in DEF-1 order, then any other keys, then the
+ * Writes a new definition file: the known fields in schema.ts order, then any other keys, then the
  * body exactly as given. Empty and null values are left out.
  */
 export function serializeNewDefinition(frontmatter: Record<string, unknown>, body: string): string {

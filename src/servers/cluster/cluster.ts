@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import proto from '@temporalio/proto';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../../shared/search-attributes.js';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../shared/workflow-contract/search-attributes.js';
 import { ensureClusterTools, type ClusterTools } from './cluster-tools.js';
 import {
   connectionUrl,

@@ -10,7 +10,7 @@ import { Connection } from '@temporalio/client';
 import {
   CUSTOM_SEARCH_ATTRIBUTES,
   SEARCH_ATTRIBUTE_TYPE_NAMES,
-} from '../../shared/search-attributes.js';
+} from '../../shared/workflow-contract/search-attributes.js';
 import { TUNED_DYNAMIC_CONFIG } from '../cluster/server-config.js';
 import { readDynamicConfig, type DynamicConfigValue } from '../dynamic-config.js';
 import { OutputEnds } from '../../processes/output-ends.js';

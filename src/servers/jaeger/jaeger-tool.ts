@@ -1,5 +1,5 @@
 /**
- * Jaeger, the trace store the tracing test exports to and reads back (issue 32), and a local
+ * Jaeger, the trace store the tracing test exports to and reads back, and a local
  * place to look at deputy's traces: built once from the Go module proxy into the tools folder
  * (`DEPUTY_TOOLS_DIR`), like the cluster profile's server. Its go.mod has replace directives, so
  * `go install pkg@version` refuses it: it is built with `go build` inside the downloaded module.

@@ -1,5 +1,5 @@
 /**
- * Checks a call's arguments against its tool's input schema (issue 30: a person's edited
+ * Checks a call's arguments against its tool's input schema (a person's edited
  * arguments). The JSON Schema subset deputy's tools and MCP tools use: `type`, `properties`,
  * `required`, `additionalProperties: false`, `enum`, `minimum`/`maximum`, `items`; anything else
  * in a schema is not checked here (the tool itself still refuses what it cannot take).

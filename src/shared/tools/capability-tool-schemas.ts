@@ -1,9 +1,10 @@
 import { objectSchema, stringProperty, type JsonSchema, type ToolSchema } from './tool-contract.js';
 
 /**
- * Schemas of the capability tools (CAP-2..CAP-5). They live apart from the implementations so
- * resolution stays pure and importable without Node-side code; the implementations reuse the
- * very same objects, so what the model sees and what runs cannot drift apart.
+ * Schemas of the capability tools (skills, MCP, knowledge, memory). They live apart from the
+ * implementations so resolution stays pure and importable without Node-side code; the
+ * implementations reuse the very same objects, so what the model sees and what runs cannot
+ * drift apart.
  */
 
 export const KB_SEARCH_TOOL_SCHEMA: ToolSchema = {
@@ -26,7 +27,7 @@ export const KB_SEARCH_TOOL_SCHEMA: ToolSchema = {
 
 /*
  * Memory tools deliberately have no scope, directory or path argument: the directory is fixed
- * when the tool is built (CAP-5), so no argument a model forges can point elsewhere.
+ * when the tool is built, so no argument a model forges can point elsewhere.
  * `memory_write` is write-class (it must run at most once: an append is not idempotent) but
  * declares `pathArguments: []`: it touches no workspace path, only its own fixed directory.
  */
@@ -145,7 +146,7 @@ export const MCP_GATEWAY_TOOL_SCHEMAS: ToolSchema[] = [
   MCP_CALL_TOOL_SCHEMA,
 ];
 
-/** Wire name of an MCP tool exposed directly by a `mcp:server:tool` spec (CAP-3). */
+/** Wire name of an MCP tool exposed directly by a `mcp:server:tool` spec. */
 export function mcpDirectToolName(server: string, tool: string): string {
   return `mcp__${server}__${tool}`;
 }

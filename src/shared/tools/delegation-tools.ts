@@ -1,8 +1,8 @@
 /**
- * The main agent's delegation tools (RUN-7): `Task`, `TaskOutput` and `TaskStop`, with Claude
+ * The main agent's delegation tools: `Task`, `TaskOutput` and `TaskStop`, with Claude
  * Code's input shapes so prompts written for it work unchanged. Only a session's snapshot has
  * them; they run inside the session workflow (a child workflow, a wait, a cancel), never as an
- * activity, and are never an approval item (POL-1: delegating writes nothing).
+ * activity, and are never an approval item (delegating writes nothing).
  */
 import { objectSchema, stringProperty, type JsonSchema, type ToolSchema } from './tool-contract.js';
 

@@ -1,5 +1,5 @@
 /**
- * Tool classes drive both policy (POL-1) and retry behaviour (RUN-3):
+ * Tool classes drive both policy and retry behaviour:
  * read tools may retry; write, exec, mcp and config tools run at most once.
  */
 export type ToolClass = 'read' | 'write' | 'exec' | 'mcp' | 'config';
@@ -47,7 +47,7 @@ export interface ToolSchema {
   mcp?: { server: string; tool: string };
 }
 
-/** A named group of tools (CAP-1). A provider with `requiredRole` is invisible to callers without it. */
+/** A named group of tools. A provider with `requiredRole` is invisible to callers without it. */
 export interface ToolProviderInfo {
   name: string;
   requiredRole?: string;
@@ -58,7 +58,7 @@ export function isAtMostOnce(toolClass: ToolClass): boolean {
   return toolClass !== 'read';
 }
 
-/** The exact prefix the model sees when a tool fails (RUN-3, CAP-3). */
+/** The exact prefix the model sees when a tool fails. */
 export function toolFailureText(toolName: string, cause: string): string {
   return `[tool '${toolName}' failed] ${cause}`;
 }

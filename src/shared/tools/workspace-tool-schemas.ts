@@ -1,7 +1,7 @@
 import { objectSchema, stringProperty, type ToolSchema } from './tool-contract.js';
 
 /**
- * Schemas of the built-in workspace tools (CAP-1). They live apart from the implementations so
+ * Schemas of the built-in workspace tools. They live apart from the implementations so
  * capability resolution (and the workflow sandbox) can list them without loading Node code.
  */
 

@@ -6,11 +6,11 @@
  * from the earlier runs (earlier-runs.ts), so a reader from the start still gets them all.
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import { eventsQuery } from '../../shared/messages.js';
+import { eventsQuery } from '../../shared/workflow-contract/messages.js';
 import { createEarlierEvents } from '../earlier-runs.js';
 import { describe, orNotFound, type DelegationLookup } from './lookup.js';
 import type { Delegations } from './types.js';
-import type { LiveWorkerCheck } from './worker-liveness.js';
+import type { LiveWorkerCheck } from '../calls/worker-liveness.js';
 
 export interface EventsDeps {
   client: Client;

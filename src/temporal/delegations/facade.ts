@@ -1,7 +1,7 @@
 /**
  * The one way the API and the CLI talk to delegations: a small facade over the Temporal client.
  * Everything it answers is read from Temporal (queries, signals, visibility), never from this
- * process's memory, so any number of API servers and CLIs can share one cluster (DESIGN §5).
+ * process's memory, so any number of API servers and CLIs can share one cluster.
  * This module wires the helpers beside it, one idea each: starting (start-delegation.ts, forking
  * in fork.ts), finding (lookup.ts), reading state (state.ts), listing (listing.ts), stopping
  * (stop.ts), cards (cards.ts, card-decision.ts), events (events.ts) and waiting (settle.ts).
@@ -13,23 +13,23 @@
 import type { Client } from '@temporalio/client';
 import type { SecretMasker } from '../../secrets/masker.js';
 import { TASK_QUEUE } from '../../shared/delegation.js';
-import { createCards } from './cards.js';
+import { createCards } from './cards/cards.js';
 import { createEvents } from './events.js';
 import { createFork } from './fork.js';
 import { createResume } from './resume.js';
 import { createSendMessage } from './send-message.js';
 import { listSummaries } from './listing.js';
-import { scheduleClauses } from '../../schedules/names.js';
+import { scheduleClauses } from '../schedules/names.js';
 import { createDelegationLookup, describe, sessionClauses } from './lookup.js';
-import { rpc } from './rpc.js';
-import { createSettle } from './settle.js';
+import { rpc } from '../calls/rpc.js';
+import { createSettle } from './cards/settle.js';
 import { createStartDelegation } from './start-delegation.js';
 import { createStateReader, createWorkflowStateReader } from './state.js';
 import { createStop } from './stop.js';
 import { createRevokeGrant } from './revoke-grant.js';
 import { DELEGATION_WORKFLOW_TYPE, type Delegations } from './types.js';
 import { memoStartedBy } from './visibility.js';
-import { createLiveWorkerCheck } from './worker-liveness.js';
+import { createLiveWorkerCheck } from '../calls/worker-liveness.js';
 
 export * from './types.js';
 
@@ -42,7 +42,7 @@ export interface DelegationsOptions {
   /** Task queue delegations are started on. Default TASK_QUEUE (tests use their own). */
   taskQueue?: string;
   /**
-   * The workspace's tool queue (issue 16, `toolQueueOf(config.temporal)`): delegations started
+   * The workspace's tool queue (`toolQueueOf(config.temporal)`): delegations started
    * here run their model calls, tools and hooks on it, on a worker that has the workspace.
    * Recorded in their input and memo. Default null: everything on `taskQueue`, as before.
    */
@@ -58,7 +58,7 @@ export interface DelegationsOptions {
    */
   decisionWaitMs?: number;
   /**
-   * How long `send` waits for a polling worker to take a message (issue 30) before it answers
+   * How long `send` waits for a polling worker to take a message before it answers
    * `unavailable`. Milliseconds, default 10 000.
    */
   messageWaitMs?: number;

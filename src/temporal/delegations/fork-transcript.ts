@@ -6,7 +6,7 @@
  * compacted transcript (the summary and the kept rounds), as its model call was sent it.
  */
 import type { Client } from '@temporalio/client';
-import type { CallModelInput } from '../../activities/types.js';
+import type { CallModelInput } from '../../shared/workflow-contract/activities.js';
 import { roundsIn } from '../../shared/compaction.js';
 import type { TranscriptEntry } from '../../shared/model-contract.js';
 
@@ -26,7 +26,7 @@ export async function transcriptBeforeRound(
       if (!payload) continue;
       const input = converter.fromPayload<CallModelInput>(payload);
       // Round k's call is sent the transcript with the k - 1 answers before it; after a
-      // compaction (issue 30) its summary entry counts for the rounds it replaced.
+      // compaction its summary entry counts for the rounds it replaced.
       if (roundsIn(input.transcript) === round - 1) return input.transcript;
     }
   }

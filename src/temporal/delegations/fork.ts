@@ -7,7 +7,7 @@ import type { Client } from '@temporalio/client';
 import { delegationWorkflowId } from '../../shared/delegation.js';
 import { DeputyError } from '../../errors.js';
 import { transcriptBeforeRound } from './fork-transcript.js';
-import { idempotentRpc } from './rpc.js';
+import { idempotentRpc } from '../calls/rpc.js';
 import { assertPerCallModel } from './start-delegation.js';
 import type { DelegationFork } from '../../shared/delegation.js';
 import type { DelegationDetail, Delegations, ForkRequest, StartedDelegation } from './types.js';

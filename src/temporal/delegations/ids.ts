@@ -8,7 +8,7 @@ import { DeputyError } from '../../errors.js';
 
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-/** Agent names as DEF-1 writes them. */
+/** Agent names as definitions allow them (src/definitions/names.ts). */
 export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 
 export const DEFAULT_SESSION = 'default';
@@ -25,7 +25,7 @@ export function assertValidId(field: string, value: string): void {
   }
 }
 
-/** Throws `invalid` when `agent` is not a DEF-1 name (it enters search attributes and queries). */
+/** Throws `invalid` when `agent` is not such a name (it enters search attributes and queries). */
 export function assertValidAgentName(agent: string): void {
   if (!AGENT_NAME_PATTERN.test(agent)) {
     throw new DeputyError('invalid', `agent name '${agent.slice(0, 80)}' is not valid`);

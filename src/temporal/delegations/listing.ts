@@ -5,7 +5,7 @@
  * (statusOf) is the truth.
  */
 import type { DelegationStatus } from '../../shared/delegation.js';
-import { AGENT_ATTRIBUTE } from '../../shared/search-attributes.js';
+import { AGENT_ATTRIBUTE } from '../../shared/workflow-contract/search-attributes.js';
 import { quote } from './ids.js';
 import type { DelegationLookup } from './lookup.js';
 import type { DelegationSummary } from './types.js';

@@ -11,10 +11,13 @@ import {
   type WorkflowExecutionInfo,
   type WorkflowHandle,
 } from '@temporalio/client';
-import { DELEGATION_ID_ATTRIBUTE, SESSION_ATTRIBUTE } from '../../shared/search-attributes.js';
+import {
+  DELEGATION_ID_ATTRIBUTE,
+  SESSION_ATTRIBUTE,
+} from '../../shared/workflow-contract/search-attributes.js';
 import { DeputyError } from '../../errors.js';
 import { assertValidId, isValidId, quote } from './ids.js';
-import { idempotentRpc } from './rpc.js';
+import { idempotentRpc } from '../calls/rpc.js';
 
 /** Visibility is eventually consistent: a just-started workflow may take a moment to be listed. */
 const FIND_RETRY_DELAYS_MS = [100, 200, 400];

@@ -1,5 +1,5 @@
 /**
- * A finished delegation's whole transcript, read from its history for `deputy resume` (issue 30):
+ * A finished delegation's whole transcript, read from its history for `deputy resume`:
  * the transcript its last model call was sent (fork-transcript.ts reads the same inputs), that
  * call's answer, and for each tool call of that answer which never got a result to the model (the
  * run ended first: out of turns, stopped on a card, failed) a result saying so, because a model
@@ -7,7 +7,7 @@
  * read, so a delegation that continued-as-new is found too.
  */
 import type { Client } from '@temporalio/client';
-import type { CallModelInput, ModelTurn } from '../../activities/types.js';
+import type { CallModelInput, ModelTurn } from '../../shared/workflow-contract/activities.js';
 import { roundsIn } from '../../shared/compaction.js';
 import type { TranscriptEntry } from '../../shared/model-contract.js';
 
@@ -54,7 +54,7 @@ export async function transcriptAfterLastRound(
   ];
 }
 
-/** Rounds before a call: its answers, and those a compaction's summary stands for (issue 30). */
+/** Rounds before a call: its answers, and those a compaction's summary stands for. */
 function answersIn(transcript: TranscriptEntry[]): number {
   return roundsIn(transcript);
 }

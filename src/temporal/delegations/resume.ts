@@ -1,5 +1,5 @@
 /**
- * Reviving a finished delegation (`deputy resume`, issue 30): a completed, failed or stopped
+ * Reviving a finished delegation (`deputy resume`): a completed, failed or stopped
  * delegation goes on with a new message as a NEW delegation, like a fork from its last round
  * (fork.ts): its whole transcript read from history (resume-transcript.ts), no tool run again,
  * the same definition unless another is named, then the message. Linked to the original by the
@@ -9,7 +9,7 @@
 import { steeringTextProblem } from '../../shared/steering.js';
 import { DeputyError } from '../../errors.js';
 import { transcriptAfterLastRound } from './resume-transcript.js';
-import { idempotentRpc } from './rpc.js';
+import { idempotentRpc } from '../calls/rpc.js';
 import { assertPerCallModel } from './start-delegation.js';
 import { delegationToGoOnFrom, startGoingOn, type ForkDeps } from './fork.js';
 import type { Delegations } from './types.js';

@@ -1,17 +1,17 @@
 /**
- * Revoking a grant (issue 30): the `revokeGrant` update, answered by the delegation itself (its
+ * Revoking a grant: the `revokeGrant` update, answered by the delegation itself (its
  * validator refuses an unknown or already revoked grant). An update needs a worker, so with
  * none polling it is refused at once as `unavailable` rather than left waiting.
  */
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
-import { revokeGrantUpdate } from '../../shared/grant-messages.js';
+import { revokeGrantUpdate } from '../../shared/cards/grant-messages.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
-import { rpc } from './rpc.js';
-import { executeUpdateUntilSeen } from './update-until-seen.js';
+import { rpc } from '../calls/rpc.js';
+import { executeUpdateUntilSeen } from '../calls/update-until-seen.js';
 import type { Delegations } from './types.js';
-import type { LiveWorkerCheck } from './worker-liveness.js';
+import type { LiveWorkerCheck } from '../calls/worker-liveness.js';
 
 export interface RevokeGrantDeps {
   client: Client;

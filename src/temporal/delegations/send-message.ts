@@ -1,5 +1,5 @@
 /**
- * Steering a running delegation (issue 30): `send` puts a message to it through the
+ * Steering a running delegation: `send` puts a message to it through the
  * `sendMessage` update, whose validator refuses one for a delegation that has finished (or is
  * finishing) and a blank or too long text. The update answers once the workflow queued the
  * message; the model gets it at the next round boundary (src/workflows/steering.ts).
@@ -11,15 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
-import { sendMessageUpdate } from '../../shared/messages.js';
+import { sendMessageUpdate } from '../../shared/workflow-contract/messages.js';
 import { STEERING_REFUSALS, steeringTextProblem } from '../../shared/steering.js';
 import { TemporalUnreachableError } from '../unreachable.js';
 import { describe, type DelegationLookup } from './lookup.js';
-import { rpc } from './rpc.js';
-import { executeUpdateUntilSeen } from './update-until-seen.js';
+import { rpc } from '../calls/rpc.js';
+import { executeUpdateUntilSeen } from '../calls/update-until-seen.js';
 import type { Delegations } from './types.js';
 import { statusOf } from './visibility.js';
-import type { LiveWorkerCheck } from './worker-liveness.js';
+import type { LiveWorkerCheck } from '../calls/worker-liveness.js';
 
 export interface SendMessageDeps {
   client: Client;

@@ -6,9 +6,9 @@
  */
 import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { delegationWorkflowId } from '../../shared/delegation.js';
-import { initialSearchAttributes } from '../../shared/search-attributes.js';
-import { TOOL_QUEUE_MEMO } from '../../shared/tool-queue.js';
-import { staticSummaryOf } from '../../shared/workflow-summary.js';
+import { initialSearchAttributes } from '../../shared/workflow-contract/search-attributes.js';
+import { TOOL_QUEUE_MEMO } from '../../shared/workflow-contract/tool-queue.js';
+import { staticSummaryOf } from '../../shared/workflow-contract/workflow-summary.js';
 import { parseDuration } from '../../shared/duration.js';
 import { perCallModelProblem } from '../../shared/model-contract.js';
 import { DeputyError } from '../../errors.js';

@@ -15,7 +15,7 @@ import {
 import { DeputyError } from '../../errors.js';
 import { unconfirmedStart } from '../unreachable.js';
 import type { DelegationLookup } from './lookup.js';
-import { idempotentRpc, rpc, worthAskingAgain } from './rpc.js';
+import { idempotentRpc, rpc, worthAskingAgain } from '../calls/rpc.js';
 
 /** Memo key of the token that names one start request; a random UUID, nothing secret. */
 export const START_TOKEN_MEMO = 'startToken';

@@ -14,25 +14,25 @@ import type {
   DelegationState,
   DelegationStatus,
 } from '../../shared/delegation.js';
-import { stateQuery } from '../../shared/messages.js';
+import { stateQuery } from '../../shared/workflow-contract/messages.js';
 import {
   AGENT_ATTRIBUTE,
   SESSION_ATTRIBUTE,
   STATUS_ATTRIBUTE,
-} from '../../shared/search-attributes.js';
+} from '../../shared/workflow-contract/search-attributes.js';
 import {
   connectionFailureReason,
   isConnectionFailure,
   TemporalUnreachableError,
 } from '../unreachable.js';
 import { describe, notFound, type DelegationLookup } from './lookup.js';
-import { idempotentRpc } from './rpc.js';
+import { idempotentRpc } from '../calls/rpc.js';
 import { effectiveStatus, failureMessage } from './status.js';
-import { memoToolQueue } from '../../shared/tool-queue.js';
+import { memoToolQueue } from '../../shared/workflow-contract/tool-queue.js';
 import { modelRetryOf } from './model-retry.js';
 import type { DelegationDetail } from './types.js';
 import { mirroredPendingCards, originField } from './visibility.js';
-import type { LiveWorkerCheck } from './worker-liveness.js';
+import type { LiveWorkerCheck } from '../calls/worker-liveness.js';
 
 export interface StateReaderDeps {
   client: Client;
@@ -147,7 +147,7 @@ async function stateFromDescription(
     model: null,
     definitionHash: null,
     // Forward-compatible: a workflow that mirrors its pending cards into the memo keeps them
-    // listable while no worker runs (POL-2); without it, visibility only knows the count.
+    // listable while no worker runs; without it, visibility only knows the count.
     pendingCards: mirroredPendingCards(description) ?? [],
     decidedCards: [],
     transcriptSummary: [],

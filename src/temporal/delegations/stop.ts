@@ -1,11 +1,11 @@
 /**
- * Stopping a delegation or a session (RUN-5): a cancel request, so the workflow ends its own
+ * Stopping a delegation or a session: a cancel request, so the workflow ends its own
  * way (its pending cards denied, its children stopped). Stopping one that already finished,
  * even between the look and the cancel, is a clear no-op answer, not an error.
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { describe, type DelegationLookup } from './lookup.js';
-import { idempotentRpc } from './rpc.js';
+import { idempotentRpc } from '../calls/rpc.js';
 import type { Delegations } from './types.js';
 import { statusOf } from './visibility.js';
 

@@ -36,10 +36,8 @@ export interface StartDelegationRequest {
   fork?: DelegationFork;
 }
 
-/** `deputy fork`: a new delegation from an existing one's transcript up to a round. */
-export interface ForkRequest {
-  /** The last round of the original the fork keeps (1 or more). */
-  fromRound: number;
+/** What a fork and a resume both take: the new delegation goes on from an existing one. */
+export interface GoOnRequest {
   /** The definition to go on under; default the original's agent. */
   agent?: string;
   /** The model to go on with; default the definition's. */
@@ -49,27 +47,24 @@ export interface ForkRequest {
   delegationId?: string;
   caller: Caller;
   options?: DelegationOptions;
+}
+
+/** `deputy fork`: a new delegation from an existing one's transcript up to a round. */
+export interface ForkRequest extends GoOnRequest {
+  /** The last round of the original the fork keeps (1 or more). */
+  fromRound: number;
 }
 
 /**
- * `deputy resume` (issue 30): a finished delegation goes on with a new message, as a new
+ * `deputy resume`: a finished delegation goes on with a new message, as a new
  * delegation whose transcript is the original's whole transcript (no tool runs again) plus it.
  */
-export interface ResumeRequest {
+export interface ResumeRequest extends GoOnRequest {
   /** The new user message (same limit as a task). */
   text: string;
-  /** The definition to go on under; default the original's agent. */
-  agent?: string;
-  /** The model to go on with; default the definition's. */
-  model?: string;
-  /** Default the original's session. */
-  session?: string;
-  delegationId?: string;
-  caller: Caller;
-  options?: DelegationOptions;
 }
 
-/** A message to a running delegation (issue 30): who sends what, and an optional repeat-safe id. */
+/** A message to a running delegation: who sends what, and an optional repeat-safe id. */
 export interface SendRequest {
   text: string;
   from: string | null;
@@ -95,7 +90,7 @@ export interface StartedDelegation {
 /** A delegation's state as the facade answers it: the workflow's, and where its tools run. */
 export interface DelegationDetail extends DelegationState {
   /**
-   * The workspace tool queue its model calls, tools and hooks run on (issue 16, from the memo);
+   * The workspace tool queue its model calls, tools and hooks run on (from the memo);
    * null when they run on the shared task queue. The Temporal facade always sets it; answers
    * built without it (older API stubs) leave it out.
    */
@@ -148,7 +143,7 @@ export interface ListFilter {
   status?: DelegationStatus;
   /** Only those this user started (the memo's owner): the MCP door's listings of a caller's tasks. */
   owner?: string;
-  /** Only the runs of this schedule (the DeputySchedule search attribute, src/schedules). */
+  /** Only the runs of this schedule (the DeputySchedule search attribute, src/temporal/schedules). */
   schedule?: string;
 }
 
@@ -158,13 +153,13 @@ export interface DecideRequest {
   decision: CardDecisionKind;
   reason?: string;
   decidedBy?: string | null;
-  /** Issue 30: the text in the tool's place (`answer`), a grant, edited arguments (`approve`). */
+  /** The text in the tool's place (`answer`), a grant, edited arguments (`approve`). */
   answer?: string;
   allow?: 'delegation' | 'session';
   arguments?: Record<string, unknown>;
   /**
    * The permission mode the deciding door serves under (`deputy mcp serve --mode`): a decision
-   * beyond it is refused `forbidden` (src/temporal/decision-ceiling.ts). Absent: no ceiling.
+   * beyond it is refused `forbidden` (src/temporal/delegations/cards/decision-ceiling.ts). Absent: no ceiling.
    */
   ceiling?: PermissionMode;
 }
@@ -209,13 +204,13 @@ export interface Delegations {
    */
   fork(delegationId: string, request: ForkRequest): Promise<StartedDelegation>;
   /**
-   * Continues a completed, failed or stopped delegation with a new message (issue 30): a new
+   * Continues a completed, failed or stopped delegation with a new message: a new
    * delegation from its whole transcript (read from its history; no tool runs again) and the
    * message. `conflict` while it still runs (send it a message instead); `not-found`, `invalid`.
    */
   resume(delegationId: string, request: ResumeRequest): Promise<StartedDelegation>;
   /**
-   * Sends a running delegation a message its model gets at the next round boundary (issue 30);
+   * Sends a running delegation a message its model gets at the next round boundary;
    * answers the queued message. `conflict` once it finished, `invalid` for a blank or too long
    * text, `unavailable` when no worker runs to take it.
    */
@@ -246,7 +241,7 @@ export interface Delegations {
    */
   decide(cardId: string, request: DecideRequest): Promise<DecideOutcome>;
   /**
-   * Revokes grant `n` of a running delegation (issue 30): later calls it covered ask again.
+   * Revokes grant `n` of a running delegation: later calls it covered ask again.
    * `not-found` for no such grant or one already revoked, `conflict` once it finished,
    * `unavailable` when no worker runs to answer.
    */

@@ -11,7 +11,7 @@ import {
   SESSION_ATTRIBUTE,
   STATUS_ATTRIBUTE,
   TOKENS_ATTRIBUTE,
-} from '../../shared/search-attributes.js';
+} from '../../shared/workflow-contract/search-attributes.js';
 import { effectiveStatus } from './status.js';
 import type { DelegationOrigin, DelegationSummary } from './types.js';
 

@@ -1,5 +1,5 @@
 /**
- * Sessions over the Temporal client (RUN-7). A session workflow answers the same state, events
+ * Sessions over the Temporal client. A session workflow answers the same state, events
  * and card messages as a delegation, under its session id, so reading, stopping and deciding go
  * through the Delegations facade; this module adds starting (start.ts), messaging (send.ts) and
  * listing sessions, each call first making sure the id names a session (handle.ts). Like that
@@ -21,7 +21,7 @@ export interface SessionsOptions {
   /** Task queue sessions (and so their children) run on. Default TASK_QUEUE. */
   taskQueue?: string;
   /**
-   * The workspace's tool queue (issue 16): the session's and its children's model calls, tools
+   * The workspace's tool queue: the session's and its children's model calls, tools
    * and hooks run on it. Recorded in the input and memo. Default null: all on `taskQueue`.
    */
   toolQueue?: string | null;

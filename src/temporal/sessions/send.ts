@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
-import { sessionMessageSignal } from '../../shared/messages.js';
+import { sessionMessageSignal } from '../../shared/workflow-contract/messages.js';
 import type { SessionMessage } from '../../shared/session.js';
 import { describe } from '../delegations/lookup.js';
-import { signalOnce } from '../delegations/signal-once.js';
+import { signalOnce } from '../calls/signal-once.js';
 import type { SessionHandleOf } from './handle.js';
 import type { Sessions } from './types.js';
 

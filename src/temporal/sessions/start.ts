@@ -8,10 +8,10 @@ import type { Client, WorkflowStartOptions } from '@temporalio/client';
 import { DeputyError } from '../../errors.js';
 import { assertValidCallerMode } from '../caller-mode.js';
 import { firstLine } from '../../shared/delegation.js';
-import { initialSearchAttributes } from '../../shared/search-attributes.js';
+import { initialSearchAttributes } from '../../shared/workflow-contract/search-attributes.js';
 import { MAIN_AGENT, sessionWorkflowId, type SessionInput } from '../../shared/session.js';
-import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/tool-queue.js';
-import { staticSummaryOf } from '../../shared/workflow-summary.js';
+import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/workflow-contract/tool-queue.js';
+import { staticSummaryOf } from '../../shared/workflow-contract/workflow-summary.js';
 import {
   DEFAULT_SESSION,
   assertValidAgentName,

@@ -1,7 +1,7 @@
-/** What a session carries into its next run when it continues-as-new (RUN-9). */
+/** What a session carries into its next run when it continues-as-new. */
 import type { SessionMessage } from '../../shared/session.js';
 import type { SessionTask } from '../../shared/delegation.js';
-import type { CarriedState } from '../carried-state.js';
+import type { CarriedState } from '../continue-as-new/carried-state.js';
 
 export interface SessionCarried {
   run: CarriedState;

@@ -1,5 +1,5 @@
 /**
- * Grants for the rest of a session (issue 30) reach the children already running: whenever the
+ * Grants for the rest of a session reach the children already running: whenever the
  * session records or revokes one, it sends every running Task child the whole list (a
  * `sessionGrants` signal, which replaces the child's copy). Children started later get the list
  * in their input. Sandbox code.
@@ -8,7 +8,7 @@
  * session grants existed ever did, so such histories record no signal here.
  */
 import { condition, getExternalWorkflowHandle, isCancellation, log } from '@temporalio/workflow';
-import { sessionGrantsSignal } from '../../shared/grant-messages.js';
+import { sessionGrantsSignal } from '../../shared/cards/grant-messages.js';
 import type { OpenSession } from './state.js';
 
 /** Starts the loop; it runs as long as the session's run does. */

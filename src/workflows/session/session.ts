@@ -1,29 +1,27 @@
 /**
- * The session workflow (RUN-7): a main agent that takes user messages one at a time, answers
+ * The session workflow: a main agent that takes user messages one at a time, answers
  * each with the same rounds as a delegation (rounds.ts), and hands work to subagents with Task
  * (task-tools.ts), as child delegation workflows that report back here. Stopping it stops every
  * child it started and settles all their cards as denied. Sandbox code.
  */
 import {
-  allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
   condition,
   ContinueAsNew,
-  continueAsNew,
   isCancellation,
 } from '@temporalio/workflow';
-import type { ResolvedAgent } from '../../activities/types.js';
 import type { DelegationResult } from '../../shared/delegation.js';
-import { FAILURE_TYPES } from '../../shared/failures.js';
+import { FAILURE_TYPES } from '../../shared/workflow-contract/failures.js';
 import type { SessionInput } from '../../shared/session.js';
-import type { ToolQueueInput } from '../../shared/tool-queue.js';
-import { activitiesWith, RESOLVE_AGENT, workspaceQueue } from '../activity-options.js';
-import { cardDeadlinesFor, type SettleCard } from '../card-deadlines.js';
+import type { ToolQueueInput } from '../../shared/workflow-contract/tool-queue.js';
+import { workspaceQueue } from '../activity-options.js';
+import { cardDeadlinesFor, type SettleCard } from '../cards/card-deadlines.js';
 import { askCompactionPatchFirst, compactIfDue } from '../compaction.js';
 import type { DelegationRun } from '../delegation-run.js';
 import { failureNotice } from '../failure-notice.js';
-import { historyNearLimit } from '../history-limit.js';
+import { handOverWhenIdle } from '../continue-as-new/hand-over.js';
+import { historyNearLimit } from '../continue-as-new/history-limit.js';
 import { runRounds, type RoundsEnd } from '../rounds.js';
 import { denyPendingOnStop } from '../run-handlers.js';
 import type { SessionCarried } from './carried.js';
@@ -32,20 +30,20 @@ import { openSession, registerSessionHandlers, type OpenSession } from './state.
 import { cancelTask, taskTools } from './task-tools.js';
 import { publish } from '../visibility.js';
 import { showAsSession } from '../details.js';
+import { resolveAgentNow } from '../resolve-agent.js';
 
 /** How long a stopping session waits for its children to confirm they stopped. */
 const CHILDREN_STOP_WAIT = '2 minutes';
 
 /**
  * One session. `carried` is set only by continue-as-new, never by a client. With a `toolQueue`
- * (issue 16) its workspace-bound activities run there, and its children inherit it.
+ * its workspace-bound activities run there, and its children inherit it.
  */
 export async function session(
   input: SessionInput & ToolQueueInput,
   carried?: SessionCarried,
 ): Promise<DelegationResult> {
   const toolQueue = workspaceQueue(input);
-  const { resolveAgent } = activitiesWith(RESOLVE_AGENT, 'resolve main agent', toolQueue);
   const open = openSession(input, carried);
   const { run, tasks } = open;
   showAsSession(run, {
@@ -58,14 +56,9 @@ export async function session(
   broadcastSessionGrants(open);
   askCompactionPatchFirst();
   try {
-    const resolved: ResolvedAgent =
+    const resolved =
       run.resolved ??
-      (await resolveAgent({
-        agent: input.agent,
-        caller: input.caller,
-        asSession: true,
-        ...(input.options.callerMode === undefined ? {} : { callerMode: input.options.callerMode }),
-      }));
+      (await resolveAgentNow(input, 'resolve main agent', toolQueue, { asSession: true }));
     run.recordResolved(resolved, cardDeadlinesFor(resolved.snapshot.cardDeadlines, {}));
     const workflowCall = taskTools({ input, run, resolved, tasks, finishTask: open.finishTask });
     for (;;) {
@@ -80,7 +73,7 @@ export async function session(
         outOfTurns: () => run.outOfTurns(since),
         maxTokens: resolved.snapshot.limits.maxTokens,
         async betweenRounds() {
-          // As a delegation does (issue 30): the patch marker is asked only when one is due, so
+          // As a delegation does: the patch marker is asked only when one is due, so
           // a session history recorded before sessions compacted replays unchanged.
           await compactIfDue(run, resolved, toolQueue);
           await handOverIfLong(open, since);
@@ -132,20 +125,22 @@ function recordAnswer(run: DelegationRun, end: RoundsEnd): void {
 /** Continues as new when history nears its limit, once every handler has finished. */
 async function handOverIfLong(open: OpenSession, inMessageSince: number | null): Promise<void> {
   if (!historyNearLimit()) return;
-  await condition(allHandlersFinished);
-  // The first message is in the transcript or the inbox by now: the next run must not add it.
-  const next: SessionInput & ToolQueueInput = { ...open.input };
-  delete next.message;
-  await continueAsNew<typeof session>(next, {
-    run: open.run.carryOver(),
-    tasks: open.tasks.carryOver(),
-    inbox: open.inbox,
-    messageStartedAtRound: inMessageSince,
+  await handOverWhenIdle<typeof session>(() => {
+    // The first message is in the transcript or the inbox by now: the next run must not add it.
+    const next: SessionInput & ToolQueueInput = { ...open.input };
+    delete next.message;
+    const carried: SessionCarried = {
+      run: open.run.carryOver(),
+      tasks: open.tasks.carryOver(),
+      inbox: open.inbox,
+      messageStartedAtRound: inMessageSince,
+    };
+    return [next, carried];
   });
 }
 
 /**
- * A stop (RUN-5 for every child too) or a failure: the children are stopped and, on a stop, the
+ * A stop (of every child too) or a failure: the children are stopped and, on a stop, the
  * pending cards denied, itself not cancellable. A stop returns the result; a failure throws.
  */
 async function endSession(

@@ -8,10 +8,13 @@
 import { setHandler, workflowInfo } from '@temporalio/workflow';
 import type { DelegationInput, DelegationResult, SessionTask } from '../../shared/delegation.js';
 import { addUsage, emptyUsage } from '../../shared/delegation.js';
-import { childReportSignal, sessionMessageSignal } from '../../shared/messages.js';
+import {
+  childReportSignal,
+  sessionMessageSignal,
+} from '../../shared/workflow-contract/messages.js';
 import type { SessionInput, SessionMessage, SessionState } from '../../shared/session.js';
-import type { ToolQueueInput } from '../../shared/tool-queue.js';
-import type { SettleCard } from '../card-deadlines.js';
+import type { ToolQueueInput } from '../../shared/workflow-contract/tool-queue.js';
+import type { SettleCard } from '../cards/card-deadlines.js';
 import { DelegationRun } from '../delegation-run.js';
 import { showDetails } from '../details.js';
 import { registerRunHandlers } from '../run-handlers.js';
@@ -99,7 +102,7 @@ export function registerSessionHandlers(session: OpenSession): SettleCard {
       return;
     }
     if (report.kind === 'grant') {
-      // A child's card approved for the rest of the session (issue 30): the session's grant now.
+      // A child's card approved for the rest of the session: the session's grant now.
       run.grants.adopt(report.grant, report.taskId);
       return;
     }

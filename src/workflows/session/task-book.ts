@@ -1,5 +1,5 @@
 /**
- * A session's children (RUN-7): every delegation its Task started, kept current by the
+ * A session's children: every delegation its Task started, kept current by the
  * children's own reports. Sandbox code: deterministic, no I/O.
  */
 import type { DelegationResult } from '../../shared/delegation.js';

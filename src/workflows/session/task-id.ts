@@ -1,5 +1,5 @@
 /**
- * A Task's id without a random number (issue 32). The workflow's random numbers are one sequence
+ * A Task's id without a random number. The workflow's random numbers are one sequence
  * shared with everything that draws from it in the sandbox, and a traced worker's span ids do:
  * an id drawn from it would differ between a traced and an untraced worker replaying the same
  * run, and the child's workflow id with it. Derived instead from the run, the round and the call,

@@ -1,5 +1,5 @@
 /**
- * A session's delegation tools (RUN-7), run by the session workflow itself: `Task` starts a
+ * A session's delegation tools, run by the session workflow itself: `Task` starts a
  * child delegation workflow, `TaskOutput` reads (or waits for) what its reports said, `TaskStop`
  * cancels it. No activity: starting, waiting and cancelling are workflow commands, recorded in
  * the session's history. Sandbox code.
@@ -11,7 +11,7 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { ResolvedAgent, ToolOutcome } from '../../activities/types.js';
+import type { ResolvedAgent, ToolOutcome } from '../../shared/workflow-contract/activities.js';
 import {
   TASK_OUTPUT_DEFAULT_WAIT_MS,
   TASK_OUTPUT_MAX_WAIT_MS,
@@ -26,13 +26,13 @@ import {
   type DelegationResult,
   type FinishedStatus,
 } from '../../shared/delegation.js';
-import { initialSearchAttributes } from '../../shared/search-attributes.js';
+import { initialSearchAttributes } from '../../shared/workflow-contract/search-attributes.js';
 import type { SessionInput } from '../../shared/session.js';
 import type { SessionTask } from '../../shared/delegation.js';
 import type { Grant } from '../../shared/policy-contract.js';
-import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/tool-queue.js';
+import { TOOL_QUEUE_MEMO, type ToolQueueInput } from '../../shared/workflow-contract/tool-queue.js';
 import { toolFailureText } from '../../shared/tools/tool-contract.js';
-import { staticSummaryOf } from '../../shared/workflow-summary.js';
+import { staticSummaryOf } from '../../shared/workflow-contract/workflow-summary.js';
 import { delegation } from '../delegation.js';
 import type { DelegationRun } from '../delegation-run.js';
 import { causeOf } from '../failure-notice.js';
@@ -140,7 +140,7 @@ interface ChildTask {
   model: string;
 }
 
-/** The child's input: the session's caller (roles travel, POL-4) and workspace, never more. */
+/** The child's input: the session's caller (its roles travel) and workspace, never more. */
 function childInputOf(
   context: TaskToolsContext,
   child: ChildTask,
@@ -151,16 +151,16 @@ function childInputOf(
     agent: child.agent,
     task: child.prompt,
     session: input.sessionId,
-    // Roles travel (POL-4): the child resolves under the session's caller, never more.
+    // Roles travel: the child resolves under the session's caller, never more.
     caller: input.caller,
     options: {
       ...(input.options.unattended === undefined ? {} : { unattended: input.options.unattended }),
-      // The caller's ceiling travels too (issue 29): a child never runs wider than its caller.
+      // The caller's ceiling travels too: a child never runs wider than its caller.
       ...(input.options.callerMode === undefined ? {} : { callerMode: input.options.callerMode }),
       background: child.background,
     },
     parent: { sessionId: input.sessionId, workflowId: workflowInfo().workflowId },
-    // Grants for the rest of the session (issue 30); only when there are any, so a child
+    // Grants for the rest of the session; only when there are any, so a child
     // started before any grant is started with the same input as before.
     ...sessionGrantsOf(context.run),
     ...(child.model === '' ? {} : { model: child.model }),
@@ -254,7 +254,7 @@ async function stopTask(
 }
 
 /**
- * Asks a child to stop (RUN-5 in the child: its cards are denied, it closes as `stopped` and
+ * Asks a child to stop (in the child: its cards are denied, it closes as `stopped` and
  * reports so). A child that is already gone without a report is settled here.
  */
 export async function cancelTask(

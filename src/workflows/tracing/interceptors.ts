@@ -1,5 +1,5 @@
 /**
- * The workflow interceptors of a traced worker (issue 32). Sandbox code, bundled only into a
+ * The workflow interceptors of a traced worker. Sandbox code, bundled only into a
  * traced worker's workflows (src/tracing/worker-tracing.ts); an untraced worker's bundle has none
  * of it.
  *

@@ -1,5 +1,5 @@
 /**
- * The tracer of a traced worker's workflows (issue 32), on `@opentelemetry/api` alone. Sandbox code.
+ * The tracer of a traced worker's workflows, on `@opentelemetry/api` alone. Sandbox code.
  *
  * Temporal's workflow interceptors make their spans with OpenTelemetry's SDK, and the sandbox gives
  * every run its own module cache: each run evaluated the SDK again (its tracer provider, its

@@ -1,5 +1,5 @@
 /**
- * deputy's own spans in the workflow (issue 32): one per tool call a model turn asks for (its
+ * deputy's own spans in the workflow: one per tool call a model turn asks for (its
  * verdict, its card), and one per wait on a card (opened to decided, and by whom). Sandbox code.
  *
  * They are made only in a traced worker's bundle, whose interceptors (./interceptors.ts) turn
@@ -10,7 +10,7 @@
  * Nothing here records commands, so traced and untraced workers replay each other's runs.
  */
 import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import type { ToolOutcome } from '../../activities/types.js';
+import type { ToolOutcome } from '../../shared/workflow-contract/activities.js';
 import type { PlannedCall } from '../tool-calls.js';
 
 let tracer: Tracer | null = null;

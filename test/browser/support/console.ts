@@ -194,7 +194,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   );
 }
 
-/** Screenshots for the issue's note and for a failing run: .deputy/screenshots/<name>.png. */
+/** Screenshots for docs/console.md and for a failing run: .deputy/screenshots/<name>.png. */
 export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(PROJECT_ROOT, '.deputy', 'screenshots', `${name}.png`);
   await page.screenshot({ path, fullPage: false });

@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
 import { inject } from 'vitest';
-import { createAgentResolver } from '../../../src/agent-resolver.js';
+import { createAgentResolver } from '../../../src/worker/agent-resolver.js';
 import { loadConfig, PROJECT_ROOT } from '../../../src/config/load.js';
 import { type DeputyConfig } from '../../../src/config/schema.js';
 import {
@@ -23,7 +23,7 @@ import type { Caller } from '../../../src/shared/caller.js';
 import { ANONYMOUS_CALLER } from '../../../src/shared/caller.js';
 import type { DelegationOptions } from '../../../src/shared/delegation.js';
 import { fixedConfig } from '../../../src/config/live-config.js';
-import { createMcpRuntime, type McpRuntime } from '../../../src/mcp/mcp-runtime.js';
+import { createMcpRuntime, type McpRuntime } from '../../../src/mcp-client/mcp-runtime.js';
 import { createDelegations, type Delegations } from '../../../src/temporal/delegations/facade.js';
 import { createSessions, type Sessions } from '../../../src/temporal/sessions/facade.js';
 import { ensureTemporalCli } from '../../../src/servers/dev/temporal-cli.js';
@@ -31,7 +31,7 @@ import {
   createDeputyWorker,
   TRACED_WORKFLOW_BUNDLE,
   WORKFLOW_BUNDLE,
-} from '../../../src/worker.js';
+} from '../../../src/worker/worker.js';
 import type { delegation } from '../../../src/workflows/index.js';
 
 // Worker INFO lines would bury test output; warnings and errors still show.

@@ -1,5 +1,5 @@
 /**
- * Agents for the richer decisions (issue 30). `echo` asks to write note.txt (`confirm`: a card)
+ * Agents for the richer decisions. `echo` asks to write note.txt (`confirm`: a card)
  * and answers with the result it got, so a test reads what the model was told.
  */
 export const echoAgent = {

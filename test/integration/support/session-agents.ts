@@ -1,5 +1,5 @@
 /**
- * Agents for the session suites (issue 10): a scripted main agent `lead` that hands work to a
+ * Agents for the session suites: a scripted main agent `lead` that hands work to a
  * `reader` (foreground) and a `writer` whose write opens a card (`confirm`). Each suite picks
  * the lead script it needs; every model here is scripted.
  */

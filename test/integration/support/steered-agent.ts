@@ -1,4 +1,4 @@
-/** A scripted agent for steering and revival tests (issue 30). */
+/** A scripted agent for steering and revival tests. */
 
 /** Asks before its one bash call (default approval mode), then echoes what it was told last. */
 export const steeredAgent = {

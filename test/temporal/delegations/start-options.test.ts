@@ -10,7 +10,7 @@ import {
   DELEGATION_ID_ATTRIBUTE,
   FORKED_FROM_ATTRIBUTE,
   SESSION_ATTRIBUTE,
-} from '../../../src/shared/search-attributes.js';
+} from '../../../src/shared/workflow-contract/search-attributes.js';
 
 const request: StartDelegationRequest = {
   agent: 'reviewer',

@@ -1,5 +1,5 @@
 /**
- * Typed calls for the agent routes (API-1 to API-4, src/api/agents/routes.ts) and for starting a
+ * Typed calls for the agent routes (src/api/agents/routes.ts) and for starting a
  * delegation of one agent. One small function per route, so any page can use them. Shapes come
  * from the server's own schemas (type-only), never retyped here.
  */
@@ -21,7 +21,7 @@ export type AgentLevel = AgentSummary['level'];
 export type WritableLevel = NonNullable<DuplicateAgentBody['level']>;
 export type { AgentList, AgentMutation, DelegationStarted, Revision, RevisionText };
 
-/** The levels in the order the console shows them (DEF-3). */
+/** The levels in the order the console shows them. */
 export const AGENT_LEVELS: readonly AgentLevel[] = ['builtin', 'user', 'project', 'ecosystem'];
 
 /** `?level=`: a name may exist at several levels, and the path alone means the effective one. */

@@ -20,7 +20,7 @@ export type CardStreamData = { [E in CardStreamEvent as E['event']]: E['data'] }
 export type DecisionKind = 'approve' | 'deny' | 'answer';
 
 /**
- * Issue 30's richer decisions: `answer` (with decision 'answer') is the tool's result in its
+ * Richer decisions: `answer` (with decision 'answer') is the tool's result in its
  * place; `allow` and `arguments` go with 'approve' (the rest of this delegation, edited arguments).
  */
 export interface DecisionExtras {

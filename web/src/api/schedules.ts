@@ -1,5 +1,5 @@
 /**
- * Typed calls for schedules (issue 32, src/api/schedules/routes.ts): list, read, create, pause,
+ * Typed calls for schedules (src/api/schedules/routes.ts): list, read, create, pause,
  * resume, trigger and delete. Shapes are the server's own (type-only imports).
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * Typed calls for one session (RUN-7, src/api/sessions/routes.ts): its state, its event stream,
+ * Typed calls for one session (src/api/sessions/routes.ts): its state, its event stream,
  * a message to it and stop. The listing stays in delegations.ts (`listSessions`), beside the
  * delegations it filters. Shapes are the server's own (type-only imports).
  */

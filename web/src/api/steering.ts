@@ -1,5 +1,5 @@
 /**
- * Typed calls for guiding a delegation (issue 30): a message to a running one
+ * Typed calls for guiding a delegation: a message to a running one
  * (`POST /delegations/:id/messages`), a finished one resumed with a new message
  * (`POST /delegations/:id/resume`), and a grant revoked (`DELETE /delegations/:id/grants/:n`).
  * Shapes are the server's own (type-only imports).

@@ -14,7 +14,7 @@ import {
   type DelegationFilter,
   type DelegationSummary,
 } from '../api/delegations';
-import type { ApprovalCard, DelegationEvent } from '../api/types';
+import type { ApprovalCard, DelegationEvent, DelegationView } from '../api/types';
 import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
 import { DetailHeader } from './delegations/DetailHeader';
@@ -26,6 +26,7 @@ import { useDelegationEvents, type EventsState } from './delegations/use-delegat
 import { usePolled } from './delegations/use-polled';
 import { CardView } from './inbox/CardView';
 import { useNow } from './inbox/time';
+import { SettledNotes } from './inbox/SettledNotes';
 import { useCardDecisions, type SettledNote } from './inbox/use-card-decisions';
 import './inbox/inbox.css';
 import './delegations/delegations.css';
@@ -62,24 +63,7 @@ export function DelegationDetailPage() {
   const id = useParams().id ?? '';
   const { tokenGeneration } = useSettings();
   const events = useDelegationEvents(id, tokenGeneration);
-  const key = `${tokenGeneration}/${id}`;
-  // A finished delegation changes no more; until then each event may have changed its state.
-  const finished = events.stream === 'finished';
-  const state = usePolled(
-    (signal) => getDelegation(id, signal),
-    key,
-    finished ? FINISHED_REFRESH_MS : STATE_REFRESH_MS,
-    events.events.length,
-  );
-  // The state has no task or start time: the listing has them (filtered to narrow the search).
-  const listFilter =
-    state.value === null ? null : { session: state.value.session, agent: state.value.agent };
-  const summary = usePolled(
-    (signal) => (listFilter === null ? Promise.resolve(null) : listedRow(id, listFilter, signal)),
-    `${key}/${listFilter?.session ?? ''}/${listFilter?.agent ?? ''}`,
-    finished ? FINISHED_REFRESH_MS : STATE_REFRESH_MS * 2,
-    finished,
-  );
+  const { state, summary } = useDelegationState(id, tokenGeneration, events);
   const [notes, setNotes] = useState<SettledNote[]>([]);
   const [stopNote, setStopNote] = useState<string | null>(null);
   const onSettled = useCallback(
@@ -95,28 +79,12 @@ export function DelegationDetailPage() {
     forbidden ? (state.value?.pendingCards ?? []) : pendingCards(events.events)
   ).filter((card) => !settledHere.has(card.id));
 
-  if (state.value === null) {
-    if (state.error instanceof ApiError && state.error.status === 404) {
-      return (
-        <main className="page">
-          <h1>No such delegation</h1>
-          <p className="banner warning">No delegation has the id {id}.</p>
-        </main>
-      );
-    }
-    return (
-      <main className="page">
-        <h1>Delegation {id}</h1>
-        <ErrorBanner error={state.error} />
-        {state.error === null ? <Loading what="the delegation" /> : null}
-      </main>
-    );
-  }
+  if (state.value === null) return <NotShown id={id} error={state.error} />;
 
   const finishedEvent = events.events.find((event) => event.type === 'finished');
-  // Steering and resuming act as its owner: a caller shown a summary may do neither (issue 30).
+  // Steering and resuming act as its owner: a caller shown a summary may do neither.
   const owned = state.value.withheld === undefined;
-  const ended = finished || ENDED.has(state.value.status);
+  const ended = events.stream === 'finished' || ENDED.has(state.value.status);
   const grants = state.value.grants ?? [];
   return (
     <main className="page delegation-page">
@@ -130,36 +98,10 @@ export function DelegationDetailPage() {
         }}
       />
       <ErrorBanner error={state.error} />
-      {state.value.withheld === undefined ? null : (
-        <p role="status" className="banner warning">
-          Summary only: reading this delegation&apos;s transcript, tool results and answers needs
-          the admin role or being the user who started it. You see its state and the cards you may
-          decide.
-        </p>
-      )}
-      {state.value.partial === undefined ? null : (
-        <p role="status" className="banner warning">
-          Partial state: {state.value.partial}. Its decided cards, transcript and usage are not
-          known from here (not empty); this page asks again.
-        </p>
-      )}
-      {stopNote === null ? null : (
-        <p role="status" className="banner info">
-          {stopNote}
-        </p>
-      )}
+      <StateBanners state={state.value} stopNote={stopNote} />
       <section aria-labelledby="pending-heading">
         <h2 id="pending-heading">Waiting for a decision ({pending.length})</h2>
-        <div aria-live="polite">
-          {notes.map((note) => (
-            <p
-              key={note.card.id}
-              className={`banner ${note.tone === 'warning' ? 'warning' : 'info'}`}
-            >
-              <code>{note.card.tool}</code>: {note.message}
-            </p>
-          ))}
-        </div>
+        <SettledNotes notes={notes} />
         {pending.length === 0 ? (
           <p className="empty">No card of this delegation is waiting.</p>
         ) : (
@@ -190,24 +132,100 @@ export function DelegationDetailPage() {
         />
       ) : null}
       {owned && ended ? <ResumeForm key={`resume-${id}`} delegationId={id} /> : null}
-      <section aria-labelledby="timeline-heading">
-        <div className="timeline-bar">
-          <h2 id="timeline-heading">Timeline</h2>
-          <StreamStatus events={events} />
-        </div>
-        {forbidden ? (
-          <p className="empty">Not allowed: {events.problem}</p>
-        ) : events.events.length === 0 ? (
-          events.stream === 'connecting' ? (
-            <Loading what="the events" />
-          ) : (
-            <p className="empty">No events yet.</p>
-          )
-        ) : (
-          <Timeline events={events.events} />
-        )}
-      </section>
+      <TimelineSection events={events} />
     </main>
+  );
+}
+
+/**
+ * The delegation's state, re-read on each event, and its row in the listing (the state has no
+ * task or start time: the listing has them, filtered to narrow the search).
+ */
+function useDelegationState(id: string, tokenGeneration: number, events: EventsState) {
+  const key = `${tokenGeneration}/${id}`;
+  // A finished delegation changes no more; until then each event may have changed its state.
+  const finished = events.stream === 'finished';
+  const state = usePolled(
+    (signal) => getDelegation(id, signal),
+    key,
+    finished ? FINISHED_REFRESH_MS : STATE_REFRESH_MS,
+    events.events.length,
+  );
+  const listFilter =
+    state.value === null ? null : { session: state.value.session, agent: state.value.agent };
+  const summary = usePolled(
+    (signal) => (listFilter === null ? Promise.resolve(null) : listedRow(id, listFilter, signal)),
+    `${key}/${listFilter?.session ?? ''}/${listFilter?.agent ?? ''}`,
+    finished ? FINISHED_REFRESH_MS : STATE_REFRESH_MS * 2,
+    finished,
+  );
+  return { state, summary };
+}
+
+/** Before the state is read: no such delegation (404), the error, or loading. */
+function NotShown({ id, error }: { id: string; error: unknown }) {
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <main className="page">
+        <h1>No such delegation</h1>
+        <p className="banner warning">No delegation has the id {id}.</p>
+      </main>
+    );
+  }
+  return (
+    <main className="page">
+      <h1>Delegation {id}</h1>
+      <ErrorBanner error={error} />
+      {error === null ? <Loading what="the delegation" /> : null}
+    </main>
+  );
+}
+
+/** What the state leaves out (a summary, a partial read), and what Stop answered. */
+function StateBanners({ state, stopNote }: { state: DelegationView; stopNote: string | null }) {
+  return (
+    <>
+      {state.withheld === undefined ? null : (
+        <p role="status" className="banner warning">
+          Summary only: reading this delegation&apos;s transcript, tool results and answers needs
+          the admin role or being the user who started it. You see its state and the cards you may
+          decide.
+        </p>
+      )}
+      {state.partial === undefined ? null : (
+        <p role="status" className="banner warning">
+          Partial state: {state.partial}. Its decided cards, transcript and usage are not known from
+          here (not empty); this page asks again.
+        </p>
+      )}
+      {stopNote === null ? null : (
+        <p role="status" className="banner info">
+          {stopNote}
+        </p>
+      )}
+    </>
+  );
+}
+
+function TimelineSection({ events }: { events: EventsState }) {
+  return (
+    <section aria-labelledby="timeline-heading">
+      <div className="timeline-bar">
+        <h2 id="timeline-heading">Timeline</h2>
+        <StreamStatus events={events} />
+      </div>
+      {events.stream === 'forbidden' ? (
+        <p className="empty">Not allowed: {events.problem}</p>
+      ) : events.events.length === 0 ? (
+        events.stream === 'connecting' ? (
+          <Loading what="the events" />
+        ) : (
+          <p className="empty">No events yet.</p>
+        )
+      ) : (
+        <Timeline events={events.events} />
+      )}
+    </section>
   );
 }
 

@@ -34,59 +34,18 @@ export function InboxPage() {
   // Cards chosen for one decision together; a card that left the list leaves the choice too.
   const [batchIds, setBatchIds] = useState<string[]>([]);
   const batched = cards.filter((card) => batchIds.includes(card.id));
-  // After a decision by keys, the decided card leaves and takes the focus with it: hand the
-  // focus to the card now selected in its place, so the next key works at once.
-  const refocus = useRef(false);
+  const keyed = useKeyDecisions(cards, selection, decisions);
   const selectedId = selection.card?.id;
-  useEffect(() => {
-    if (!refocus.current) return;
-    const active = document.activeElement;
-    if (active !== null && active !== document.body && active.isConnected) return;
-    refocus.current = false;
-    if (selectedId !== undefined) document.getElementById(cardDomId(selectedId))?.focus();
-  }, [selectedId, cards]);
-
-  const keyed: CardDecisions = {
-    ...decisions,
-    decide: (card, kind, extras) => {
-      refocus.current = true;
-      return decisions.decide(card, kind, extras);
-    },
-  };
-  useInboxKeys({
-    move: (step) => {
-      const next = cards[selection.index + step];
-      if (next !== undefined) focusCard(next.id);
-    },
-    approve: () => {
-      if (selection.card !== undefined) void keyed.decide(selection.card, 'approve');
-    },
-    deny: () => {
-      if (selection.card !== undefined)
-        document.getElementById(reasonInputId(selection.card.id))?.focus();
-    },
-  });
 
   return (
     <main className="page inbox-page">
       <h1>Approvals</h1>
       <div className="toolbar">
-        <label htmlFor="inbox-session">Session</label>
-        <select
-          id="inbox-session"
-          value={session}
-          onChange={(event) => {
-            const next = event.target.value;
-            setParams(next === '' ? {} : { session: next });
-          }}
-        >
-          <option value="">All sessions</option>
-          {sessions.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
-        </select>
+        <SessionFilter
+          session={session}
+          sessions={sessions}
+          onChange={(next) => setParams(next === '' ? {} : { session: next })}
+        />
         <span className="spacer" />
         <ConnectionStatus connection={state.connection} />
       </div>
@@ -138,6 +97,73 @@ export function InboxPage() {
       <SettledLog notes={state.settled} />
     </main>
   );
+}
+
+function SessionFilter({
+  session,
+  sessions,
+  onChange,
+}: {
+  session: string;
+  sessions: string[];
+  onChange: (session: string) => void;
+}) {
+  return (
+    <>
+      <label htmlFor="inbox-session">Session</label>
+      <select id="inbox-session" value={session} onChange={(event) => onChange(event.target.value)}>
+        <option value="">All sessions</option>
+        {sessions.map((name) => (
+          <option key={name} value={name}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+/**
+ * Decisions by keys: j and k move, a approves, d goes to the reason (where Enter denies). The
+ * decided card leaves the list and takes the focus with it: the focus goes to the card now
+ * selected in its place, so the next key works at once. Returns the decisions that note this.
+ */
+function useKeyDecisions(
+  cards: ApprovalCard[],
+  selection: ReturnType<typeof useSelection>,
+  decisions: CardDecisions,
+): CardDecisions {
+  const refocus = useRef(false);
+  const selectedId = selection.card?.id;
+  useEffect(() => {
+    if (!refocus.current) return;
+    const active = document.activeElement;
+    if (active !== null && active !== document.body && active.isConnected) return;
+    refocus.current = false;
+    if (selectedId !== undefined) document.getElementById(cardDomId(selectedId))?.focus();
+  }, [selectedId, cards]);
+
+  const keyed: CardDecisions = {
+    ...decisions,
+    decide: (card, kind, extras) => {
+      refocus.current = true;
+      return decisions.decide(card, kind, extras);
+    },
+  };
+  useInboxKeys({
+    move: (step) => {
+      const next = cards[selection.index + step];
+      if (next !== undefined) focusCard(next.id);
+    },
+    approve: () => {
+      if (selection.card !== undefined) void keyed.decide(selection.card, 'approve');
+    },
+    deny: () => {
+      if (selection.card !== undefined)
+        document.getElementById(reasonInputId(selection.card.id))?.focus();
+    },
+  });
+  return keyed;
 }
 
 function focusCard(cardId: string): void {

@@ -1,5 +1,5 @@
 /**
- * Schedules (issue 32): every deputy schedule with its runs, re-read every few seconds (a run
+ * Schedules: every deputy schedule with its runs, re-read every few seconds (a run
  * shows in visibility a moment after it starts, and Temporal has no stream of schedules), a form
  * to create one, and each schedule's own actions.
  */

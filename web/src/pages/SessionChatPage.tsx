@@ -1,5 +1,5 @@
 /**
- * One session as a chat (RUN-7): what was said and answered, the tasks its agent started and
+ * One session as a chat: what was said and answered, the tasks its agent started and
  * the cards waiting on them inline (decided here as in the inbox), a box to send the next
  * message, and Stop. Live from the session's event stream (`GET /sessions/:id/events`, which
  * carries its tasks' cards too), with its state re-read on each event for the tasks and the
@@ -8,17 +8,18 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiError } from '../api/client';
-import { getSession, sessionEventsPath, stopSession } from '../api/sessions';
-import type { ApprovalCard, DelegationEvent } from '../api/types';
+import { getSession, sessionEventsPath, stopSession, type SessionView } from '../api/sessions';
+import type { ApprovalCard, DelegationEvent, DelegationStatus } from '../api/types';
 import { ErrorBanner, Loading } from '../components/Feedback';
 import { useSettings } from '../components/Settings';
 import { StatusBadge } from './delegations/StatusBadge';
 import { StopButton } from './delegations/StopButton';
-import { useDelegationEvents } from './delegations/use-delegation-events';
+import { useDelegationEvents, type EventsState } from './delegations/use-delegation-events';
 import { usePolled } from './delegations/use-polled';
 import { CardView } from './inbox/CardView';
 import { useNow } from './inbox/time';
-import { useCardDecisions, type SettledNote } from './inbox/use-card-decisions';
+import { SettledNotes } from './inbox/SettledNotes';
+import { useCardDecisions, type CardDecisions, type SettledNote } from './inbox/use-card-decisions';
 import { Conversation } from './sessions/Conversation';
 import { MessageBox } from './sessions/MessageBox';
 import { TasksPanel } from './sessions/TasksPanel';
@@ -50,7 +51,6 @@ export function SessionChatPage() {
   );
   const decisions = useCardDecisions(onSettled);
   const now = useNow();
-  const forbidden = events.stream === 'forbidden';
   const pending = useMemo(() => {
     const settledHere = new Set(notes.map((note) => note.card.id));
     return new Set(
@@ -60,50 +60,22 @@ export function SessionChatPage() {
     );
   }, [events.events, notes]);
 
-  if (state.value === null) {
-    if (state.error instanceof ApiError && state.error.status === 404) {
-      return (
-        <main className="page">
-          <h1>No such session</h1>
-          <p className="banner warning">No session has the id {id}.</p>
-        </main>
-      );
-    }
-    return (
-      <main className="page">
-        <h1>Session {id}</h1>
-        <ErrorBanner error={state.error} />
-        {state.error === null ? <Loading what="the session" /> : null}
-      </main>
-    );
-  }
+  if (state.value === null) return <NotShown id={id} error={state.error} />;
 
   const session = state.value;
   const open = OPEN.has(session.status) && !finished;
   return (
     <main className="page session-page">
-      <header className="detail-title">
-        <h1>
-          Session <code>{session.delegationId}</code>
-        </h1>
-        <StatusBadge
-          status={finished ? (finalStatus(events.events) ?? session.status) : session.status}
-        />
-        <span className="muted">agent {session.agent}</span>
-        <span className="spacer" />
-        {open && session.withheld === undefined ? (
-          <StopButton
-            delegationId={session.delegationId}
-            pendingCards={pending.size}
-            stop={stopSession}
-            noun="session"
-            onStopped={(message) => {
-              setStopNote(message);
-              state.refresh();
-            }}
-          />
-        ) : null}
-      </header>
+      <SessionHeader
+        session={session}
+        status={finished ? (finalStatus(events.events) ?? session.status) : session.status}
+        stoppable={open && session.withheld === undefined}
+        pendingCards={pending.size}
+        onStopped={(message) => {
+          setStopNote(message);
+          state.refresh();
+        }}
+      />
       <ErrorBanner error={state.error} />
       {stopNote === null ? null : (
         <p role="status" className="banner info">
@@ -118,42 +90,14 @@ export function SessionChatPage() {
             {streamText(events.stream, events.problem)}
           </p>
         </div>
-        <div aria-live="polite">
-          {notes.map((note) => (
-            <p
-              key={note.card.id}
-              className={`banner ${note.tone === 'warning' ? 'warning' : 'info'}`}
-            >
-              <code>{note.card.tool}</code>: {note.message}
-            </p>
-          ))}
-        </div>
-        {forbidden ? (
-          <>
-            <p className="empty">Not allowed: {events.problem}</p>
-            <ul className="card-list">
-              {session.pendingCards.map((card) => (
-                <li key={card.id}>
-                  <CardView card={card} now={now} decisions={decisions} />
-                </li>
-              ))}
-            </ul>
-          </>
-        ) : events.events.length === 0 ? (
-          events.stream === 'connecting' ? (
-            <Loading what="the conversation" />
-          ) : (
-            <p className="empty">Nothing said yet.</p>
-          )
-        ) : (
-          <Conversation
-            events={events.events}
-            agent={session.agent}
-            pending={pending}
-            decisions={decisions}
-            now={now}
-          />
-        )}
+        <SettledNotes notes={notes} />
+        <ConversationBody
+          session={session}
+          events={events}
+          pending={pending}
+          decisions={decisions}
+          now={now}
+        />
         {session.queuedMessages > 0 ? (
           <p className="hint">
             {session.queuedMessages === 1
@@ -174,6 +118,109 @@ export function SessionChatPage() {
         <TasksPanel tasks={session.tasks} />
       </section>
     </main>
+  );
+}
+
+/** The session's id, status and agent, and Stop while it is open to its owner. */
+function SessionHeader({
+  session,
+  status,
+  stoppable,
+  pendingCards,
+  onStopped,
+}: {
+  session: SessionView;
+  status: DelegationStatus;
+  stoppable: boolean;
+  pendingCards: number;
+  onStopped: (message: string) => void;
+}) {
+  return (
+    <header className="detail-title">
+      <h1>
+        Session <code>{session.delegationId}</code>
+      </h1>
+      <StatusBadge status={status} />
+      <span className="muted">agent {session.agent}</span>
+      <span className="spacer" />
+      {stoppable ? (
+        <StopButton
+          delegationId={session.delegationId}
+          pendingCards={pendingCards}
+          stop={stopSession}
+          noun="session"
+          onStopped={onStopped}
+        />
+      ) : null}
+    </header>
+  );
+}
+
+/** Before the state is read: no such session (404), the error, or loading. */
+function NotShown({ id, error }: { id: string; error: unknown }) {
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <main className="page">
+        <h1>No such session</h1>
+        <p className="banner warning">No session has the id {id}.</p>
+      </main>
+    );
+  }
+  return (
+    <main className="page">
+      <h1>Session {id}</h1>
+      <ErrorBanner error={error} />
+      {error === null ? <Loading what="the session" /> : null}
+    </main>
+  );
+}
+
+/**
+ * What was said, with the waiting cards inline; a caller not allowed to read the conversation
+ * sees the cards it may decide (from the state) instead.
+ */
+function ConversationBody({
+  session,
+  events,
+  pending,
+  decisions,
+  now,
+}: {
+  session: SessionView;
+  events: EventsState;
+  pending: ReadonlySet<string>;
+  decisions: CardDecisions;
+  now: number;
+}) {
+  if (events.stream === 'forbidden') {
+    return (
+      <>
+        <p className="empty">Not allowed: {events.problem}</p>
+        <ul className="card-list">
+          {session.pendingCards.map((card) => (
+            <li key={card.id}>
+              <CardView card={card} now={now} decisions={decisions} />
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  }
+  if (events.events.length === 0) {
+    return events.stream === 'connecting' ? (
+      <Loading what="the conversation" />
+    ) : (
+      <p className="empty">Nothing said yet.</p>
+    );
+  }
+  return (
+    <Conversation
+      events={events.events}
+      agent={session.agent}
+      pending={pending}
+      decisions={decisions}
+      now={now}
+    />
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * Sessions (RUN-7): every session the API lists, newest first, re-read every few seconds (the
+ * Sessions: every session the API lists, newest first, re-read every few seconds (the
  * listing comes from Temporal's visibility, which has no stream). Each row opens the session's
  * chat view.
  */

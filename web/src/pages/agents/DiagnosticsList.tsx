@@ -1,4 +1,4 @@
-/** What in a definition did not take effect, and why (DEF-2): one row per diagnostic. */
+/** What in a definition did not take effect, and why: one row per diagnostic. */
 import type { AgentDetail } from '../../api/agents';
 import { Empty } from '../../components/Feedback';
 

@@ -10,7 +10,7 @@ import { LEVEL_HINTS, LEVEL_LABELS } from './levels';
 const TOOLS_SHOWN = 5;
 
 export function toolsSummary(agent: Pick<AgentSummary, 'tools' | 'disallowedTools'>): string {
-  // CAP-1: no `tools` (or `[]`) means every tool the caller's roles permit, not none.
+  // No `tools` (or `[]`) means every tool the caller's roles permit, not none.
   const shown = agent.tools.slice(0, TOOLS_SHOWN).join(', ');
   const more = agent.tools.length > TOOLS_SHOWN ? ` +${agent.tools.length - TOOLS_SHOWN} more` : '';
   const allowed = agent.tools.length === 0 ? 'all tools' : `${shown}${more}`;

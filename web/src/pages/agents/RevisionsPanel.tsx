@@ -1,5 +1,5 @@
 /**
- * Earlier versions of a writable agent (DEF-5), newest first, each restorable after a
+ * Earlier versions of a writable agent, newest first, each restorable after a
  * confirmation. Every save keeps the bytes it replaced, so a revision's time is when that
  * version stopped being current. Only this level's revisions: a restore writes at the
  * revision's own level, and another level's file is another page.
@@ -31,25 +31,12 @@ export function RevisionsPanel({
 }) {
   const { tokenGeneration } = useSettings();
   const key = `${name}\u0000${contentHash}\u0000${tokenGeneration}`;
-  const [loaded, setLoaded] = useState<{ key: string; list?: Revision[]; error?: unknown } | null>(
-    null,
-  );
+  const loaded = useRevisions(name, key);
   const [pending, setPending] = useState<Revision | null>(null);
   /** The revision compared with the current file, if any. */
   const [compared, setCompared] = useState<Revision | null>(null);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<unknown>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    revisions(name, controller.signal).then(
-      (list) => setLoaded({ key, list }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setLoaded({ key, error });
-      },
-    );
-    return () => controller.abort();
-  }, [key, name]);
 
   const restore = (revision: Revision) => {
     setBusy(true);
@@ -67,6 +54,10 @@ export function RevisionsPanel({
       },
     );
   };
+  const askRestore = (revision: Revision) => {
+    setProblem(null);
+    setPending(revision);
+  };
 
   // Keep the last list on screen while a new one loads (after a restore), so nothing jumps.
   const list = loaded?.list?.filter((revision) => revision.level === level);
@@ -77,56 +68,13 @@ export function RevisionsPanel({
       {list === undefined ? null : list.length === 0 ? (
         <Empty>No earlier versions yet: each save keeps the version it replaces here.</Empty>
       ) : (
-        <table className="list revisions">
-          <thead>
-            <tr>
-              <th scope="col">Replaced at</th>
-              <th scope="col">Size</th>
-              <th scope="col">Content</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((revision) => (
-              <tr key={revision.id}>
-                <td>
-                  <time dateTime={revision.createdAt}>{when(revision.createdAt)}</time>
-                </td>
-                <td>{revision.size} bytes</td>
-                <td>
-                  <code>{revision.contentHash.slice(0, 12)}</code>
-                  {revision.contentHash === contentHash ? (
-                    <span className="muted"> (same as now)</span>
-                  ) : null}
-                </td>
-                <td>
-                  <div className="revision-actions">
-                    <button
-                      type="button"
-                      aria-label={`Compare the version replaced at ${when(revision.createdAt)} (${revision.contentHash.slice(0, 12)}) with the current file`}
-                      aria-pressed={compared?.id === revision.id}
-                      onClick={() => setCompared(compared?.id === revision.id ? null : revision)}
-                    >
-                      Compare
-                    </button>
-                    <button
-                      type="button"
-                      aria-label={`Restore the version replaced at ${when(revision.createdAt)} (${revision.contentHash.slice(0, 12)})`}
-                      onClick={() => {
-                        setProblem(null);
-                        setPending(revision);
-                      }}
-                    >
-                      Restore
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <RevisionTable
+          list={list}
+          contentHash={contentHash}
+          compared={compared}
+          onCompare={(revision) => setCompared(compared?.id === revision.id ? null : revision)}
+          onRestore={askRestore}
+        />
       )}
       {compared === null ||
       list?.some((revision) => revision.id === compared.id) !== true ? null : (
@@ -134,10 +82,7 @@ export function RevisionsPanel({
           name={name}
           revision={compared}
           when={when(compared.createdAt)}
-          onRestore={() => {
-            setProblem(null);
-            setPending(compared);
-          }}
+          onRestore={() => askRestore(compared)}
           onClose={() => setCompared(null)}
         />
       )}
@@ -159,6 +104,88 @@ export function RevisionsPanel({
         </p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/** The agent's revisions, read again whenever `key` (name, current hash, token) changes. */
+function useRevisions(name: string, key: string) {
+  const [loaded, setLoaded] = useState<{ key: string; list?: Revision[]; error?: unknown } | null>(
+    null,
+  );
+  useEffect(() => {
+    const controller = new AbortController();
+    revisions(name, controller.signal).then(
+      (list) => setLoaded({ key, list }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setLoaded({ key, error });
+      },
+    );
+    return () => controller.abort();
+  }, [key, name]);
+  return loaded;
+}
+
+function RevisionTable({
+  list,
+  contentHash,
+  compared,
+  onCompare,
+  onRestore,
+}: {
+  list: Revision[];
+  contentHash: string;
+  compared: Revision | null;
+  onCompare: (revision: Revision) => void;
+  onRestore: (revision: Revision) => void;
+}) {
+  return (
+    <table className="list revisions">
+      <thead>
+        <tr>
+          <th scope="col">Replaced at</th>
+          <th scope="col">Size</th>
+          <th scope="col">Content</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((revision) => (
+          <tr key={revision.id}>
+            <td>
+              <time dateTime={revision.createdAt}>{when(revision.createdAt)}</time>
+            </td>
+            <td>{revision.size} bytes</td>
+            <td>
+              <code>{revision.contentHash.slice(0, 12)}</code>
+              {revision.contentHash === contentHash ? (
+                <span className="muted"> (same as now)</span>
+              ) : null}
+            </td>
+            <td>
+              <div className="revision-actions">
+                <button
+                  type="button"
+                  aria-label={`Compare the version replaced at ${when(revision.createdAt)} (${revision.contentHash.slice(0, 12)}) with the current file`}
+                  aria-pressed={compared?.id === revision.id}
+                  onClick={() => onCompare(revision)}
+                >
+                  Compare
+                </button>
+                <button
+                  type="button"
+                  aria-label={`Restore the version replaced at ${when(revision.createdAt)} (${revision.contentHash.slice(0, 12)})`}
+                  onClick={() => onRestore(revision)}
+                >
+                  Restore
+                </button>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

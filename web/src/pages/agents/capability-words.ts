@@ -1,7 +1,7 @@
 /**
  * The one-line explanations the view page gives for each value of a capability dimension. An
  * empty dimension is stated plainly (what the agent does not get), because "undeclared means
- * unreachable" is the rule a reader most needs to see (SPEC CAP-1 to CAP-5, POL-1).
+ * unreachable" is the rule a reader most needs to see.
  */
 import type { AgentSummary } from '../../api/agents';
 

@@ -1,4 +1,4 @@
-/** What each definition level is called on the console, and where its files live (DEF-3). */
+/** What each definition level is called on the console, and where its files live. */
 import type { AgentLevel } from '../../api/agents';
 
 export const LEVEL_LABELS: Record<AgentLevel, string> = {

@@ -1,5 +1,5 @@
 /**
- * What a person allowed for the rest of this delegation (issue 30 grants, from its state): the
+ * What a person allowed for the rest of this delegation (its grants, from its state): the
  * tool, its scope, who granted it from which card, and Revoke (`DELETE
  * /delegations/:id/grants/:n`) while it still covers anything. A revoked grant stays listed.
  */

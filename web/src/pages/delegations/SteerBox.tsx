@@ -61,24 +61,7 @@ export function SteerBox({
   return (
     <section aria-labelledby={`${id}-heading`} className="steer">
       <h2 id={`${id}-heading`}>Messages ({shown.length})</h2>
-      {shown.length === 0 ? (
-        <p className="empty">No message was sent to this delegation.</p>
-      ) : (
-        <ol className="steer-messages">
-          {shown.map((message) => (
-            <li key={message.seq} className="panel">
-              <p className="turn-text">{message.text}</p>
-              <p className="hint">
-                #{message.seq}
-                {message.from === null ? '' : ` from ${message.from}`} ·{' '}
-                {message.deliveredAt === null
-                  ? 'waiting for the next round'
-                  : `delivered before round ${message.deliveredBeforeRound ?? '?'}`}
-              </p>
-            </li>
-          ))}
-        </ol>
-      )}
+      <SentMessages shown={shown} />
       {open ? (
         <form onSubmit={submit} noValidate className="steer-form">
           <div className="field">
@@ -108,5 +91,26 @@ export function SteerBox({
         </form>
       ) : null}
     </section>
+  );
+}
+
+/** The messages sent so far, each waiting or delivered (before which round). */
+function SentMessages({ shown }: { shown: SteeringMessage[] }) {
+  if (shown.length === 0) return <p className="empty">No message was sent to this delegation.</p>;
+  return (
+    <ol className="steer-messages">
+      {shown.map((message) => (
+        <li key={message.seq} className="panel">
+          <p className="turn-text">{message.text}</p>
+          <p className="hint">
+            #{message.seq}
+            {message.from === null ? '' : ` from ${message.from}`} ·{' '}
+            {message.deliveredAt === null
+              ? 'waiting for the next round'
+              : `delivered before round ${message.deliveredBeforeRound ?? '?'}`}
+          </p>
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -83,7 +83,8 @@ function cardIdOf(event: DelegationEvent): string {
 }
 
 function Entry({ event, card }: { event: DelegationEvent; card: ApprovalCard | undefined }) {
-  const item = (kind: string, title: ReactNode, body?: ReactNode, tone = '') => (
+  const { kind, title, body, tone = '' } = entryOf(event, card);
+  return (
     <li className={`timeline-entry kind-${kind}${tone === '' ? '' : ` tone-${tone}`}`}>
       <div className="timeline-head">
         <span className="timeline-title">{title}</span>
@@ -94,148 +95,207 @@ function Entry({ event, card }: { event: DelegationEvent; card: ApprovalCard | u
       {body}
     </li>
   );
+}
+
+/** What an entry shows: its kind (its class), its title, what is below it, and its tone. */
+interface EntryView {
+  kind: string;
+  title: ReactNode;
+  body?: ReactNode;
+  tone?: string;
+}
+
+type EventOf<T extends DelegationEvent['type']> = Extract<DelegationEvent, { type: T }>;
+
+function entryOf(event: DelegationEvent, card: ApprovalCard | undefined): EntryView {
   switch (event.type) {
     case 'started':
-      return item(
-        'started',
-        'Started',
-        <p>
-          {event.agent} on <code>{event.model}</code>
-        </p>,
-      );
-    case 'model-turn':
-      return item(
-        'model-turn',
-        `Model turn ${event.round}`,
-        <>
-          {event.text === '' ? null : <p className="turn-text">{event.text}</p>}
-          {event.toolCalls.length === 0 ? null : (
-            <p className="hint">
-              Asks for:{' '}
-              {event.toolCalls.map((name, index) => (
-                <code key={index} className="chip">
-                  {name}
-                </code>
-              ))}
-            </p>
-          )}
-        </>,
-      );
-    case 'tool-call': {
-      const refused = event.verdict === 'deny' || event.verdict === 'ask:denied';
-      const args = argumentsOf(event, card);
-      return item(
-        'tool-call',
-        <>
-          Tool call <code>{event.tool}</code> · {verdictText(event.verdict)}
-        </>,
-        <>
-          {args === null ? null : <Collapsible label="Arguments" text={args} />}
-          <Collapsible label={refused ? 'Told the model' : 'Result'} text={event.summary} />
-        </>,
-        refused ? 'refused' : '',
-      );
-    }
-    case 'card-opened':
-      return item(
-        'card',
-        <>
-          Card opened for <code>{event.card.tool}</code>
-        </>,
-        <>
-          <p>{event.card.reason}</p>
-          <Collapsible label="Arguments" text={JSON.stringify(event.card.arguments, null, 2)} />
-        </>,
-      );
-    case 'card-decided':
-      return item(
-        'card-decided',
-        <>
-          Card for <code>{event.card.tool}</code>{' '}
-          {event.card.state.status === 'approved' ? 'approved' : 'denied'}
-        </>,
-        <p className="decision">{cardStateText(event.card)}</p>,
-        event.card.state.status === 'denied' ? 'refused' : 'ok',
-      );
-    case 'card-reminder':
-      return item(
-        'card',
-        <>
-          Reminder: the card for <code>{event.card.tool}</code> still waits
-        </>,
-      );
-    case 'finished': {
-      const { result } = event;
-      return item(
-        'finished',
-        <>
-          Finished <StatusBadge status={result.status} />
-        </>,
-        <>
-          {result.notice === null ? null : (
-            <p className={`banner ${result.status === 'failed' ? 'error' : 'warning'}`}>
-              {result.notice}
-            </p>
-          )}
-          <Collapsible label="Result" text={result.text} />
-          {(result.deniedCalls ?? []).length === 0 ? null : (
-            <figure className="timeline-block">
-              <figcaption>Denied calls</figcaption>
-              <ul className="denied-calls">
-                {(result.deniedCalls ?? []).map((call, index) => (
-                  <li key={index}>
-                    <code>{call.tool}</code> denied by {call.by}: {call.reason}
-                  </li>
-                ))}
-              </ul>
-            </figure>
-          )}
-          <p className="hint">
-            {result.roundsUsed} round{result.roundsUsed === 1 ? '' : 's'}
-            {result.usage === undefined
-              ? ''
-              : ` · ${(result.usage.inputTokens + result.usage.outputTokens).toLocaleString()} tokens`}
+      return {
+        kind: 'started',
+        title: 'Started',
+        body: (
+          <p>
+            {event.agent} on <code>{event.model}</code>
           </p>
-        </>,
-        result.status === 'completed' ? 'ok' : 'refused',
-      );
-    }
+        ),
+      };
+    case 'model-turn':
+      return {
+        kind: 'model-turn',
+        title: `Model turn ${event.round}`,
+        body: <TurnBody event={event} />,
+      };
+    case 'tool-call':
+      return toolCallEntry(event, card);
+    case 'card-opened':
+    case 'card-decided':
+    case 'card-reminder':
+      return cardEntry(event);
+    case 'finished':
+      return {
+        kind: 'finished',
+        title: (
+          <>
+            Finished <StatusBadge status={event.result.status} />
+          </>
+        ),
+        body: <FinishedBody result={event.result} />,
+        tone: event.result.status === 'completed' ? 'ok' : 'refused',
+      };
     case 'message':
-      return item(
-        'message',
-        `Message${event.from === null ? '' : ` from ${event.from}`}`,
-        <p className="turn-text">{event.text}</p>,
-      );
+      return {
+        kind: 'message',
+        title: `Message${event.from === null ? '' : ` from ${event.from}`}`,
+        body: <p className="turn-text">{event.text}</p>,
+      };
     case 'reply':
-      return item('reply', 'Reply', <p className="turn-text">{event.text}</p>);
+      return { kind: 'reply', title: 'Reply', body: <p className="turn-text">{event.text}</p> };
     case 'task-started':
     case 'task-finished':
-      return item(
-        'task',
-        event.type === 'task-started' ? 'Task started' : 'Task finished',
-        <pre>{JSON.stringify(event.task, null, 2)}</pre>,
-      );
+      return {
+        kind: 'task',
+        title: event.type === 'task-started' ? 'Task started' : 'Task finished',
+        body: <pre>{JSON.stringify(event.task, null, 2)}</pre>,
+      };
     case 'compacted':
-      // A long run's older rounds replaced by a summary (or dropped with a note): docs/sessions.md.
-      return item(
-        'compacted',
-        event.by === 'summary'
-          ? `${event.roundsReplaced} earlier rounds summarized`
-          : `${event.roundsReplaced} earlier rounds dropped`,
-        <>
-          <p>
-            Before round {event.round + 1}: about {event.tokensBefore.toLocaleString()} tokens of
-            transcript became {event.tokensAfter.toLocaleString()}.
-          </p>
-          <p className="turn-text">{event.text}</p>
-        </>,
-      );
+      return compactedEntry(event);
     case 'starts-mid-run':
       // Earlier runs of a continued-as-new workflow that could not be read: docs/http-api.md.
-      return item(
-        'compacted',
-        `${event.eventsNotReplayed} earlier events not shown`,
-        <p>{event.text}</p>,
-      );
+      return {
+        kind: 'compacted',
+        title: `${event.eventsNotReplayed} earlier events not shown`,
+        body: <p>{event.text}</p>,
+      };
   }
+}
+
+function TurnBody({ event }: { event: EventOf<'model-turn'> }) {
+  return (
+    <>
+      {event.text === '' ? null : <p className="turn-text">{event.text}</p>}
+      {event.toolCalls.length === 0 ? null : (
+        <p className="hint">
+          Asks for:{' '}
+          {event.toolCalls.map((name, index) => (
+            <code key={index} className="chip">
+              {name}
+            </code>
+          ))}
+        </p>
+      )}
+    </>
+  );
+}
+
+function toolCallEntry(event: EventOf<'tool-call'>, card: ApprovalCard | undefined): EntryView {
+  const refused = event.verdict === 'deny' || event.verdict === 'ask:denied';
+  const args = argumentsOf(event, card);
+  return {
+    kind: 'tool-call',
+    title: (
+      <>
+        Tool call <code>{event.tool}</code> · {verdictText(event.verdict)}
+      </>
+    ),
+    body: (
+      <>
+        {args === null ? null : <Collapsible label="Arguments" text={args} />}
+        <Collapsible label={refused ? 'Told the model' : 'Result'} text={event.summary} />
+      </>
+    ),
+    tone: refused ? 'refused' : '',
+  };
+}
+
+function cardEntry(event: EventOf<'card-opened' | 'card-decided' | 'card-reminder'>): EntryView {
+  switch (event.type) {
+    case 'card-opened':
+      return {
+        kind: 'card',
+        title: (
+          <>
+            Card opened for <code>{event.card.tool}</code>
+          </>
+        ),
+        body: (
+          <>
+            <p>{event.card.reason}</p>
+            <Collapsible label="Arguments" text={JSON.stringify(event.card.arguments, null, 2)} />
+          </>
+        ),
+      };
+    case 'card-decided':
+      return {
+        kind: 'card-decided',
+        title: (
+          <>
+            Card for <code>{event.card.tool}</code>{' '}
+            {event.card.state.status === 'approved' ? 'approved' : 'denied'}
+          </>
+        ),
+        body: <p className="decision">{cardStateText(event.card)}</p>,
+        tone: event.card.state.status === 'denied' ? 'refused' : 'ok',
+      };
+    case 'card-reminder':
+      return {
+        kind: 'card',
+        title: (
+          <>
+            Reminder: the card for <code>{event.card.tool}</code> still waits
+          </>
+        ),
+      };
+  }
+}
+
+function FinishedBody({ result }: { result: EventOf<'finished'>['result'] }) {
+  const denied = result.deniedCalls ?? [];
+  return (
+    <>
+      {result.notice === null ? null : (
+        <p className={`banner ${result.status === 'failed' ? 'error' : 'warning'}`}>
+          {result.notice}
+        </p>
+      )}
+      <Collapsible label="Result" text={result.text} />
+      {denied.length === 0 ? null : (
+        <figure className="timeline-block">
+          <figcaption>Denied calls</figcaption>
+          <ul className="denied-calls">
+            {denied.map((call, index) => (
+              <li key={index}>
+                <code>{call.tool}</code> denied by {call.by}: {call.reason}
+              </li>
+            ))}
+          </ul>
+        </figure>
+      )}
+      <p className="hint">
+        {result.roundsUsed} round{result.roundsUsed === 1 ? '' : 's'}
+        {result.usage === undefined
+          ? ''
+          : ` · ${(result.usage.inputTokens + result.usage.outputTokens).toLocaleString()} tokens`}
+      </p>
+    </>
+  );
+}
+
+/** A long run's older rounds replaced by a summary (or dropped with a note): docs/sessions.md. */
+function compactedEntry(event: EventOf<'compacted'>): EntryView {
+  return {
+    kind: 'compacted',
+    title:
+      event.by === 'summary'
+        ? `${event.roundsReplaced} earlier rounds summarized`
+        : `${event.roundsReplaced} earlier rounds dropped`,
+    body: (
+      <>
+        <p>
+          Before round {event.round + 1}: about {event.tokensBefore.toLocaleString()} tokens of
+          transcript became {event.tokensAfter.toLocaleString()}.
+        </p>
+        <p className="turn-text">{event.text}</p>
+      </>
+    ),
+  };
 }

@@ -126,20 +126,7 @@ function McpServersField({
   );
 }
 
-function AddField({
-  title,
-  addLabel,
-  hint,
-  list,
-  names,
-  noteOf,
-  candidates,
-  full,
-  problems,
-  disabled,
-  emptyText,
-  onChange,
-}: {
+interface AddFieldProps {
   title: string;
   addLabel: string;
   hint: string;
@@ -152,82 +139,98 @@ function AddField({
   disabled: boolean;
   emptyText: string;
   onChange: (names: string[]) => void;
-}) {
+}
+
+function AddField(props: AddFieldProps) {
+  const { title, hint, list, names, problems, emptyText } = props;
   const id = useId();
-  const [choice, setChoice] = useState('');
-  const offered = candidates.filter((candidate) => !names.includes(candidate.value));
-  const chosen = offered.some((candidate) => candidate.value === choice) ? choice : '';
-  const unresolved = problems.unresolved[list];
   const entryProblems = problems.entries[list];
   const rowProblems = names.flatMap((name) => entryProblems?.get(name) ?? []);
   return (
     <div className="field capability" role="group" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{title}</h3>
-      {names.length === 0 ? (
-        <p className="hint">{emptyText}</p>
-      ) : (
-        <div className="chips">
-          {names.map((name) => {
-            const why = unresolved.get(name);
-            const remove = () => onChange(names.filter((entry) => entry !== name));
-            return why === undefined ? (
-              <NameChip
-                key={name}
-                name={name}
-                {...(noteOf?.(name) === undefined ? {} : { note: noteOf(name)! })}
-                disabled={disabled}
-                onRemove={remove}
-              />
-            ) : (
-              <UnresolvedChip
-                key={name}
-                name={name}
-                why={why}
-                disabled={disabled}
-                onRemove={remove}
-              />
-            );
-          })}
-        </div>
-      )}
+      {names.length === 0 ? <p className="hint">{emptyText}</p> : <Chosen {...props} />}
       <Problems
         id={`${id}-problems`}
         problems={[...(problems.fields[list] ?? []), ...rowProblems]}
       />
-      <div className="add-row">
-        <label htmlFor={`${id}-choice`} className="visually-hidden">
-          {title}: choose one to add
-        </label>
-        <select
-          id={`${id}-choice`}
-          value={chosen}
-          disabled={disabled || full || offered.length === 0}
-          aria-describedby={`${id}-hint`}
-          onChange={(event) => setChoice(event.target.value)}
-        >
-          <option value="">
-            {offered.length === 0 ? 'Nothing more to add' : full ? 'The list is full' : 'Choose…'}
-          </option>
-          {offered.map((candidate) => (
-            <option key={candidate.value} value={candidate.value}>
-              {candidate.label}
-            </option>
-          ))}
-        </select>
-        <button
-          type="button"
-          disabled={disabled || chosen === ''}
-          onClick={() => {
-            onChange([...names, chosen]);
-            setChoice('');
-          }}
-        >
-          {addLabel}
-        </button>
-      </div>
+      <AddRow {...props} id={id} />
       <p className="hint" id={`${id}-hint`}>
         {hint}
       </p>
+    </div>
+  );
+}
+
+/** The names chosen, each removable; one that resolves to nothing says so. */
+function Chosen({ list, names, noteOf, problems, disabled, onChange }: AddFieldProps) {
+  const unresolved = problems.unresolved[list];
+  return (
+    <div className="chips">
+      {names.map((name) => {
+        const why = unresolved.get(name);
+        const remove = () => onChange(names.filter((entry) => entry !== name));
+        return why === undefined ? (
+          <NameChip
+            key={name}
+            name={name}
+            {...(noteOf?.(name) === undefined ? {} : { note: noteOf(name)! })}
+            disabled={disabled}
+            onRemove={remove}
+          />
+        ) : (
+          <UnresolvedChip key={name} name={name} why={why} disabled={disabled} onRemove={remove} />
+        );
+      })}
+    </div>
+  );
+}
+
+/** A select of the candidates not chosen yet, and the button that adds the one picked. */
+function AddRow({
+  id,
+  title,
+  addLabel,
+  names,
+  candidates,
+  full,
+  disabled,
+  onChange,
+}: AddFieldProps & { id: string }) {
+  const [choice, setChoice] = useState('');
+  const offered = candidates.filter((candidate) => !names.includes(candidate.value));
+  const chosen = offered.some((candidate) => candidate.value === choice) ? choice : '';
+  return (
+    <div className="add-row">
+      <label htmlFor={`${id}-choice`} className="visually-hidden">
+        {title}: choose one to add
+      </label>
+      <select
+        id={`${id}-choice`}
+        value={chosen}
+        disabled={disabled || full || offered.length === 0}
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => setChoice(event.target.value)}
+      >
+        <option value="">
+          {offered.length === 0 ? 'Nothing more to add' : full ? 'The list is full' : 'Choose…'}
+        </option>
+        {offered.map((candidate) => (
+          <option key={candidate.value} value={candidate.value}>
+            {candidate.label}
+          </option>
+        ))}
+      </select>
+      <button
+        type="button"
+        disabled={disabled || chosen === ''}
+        onClick={() => {
+          onChange([...names, chosen]);
+          setChoice('');
+        }}
+      >
+        {addLabel}
+      </button>
     </div>
   );
 }

@@ -22,53 +22,18 @@ export function GenerateDialog({
   onClose: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const running = useRef<AbortController | null>(null);
   const id = useId();
   const [instruction, setInstruction] = useState('');
-  const [drafts, setDrafts] = useState<Record<Kind, string>>({ description: '', systemPrompt: '' });
-  const [phase, setPhase] = useState<Phase>('idle');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [model, setModel] = useState<string | null>(null);
+  const generation = useGeneration();
+  const { drafts, phase, problem, model } = generation;
 
   useEffect(() => {
     dialog.current?.showModal();
-    return () => running.current?.abort();
   }, []);
 
   const close = () => {
-    running.current?.abort();
+    generation.abort();
     onClose();
-  };
-
-  const generate = async () => {
-    running.current?.abort();
-    const controller = new AbortController();
-    running.current = controller;
-    setDrafts({ description: '', systemPrompt: '' });
-    setProblem(null);
-    setPhase('generating');
-    const one = (kind: Kind) =>
-      streamGeneration(
-        { prompt: instruction, kind },
-        (event) => {
-          if (controller.signal.aborted) return;
-          if (event.type === 'started' || event.type === 'done') setModel(event.model);
-          if (event.type === 'delta') {
-            setDrafts((now) => ({ ...now, [kind]: now[kind] + event.text }));
-          }
-          if (event.type === 'error') throw new Error(event.message);
-        },
-        controller.signal,
-      );
-    try {
-      await Promise.all([one('description'), one('systemPrompt')]);
-      if (!controller.signal.aborted) setPhase('done');
-    } catch (error) {
-      if (controller.signal.aborted) return;
-      controller.abort();
-      setProblem(messageOf(error));
-      setPhase('failed');
-    }
   };
 
   const generating = phase === 'generating';
@@ -104,7 +69,7 @@ export function GenerateDialog({
         <button
           type="button"
           disabled={generating || instruction.trim() === ''}
-          onClick={() => void generate()}
+          onClick={() => void generation.generate(instruction)}
         >
           {phase === 'idle' ? 'Generate' : 'Generate again'}
         </button>
@@ -117,6 +82,88 @@ export function GenerateDialog({
           The generation failed: {problem}
         </p>
       )}
+      <DraftFields id={id} generation={generation} />
+      <div className="dialog-actions">
+        <button type="button" onClick={close}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="primary"
+          disabled={!ready}
+          onClick={() => {
+            onUse(drafts);
+            onClose();
+          }}
+        >
+          Use these
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+/**
+ * The two drafts and how their generation goes: both stream at once, a new one aborts the last,
+ * and one that fails stops the other. Leaving the dialog aborts what still runs.
+ */
+function useGeneration() {
+  const running = useRef<AbortController | null>(null);
+  const [drafts, setDrafts] = useState<Record<Kind, string>>({ description: '', systemPrompt: '' });
+  const [phase, setPhase] = useState<Phase>('idle');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [model, setModel] = useState<string | null>(null);
+
+  useEffect(() => () => running.current?.abort(), []);
+
+  const abort = () => running.current?.abort();
+
+  const generate = async (instruction: string) => {
+    running.current?.abort();
+    const controller = new AbortController();
+    running.current = controller;
+    setDrafts({ description: '', systemPrompt: '' });
+    setProblem(null);
+    setPhase('generating');
+    const one = (kind: Kind) =>
+      streamGeneration(
+        { prompt: instruction, kind },
+        (event) => {
+          if (controller.signal.aborted) return;
+          if (event.type === 'started' || event.type === 'done') setModel(event.model);
+          if (event.type === 'delta') {
+            setDrafts((now) => ({ ...now, [kind]: now[kind] + event.text }));
+          }
+          if (event.type === 'error') throw new Error(event.message);
+        },
+        controller.signal,
+      );
+    try {
+      await Promise.all([one('description'), one('systemPrompt')]);
+      if (!controller.signal.aborted) setPhase('done');
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      controller.abort();
+      setProblem(messageOf(error));
+      setPhase('failed');
+    }
+  };
+
+  return { drafts, setDrafts, phase, problem, model, generate, abort };
+}
+
+/** The drafts, editable before they are used. */
+function DraftFields({
+  id,
+  generation,
+}: {
+  id: string;
+  generation: ReturnType<typeof useGeneration>;
+}) {
+  const { drafts, setDrafts, phase } = generation;
+  const generating = phase === 'generating';
+  return (
+    <>
       <div className="field">
         <label htmlFor={`${id}-description`}>Description draft</label>
         <textarea
@@ -138,22 +185,6 @@ export function GenerateDialog({
           onChange={(event) => setDrafts((now) => ({ ...now, systemPrompt: event.target.value }))}
         />
       </div>
-      <div className="dialog-actions">
-        <button type="button" onClick={close}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="primary"
-          disabled={!ready}
-          onClick={() => {
-            onUse(drafts);
-            onClose();
-          }}
-        >
-          Use these
-        </button>
-      </div>
-    </dialog>
+    </>
   );
 }

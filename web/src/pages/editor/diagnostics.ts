@@ -75,7 +75,7 @@ export function locate(path: string, checked: CheckedLists | null): Located {
  * Codes that say a declared name gives the agent nothing: an unknown tool, a Claude-only one, a
  * tool hidden from this caller, an MCP tool of an undeclared server, a skill no layer has, a
  * server nobody configured. `mcp.disabled` and `mcp.not-connected` are not among them: those
- * servers exist and are only not in place yet (seed 000: opposite next steps).
+ * servers exist and are only not in place yet (the two call for opposite next steps).
  */
 const RESOLVES_TO_NOTHING = new Set([
   'tool.unknown',

@@ -53,7 +53,7 @@ export interface AgentForm {
   extras: Extras;
 }
 
-/** DEF-1's defaults (src/definitions/definition.ts DEFINITION_DEFAULTS). */
+/** The definition defaults (src/definitions/definition.ts DEFINITION_DEFAULTS). */
 const DEFAULTS = {
   model: 'default',
   memory: 'none',
@@ -142,7 +142,7 @@ export function formOf(agent: AgentDetail, level: WritableLevel): AgentForm {
   };
 }
 
-/** Every field the form stands for, in DEF-1 order; `null` = not set. */
+/** Every field the form stands for, in src/definitions/schema.ts order; `null` = not set. */
 export interface Fields {
   name: string;
   description: string;

@@ -40,67 +40,17 @@ export function ArgumentsForm({
 
   return (
     <form className="arguments-form" onSubmit={submit} noValidate>
-      {fields.map((field) => {
-        const fieldId = `${id}-${field.name}`;
-        const problem = problems[field.name];
-        const described = [
-          field.description === undefined ? '' : `${fieldId}-hint`,
-          problem === undefined ? '' : `${fieldId}-error`,
-        ]
-          .filter((part) => part !== '')
-          .join(' ');
-        const common = {
-          id: fieldId,
-          disabled,
-          ...(described === '' ? {} : { 'aria-describedby': described }),
-          ...(problem === undefined ? {} : { 'aria-invalid': true as const }),
-        };
-        const set = (text: string) => setTexts((current) => ({ ...current, [field.name]: text }));
-        return (
-          <div
-            className={field.kind === 'boolean' ? 'field field-inline' : 'field'}
-            key={field.name}
-          >
-            {field.kind === 'boolean' ? (
-              <input
-                type="checkbox"
-                {...common}
-                checked={textOf(field) === 'true'}
-                onChange={(event) => set(event.target.checked ? 'true' : 'false')}
-              />
-            ) : null}
-            <label htmlFor={fieldId}>
-              {field.name}
-              {field.required ? ' (required)' : ''}
-            </label>
-            {field.kind === 'long-text' || field.kind === 'json' ? (
-              <textarea
-                {...common}
-                rows={field.kind === 'json' ? 4 : 6}
-                value={textOf(field)}
-                onChange={(event) => set(event.target.value)}
-              />
-            ) : field.kind === 'boolean' ? null : (
-              <input
-                type={field.kind === 'number' ? 'number' : 'text'}
-                {...common}
-                value={textOf(field)}
-                onChange={(event) => set(event.target.value)}
-              />
-            )}
-            {field.description === undefined ? null : (
-              <p className="hint" id={`${fieldId}-hint`}>
-                {field.description}
-              </p>
-            )}
-            {problem === undefined ? null : (
-              <p className="field-error" id={`${fieldId}-error`}>
-                {problem}
-              </p>
-            )}
-          </div>
-        );
-      })}
+      {fields.map((field) => (
+        <ArgumentInput
+          key={field.name}
+          field={field}
+          fieldId={`${id}-${field.name}`}
+          text={textOf(field)}
+          problem={problems[field.name]}
+          disabled={disabled}
+          onText={(text) => setTexts((current) => ({ ...current, [field.name]: text }))}
+        />
+      ))}
       <p className="hint">
         The edit may not widen the call: the same path, a command inside what the card asked, the
         same MCP tool. The model is told the call ran with edited arguments.
@@ -109,5 +59,76 @@ export function ArgumentsForm({
         Approve with these arguments
       </button>
     </form>
+  );
+}
+
+/** One argument's control (a checkbox, a text area or an input), its hint and its problem. */
+function ArgumentInput({
+  field,
+  fieldId,
+  text,
+  problem,
+  disabled,
+  onText,
+}: {
+  field: ArgumentField;
+  fieldId: string;
+  text: string;
+  problem: string | undefined;
+  disabled: boolean;
+  onText: (text: string) => void;
+}) {
+  const described = [
+    field.description === undefined ? '' : `${fieldId}-hint`,
+    problem === undefined ? '' : `${fieldId}-error`,
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
+  const common = {
+    id: fieldId,
+    disabled,
+    ...(described === '' ? {} : { 'aria-describedby': described }),
+    ...(problem === undefined ? {} : { 'aria-invalid': true as const }),
+  };
+  return (
+    <div className={field.kind === 'boolean' ? 'field field-inline' : 'field'}>
+      {field.kind === 'boolean' ? (
+        <input
+          type="checkbox"
+          {...common}
+          checked={text === 'true'}
+          onChange={(event) => onText(event.target.checked ? 'true' : 'false')}
+        />
+      ) : null}
+      <label htmlFor={fieldId}>
+        {field.name}
+        {field.required ? ' (required)' : ''}
+      </label>
+      {field.kind === 'long-text' || field.kind === 'json' ? (
+        <textarea
+          {...common}
+          rows={field.kind === 'json' ? 4 : 6}
+          value={text}
+          onChange={(event) => onText(event.target.value)}
+        />
+      ) : field.kind === 'boolean' ? null : (
+        <input
+          type={field.kind === 'number' ? 'number' : 'text'}
+          {...common}
+          value={text}
+          onChange={(event) => onText(event.target.value)}
+        />
+      )}
+      {field.description === undefined ? null : (
+        <p className="hint" id={`${fieldId}-hint`}>
+          {field.description}
+        </p>
+      )}
+      {problem === undefined ? null : (
+        <p className="field-error" id={`${fieldId}-error`}>
+          {problem}
+        </p>
+      )}
+    </div>
   );
 }

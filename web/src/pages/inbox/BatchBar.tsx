@@ -1,5 +1,5 @@
 /**
- * Deciding several cards at once (issue 30, `POST /cards/decisions`): how many are selected,
+ * Deciding several cards at once (`POST /cards/decisions`): how many are selected,
  * select all or none, and approve or deny the selected ones in one request, each with its own
  * reason field. What each card came to shows as for a single decision.
  */

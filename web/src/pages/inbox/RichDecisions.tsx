@@ -1,5 +1,5 @@
 /**
- * A card's decisions beyond approve and deny (issue 30), each behind a disclosure so the plain
+ * A card's decisions beyond approve and deny, each behind a disclosure so the plain
  * choice stays one key away: answer in the tool's place (the text becomes its result and the
  * tool does not run), and approve with edited arguments.
  */

@@ -6,7 +6,14 @@
  * is still pending until a worker applies it.
  */
 import { useCallback, useState } from 'react';
-import { decideCard, decideCards, type DecisionExtras, type DecisionKind } from '../../api/cards';
+import {
+  decideCard,
+  decideCards,
+  type CardDecisionResult,
+  type DecisionExtras,
+  type DecisionKind,
+  type DecisionResult,
+} from '../../api/cards';
 import { messageOf } from '../../api/client';
 import type { ApprovalCard } from '../../api/types';
 import { cardStateText } from './outcome-text';
@@ -35,7 +42,7 @@ export interface CardDecisions {
   statusOf(cardId: string): CardDecisionStatus;
   reasonOf(cardId: string): string;
   setReason(cardId: string, text: string): void;
-  /** `extras`: an answer, allow for the rest, edited arguments (issue 30). */
+  /** `extras`: an answer, allow for the rest, edited arguments. */
   decide(card: ApprovalCard, kind: DecisionKind, extras?: DecisionExtras): Promise<void>;
   /** Several cards the same way in one request (`POST /cards/decisions`), each its own reason. */
   decideAll(cards: ApprovalCard[], kind: 'approve' | 'deny'): Promise<void>;
@@ -48,6 +55,13 @@ export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDe
   const update = useCallback((cardId: string, status: CardDecisionStatus) => {
     setStatuses((current) => ({ ...current, [cardId]: status }));
   }, []);
+  const apply = useCallback(
+    (cardId: string, { status, note }: Settling) => {
+      update(cardId, status);
+      if (note !== undefined) onSettled(note);
+    },
+    [update, onSettled],
+  );
 
   const decide = useCallback(
     async (card: ApprovalCard, kind: DecisionKind, extras: DecisionExtras = {}) => {
@@ -56,31 +70,13 @@ export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDe
       update(card.id, { ...IDLE, busy: kind });
       try {
         const result = await decideCard(card.id, kind, reasons[card.id], extras);
-        if (result.kind === 'applied') {
-          update(card.id, IDLE);
-          onSettled({ card: result.card, message: cardStateText(result.card), tone: 'info' });
-        } else if (result.kind === 'recorded') {
-          const verb = { approve: 'Approval', deny: 'Denial', answer: 'Answer' }[kind];
-          update(card.id, {
-            busy: null,
-            recorded: true,
-            message: `${verb} recorded; it applies when a worker runs the delegation.`,
-            tone: 'info',
-          });
-        } else {
-          update(card.id, IDLE);
-          onSettled({ card, message: `Already decided: ${result.message}`, tone: 'warning' });
-        }
+        apply(card.id, answered(card, kind, result));
       } catch (error) {
         // Not an error page: the card stays, with what went wrong, and can be tried again.
-        update(card.id, {
-          ...IDLE,
-          message: `The decision did not go through: ${messageOf(error)}`,
-          tone: 'error',
-        });
+        update(card.id, failed(messageOf(error)));
       }
     },
-    [statuses, reasons, update, onSettled],
+    [statuses, reasons, update, apply],
   );
 
   const decideAll = useCallback(
@@ -101,43 +97,13 @@ export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDe
         );
         results.forEach((result, index) => {
           const card = open[index]!;
-          if (result.status === 'decided' && result.card !== undefined) {
-            update(card.id, IDLE);
-            onSettled({ card: result.card, message: cardStateText(result.card), tone: 'info' });
-          } else if (result.status === 'recorded') {
-            const verb = kind === 'approve' ? 'Approval' : 'Denial';
-            update(card.id, {
-              busy: null,
-              recorded: true,
-              message: `${verb} recorded; it applies when a worker runs the delegation.`,
-              tone: 'info',
-            });
-          } else if (result.httpStatus === 409) {
-            update(card.id, IDLE);
-            onSettled({
-              card,
-              message: `Already decided: ${result.message ?? 'the card was already decided'}`,
-              tone: 'warning',
-            });
-          } else {
-            update(card.id, {
-              ...IDLE,
-              message: `The decision did not go through: ${result.message ?? result.error ?? 'refused'}${result.httpStatus === undefined ? '' : ` (HTTP ${result.httpStatus})`}`,
-              tone: 'error',
-            });
-          }
+          apply(card.id, answeredInBatch(card, kind, result));
         });
       } catch (error) {
-        for (const card of open) {
-          update(card.id, {
-            ...IDLE,
-            message: `The decision did not go through: ${messageOf(error)}`,
-            tone: 'error',
-          });
-        }
+        for (const card of open) update(card.id, failed(messageOf(error)));
       }
     },
-    [statuses, reasons, update, onSettled],
+    [statuses, reasons, update, apply],
   );
 
   return {
@@ -147,4 +113,57 @@ export function useCardDecisions(onSettled: (note: SettledNote) => void): CardDe
     decide,
     decideAll,
   };
+}
+
+/** What an answer means for a card: its status on the page, and a note when it left the page. */
+interface Settling {
+  status: CardDecisionStatus;
+  note?: SettledNote;
+}
+
+const VERBS = { approve: 'Approval', deny: 'Denial', answer: 'Answer' } as const;
+
+const recorded = (kind: DecisionKind): Settling => ({
+  status: {
+    busy: null,
+    recorded: true,
+    message: `${VERBS[kind]} recorded; it applies when a worker runs the delegation.`,
+    tone: 'info',
+  },
+});
+
+const failed = (why: string): CardDecisionStatus => ({
+  ...IDLE,
+  message: `The decision did not go through: ${why}`,
+  tone: 'error',
+});
+
+const settled = (card: ApprovalCard): Settling => ({
+  status: IDLE,
+  note: { card, message: cardStateText(card), tone: 'info' },
+});
+
+const alreadyDecided = (card: ApprovalCard, message: string): Settling => ({
+  status: IDLE,
+  note: { card, message: `Already decided: ${message}`, tone: 'warning' },
+});
+
+function answered(card: ApprovalCard, kind: DecisionKind, result: DecisionResult): Settling {
+  if (result.kind === 'applied') return settled(result.card);
+  if (result.kind === 'recorded') return recorded(kind);
+  return alreadyDecided(card, result.message);
+}
+
+function answeredInBatch(
+  card: ApprovalCard,
+  kind: 'approve' | 'deny',
+  result: CardDecisionResult,
+): Settling {
+  if (result.status === 'decided' && result.card !== undefined) return settled(result.card);
+  if (result.status === 'recorded') return recorded(kind);
+  if (result.httpStatus === 409) {
+    return alreadyDecided(card, result.message ?? 'the card was already decided');
+  }
+  const why = `${result.message ?? result.error ?? 'refused'}${result.httpStatus === undefined ? '' : ` (HTTP ${result.httpStatus})`}`;
+  return { status: failed(why) };
 }

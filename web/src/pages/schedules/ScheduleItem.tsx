@@ -68,7 +68,6 @@ export function ScheduleItem({
     );
   };
 
-  const runs = schedule.recentRuns.slice(0, RUNS_SHOWN);
   return (
     <article className="schedule panel" aria-labelledby={`${id}-name`}>
       <div className="schedule-title">
@@ -80,89 +79,16 @@ export function ScheduleItem({
         )}
       </div>
       <p className="schedule-task">{schedule.task}</p>
-      <dl className="detail-facts schedule-facts">
-        <div>
-          <dt>Agent</dt>
-          <dd>{schedule.agent}</dd>
-        </div>
-        <div>
-          <dt>When</dt>
-          <dd>{whenText(schedule)}</dd>
-        </div>
-        <div>
-          <dt>Overlap</dt>
-          <dd>{schedule.overlap}</dd>
-        </div>
-        <div>
-          <dt>Next run</dt>
-          <dd>
-            {schedule.nextRunAt === null
-              ? schedule.paused
-                ? 'none while paused'
-                : 'none'
-              : absoluteText(schedule.nextRunAt)}
-          </dd>
-        </div>
-        <div className="runs-fact">
-          <dt>Runs</dt>
-          <dd>
-            {runs.length === 0 ? (
-              'none yet'
-            ) : (
-              <ul className="schedule-runs" aria-label={`Recent runs of ${schedule.name}`}>
-                {runs.map((run) => (
-                  <li key={run.delegationId}>
-                    <Link to={`/delegations/${seg(run.delegationId)}`}>{run.delegationId}</Link>{' '}
-                    <StatusBadge status={run.status} />
-                  </li>
-                ))}
-              </ul>
-            )}
-          </dd>
-        </div>
-      </dl>
-      <div className="toolbar">
-        {schedule.paused ? (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => act(() => resumeSchedule(schedule.name), 'Resumed.')}
-          >
-            Resume
-          </button>
-        ) : (
-          <button
-            type="button"
-            disabled={busy}
-            onClick={() => act(() => pauseSchedule(schedule.name), 'Paused.')}
-          >
-            Pause
-          </button>
-        )}
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() =>
-            act(
-              () => triggerSchedule(schedule.name),
-              `Run started (overlap: ${schedule.overlap}); it shows under Runs in a moment.`,
-            )
-          }
-        >
-          Run now
-        </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={busy}
-          onClick={() => {
-            setDeleteError(null);
-            setConfirming(true);
-          }}
-        >
-          Delete
-        </button>
-      </div>
+      <ScheduleFacts schedule={schedule} />
+      <ScheduleActions
+        schedule={schedule}
+        busy={busy}
+        act={act}
+        onDelete={() => {
+          setDeleteError(null);
+          setConfirming(true);
+        }}
+      />
       {problem === null ? null : (
         <p className="field-error" role="alert">
           {problem}
@@ -186,6 +112,103 @@ export function ScheduleItem({
         <p>No more runs start. Runs already started go on.</p>
       </ConfirmDialog>
     </article>
+  );
+}
+
+function ScheduleFacts({ schedule }: { schedule: ScheduleDetail }) {
+  const runs = schedule.recentRuns.slice(0, RUNS_SHOWN);
+  return (
+    <dl className="detail-facts schedule-facts">
+      <div>
+        <dt>Agent</dt>
+        <dd>{schedule.agent}</dd>
+      </div>
+      <div>
+        <dt>When</dt>
+        <dd>{whenText(schedule)}</dd>
+      </div>
+      <div>
+        <dt>Overlap</dt>
+        <dd>{schedule.overlap}</dd>
+      </div>
+      <div>
+        <dt>Next run</dt>
+        <dd>
+          {schedule.nextRunAt === null
+            ? schedule.paused
+              ? 'none while paused'
+              : 'none'
+            : absoluteText(schedule.nextRunAt)}
+        </dd>
+      </div>
+      <div className="runs-fact">
+        <dt>Runs</dt>
+        <dd>
+          {runs.length === 0 ? (
+            'none yet'
+          ) : (
+            <ul className="schedule-runs" aria-label={`Recent runs of ${schedule.name}`}>
+              {runs.map((run) => (
+                <li key={run.delegationId}>
+                  <Link to={`/delegations/${seg(run.delegationId)}`}>{run.delegationId}</Link>{' '}
+                  <StatusBadge status={run.status} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Pause or Resume, Run now, and Delete (which asks first). */
+function ScheduleActions({
+  schedule,
+  busy,
+  act,
+  onDelete,
+}: {
+  schedule: ScheduleDetail;
+  busy: boolean;
+  act: (action: () => Promise<unknown>, done: string) => void;
+  onDelete: () => void;
+}) {
+  return (
+    <div className="toolbar">
+      {schedule.paused ? (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => act(() => resumeSchedule(schedule.name), 'Resumed.')}
+        >
+          Resume
+        </button>
+      ) : (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => act(() => pauseSchedule(schedule.name), 'Paused.')}
+        >
+          Pause
+        </button>
+      )}
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() =>
+          act(
+            () => triggerSchedule(schedule.name),
+            `Run started (overlap: ${schedule.overlap}); it shows under Runs in a moment.`,
+          )
+        }
+      >
+        Run now
+      </button>
+      <button type="button" className="danger" disabled={busy} onClick={onDelete}>
+        Delete
+      </button>
+    </div>
   );
 }
 
