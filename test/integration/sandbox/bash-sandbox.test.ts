@@ -1,0 +1,136 @@
+/**
+ * bash inside the declared sandbox, on a real Temporal dev server with a real worker and a real
+ * bubblewrap: the task is the command (the scripted model runs `${task}`), and every escape is
+ * asserted from outside (the file on disk, the text the delegation returned).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stateQuery } from '../../../src/shared/workflow-contract/messages.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+const RUNS_TASK = `turns:
+  - text: Running it.
+    toolCalls: [{ name: bash, arguments: { command: "\${task}" } }]
+  - text: "\${lastToolResult}"
+`;
+
+function agent(name: string, frontmatter: string): Record<string, string> {
+  return {
+    [`.subagents/agents/${name}.md`]: `---\nname: ${name}\ndescription: test agent ${name}\nmodel: scripted:scripts/run-task.yaml\ntools: [bash]\napprovalMode: full-access\n${frontmatter}\n---\nYou run the task.\n`,
+  };
+}
+
+const PLANTED = 'planted-secret-5b1e0c';
+const CONFIG_MARKER = 'config-marker-93d7';
+
+let harness: Harness;
+let outside: string;
+
+beforeAll(async () => {
+  outside = await mkdtemp(join(tmpdir(), 'deputy-outside-'));
+  harness = await createHarness({
+    'scripts/run-task.yaml': RUNS_TASK,
+    // The workspace's default: agents that declare nothing run sandboxed.
+    '.subagents/config.yaml': `# ${CONFIG_MARKER}\nsandbox: on\n`,
+    ...agent('boxed', 'sandbox: on'),
+    ...agent('by-default', ''),
+    ...agent('unboxed', 'sandbox: off'),
+    ...agent('typo', 'sandbox:\n  write: [out]\n  network: [example.com]'),
+  });
+  const planted = join(harness.config.dataDir, 'planted.txt');
+  await mkdir(dirname(planted), { recursive: true });
+  await writeFile(planted, `${PLANTED}\n`);
+});
+
+afterAll(async () => {
+  await harness?.close();
+  await rm(outside, { recursive: true, force: true });
+  await rm(join(dirname(harness.workspace), `${sibling('unboxed')}`), { force: true });
+});
+
+function sibling(name: string): string {
+  return `deputy-sandbox-sibling-${name}.txt`;
+}
+
+async function run(name: string, command: string): Promise<string> {
+  const handle = await harness.start(name, command, { session: name });
+  const result = await handle.result();
+  expect(result.status).toBe('completed');
+  return result.text ?? '';
+}
+
+describe('bash in a sandbox', () => {
+  it('writes in the workspace, but not outside it nor in the data directory, and reads no secret', async () => {
+    const dataDir = harness.config.dataDir;
+    const text = await run(
+      'boxed',
+      [
+        'echo inside > made-inside.txt && echo WROTE-INSIDE',
+        `echo escaped > ${outside}/escaped.txt`,
+        `echo escaped > ../${sibling('boxed')}`,
+        `echo escaped > ${dataDir}/written.txt`,
+        `cat ${dataDir}/planted.txt`,
+        'cat .subagents/config.yaml',
+        'true',
+      ].join('; '),
+    );
+    expect(text).toContain('WROTE-INSIDE');
+    expect(readFileSync(join(harness.workspace, 'made-inside.txt'), 'utf8')).toBe('inside\n');
+    expect(existsSync(join(outside, 'escaped.txt'))).toBe(false);
+    expect(existsSync(join(dirname(harness.workspace), sibling('boxed')))).toBe(false);
+    expect(existsSync(join(dataDir, 'written.txt'))).toBe(false);
+    expect(text).not.toContain(PLANTED);
+    expect(text).not.toContain(CONFIG_MARKER);
+    // The secret is in no payload the delegation kept either.
+    const state = await (await harness.start('boxed', 'true', { session: 'again' })).result();
+    expect(JSON.stringify(state)).not.toContain(PLANTED);
+  });
+
+  it('reaches no port of the host: not Temporal, not the API', async () => {
+    const port = harness.address.split(':').at(-1);
+    const text = await run(
+      'boxed',
+      `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo TCP-CONNECTED || echo TCP-REFUSED`,
+    );
+    expect(text).toContain('TCP-REFUSED');
+    expect(text).not.toContain('TCP-CONNECTED');
+  });
+
+  it("runs in the workspace's default sandbox when the definition declares none", async () => {
+    const text = await run('by-default', `echo escaped > ${outside}/by-default.txt; echo ran`);
+    expect(text).toContain('ran');
+    expect(existsSync(join(outside, 'by-default.txt'))).toBe(false);
+  });
+
+  it('shows the bounds in the delegation state, and null when the sandbox is off', async () => {
+    const boxed = await harness.start('boxed', 'true', { session: 'state' });
+    await boxed.result();
+    expect((await boxed.query(stateQuery)).sandbox).toEqual({
+      readOnly: [],
+      readWrite: [harness.workspace],
+      env: [],
+      limits: {},
+    });
+    const unboxed = await harness.start('unboxed', 'true', { session: 'state-off' });
+    await unboxed.result();
+    expect((await unboxed.query(stateQuery)).sandbox).toBeNull();
+  });
+
+  it('sandbox: off runs bash as before, outside writes included', async () => {
+    const text = await run('unboxed', `echo plain > ../${sibling('unboxed')} && echo done`);
+    expect(text).toContain('done');
+    expect(readFileSync(join(dirname(harness.workspace), sibling('unboxed')), 'utf8')).toBe(
+      'plain\n',
+    );
+  });
+
+  it('an unknown key of sandbox is diagnosed', () => {
+    const diagnostics = harness.registry.get('typo')?.diagnostics ?? [];
+    expect(diagnostics).toContainEqual(
+      expect.objectContaining({ path: 'sandbox.network', code: 'field.unknown' }),
+    );
+  });
+});
