@@ -257,6 +257,15 @@ export const BOUNDARIES = [
     },
   },
   {
+    // The sandbox runner and what a sandboxed spawn hides: under the tools that start processes
+    // for an agent, it knows the bounds' contract and nothing else of the project.
+    folders: ['src/sandbox'],
+    onlyAreas: {
+      areas: ['shared'],
+      message: 'sandbox/ imports shared/ only: the tools that spawn for an agent use it.',
+    },
+  },
+  {
     // The composition root: it builds the activities and the worker from everything below it;
     // of the doors, only the worker's own metrics endpoint.
     folders: ['src/worker'],
