@@ -58,5 +58,13 @@ export function sandboxedSpawn(
   const hidden = [
     ...new Set([...options.hiddenRoots, ...HOME_SECRETS.map((entry) => path.join(home, entry))]),
   ];
-  return runner.argv(bounds, argv, { hidden, from: options.from ?? process.env, cwd: options.cwd });
+  try {
+    return runner.argv(bounds, argv, {
+      hidden,
+      from: options.from ?? process.env,
+      cwd: options.cwd,
+    });
+  } catch (error) {
+    return { problem: `no sandbox could be made: ${(error as Error).message}` };
+  }
 }

@@ -12,6 +12,18 @@ import type { SandboxBounds } from '../../src/shared/sandbox-contract.js';
 import { sandboxedArgv } from '../../src/sandbox/bubblewrap.js';
 import { createBashTool } from '../../src/tools/bash.js';
 import type { ToolContext } from '../../src/tools/tool.js';
+import { eventually } from '../support/eventually.js';
+
+/** Command lines of this machine's processes that contain `text`. */
+async function processesNamed(text: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const pid of await fs.readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cmdline = await fs.readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes(text) && !cmdline.includes('vitest')) found.push(cmdline);
+  }
+  return found;
+}
 
 let workspace: string;
 
@@ -68,6 +80,21 @@ describe('bash in a sandbox', () => {
     const bash = createBashTool({ hiddenRoots: [path.join(workspace, 'kept')] });
     const out = await bash.run({ command: 'ls -A kept; cat kept/secret.txt' }, context({}));
     expect(out).not.toContain('hidden-text');
+  });
+
+  it('kills what the command started when its timeout passes', async () => {
+    const marker = '987654.25';
+    await expect(
+      createBashTool().run(
+        { command: `sleep ${marker} & sleep ${marker}`, timeout_seconds: 1 },
+        context({}),
+      ),
+    ).rejects.toThrow('command timed out after 1 seconds and was killed');
+    const left = await eventually(async () => {
+      const running = await processesNamed(marker);
+      return running.length === 0 ? running : undefined;
+    }, 'no sleep left');
+    expect(left).toEqual([]);
   });
 
   it('refuses the call, never running it unsandboxed, when no sandbox can be made', async () => {
