@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,14 +90,33 @@ describe('bash in a sandbox', () => {
     expect(JSON.stringify(state)).not.toContain(PLANTED);
   });
 
-  it('reaches no port of the host: not Temporal, not the API', async () => {
-    const port = harness.address.split(':').at(-1);
-    const text = await run(
-      'boxed',
-      `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo TCP-CONNECTED || echo TCP-REFUSED`,
-    );
-    expect(text).toContain('TCP-REFUSED');
-    expect(text).not.toContain('TCP-CONNECTED');
+  it('reaches no port of the host: not Temporal, not a listening server', async () => {
+    // A listener standing in for deputy's API: it counts who reached it.
+    let connections = 0;
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const apiPort = (server.address() as AddressInfo).port;
+    const temporalPort = harness.address.split(':').at(-1);
+    try {
+      const probe = (port: string | number | undefined, label: string) =>
+        `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo ${label}-CONNECTED || echo ${label}-REFUSED`;
+      const text = await run(
+        'boxed',
+        [probe(temporalPort, 'TEMPORAL'), probe(apiPort, 'API')].join('; '),
+      );
+      expect(text).toContain('TEMPORAL-REFUSED');
+      expect(text).toContain('API-REFUSED');
+      expect(text).not.toContain('CONNECTED');
+      expect(connections).toBe(0);
+      // The same probe without the sandbox does connect: the listener is really there.
+      expect(await run('unboxed', probe(apiPort, 'API'))).toContain('API-CONNECTED');
+      expect(connections).toBe(1);
+    } finally {
+      server.close();
+    }
   });
 
   it("runs in the workspace's default sandbox when the definition declares none", async () => {
