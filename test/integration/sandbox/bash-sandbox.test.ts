@@ -56,8 +56,11 @@ function sibling(name: string): string {
   return `deputy-sandbox-sibling-${name}.txt`;
 }
 
+let lastWorkflowId = '';
+
 async function run(name: string, command: string): Promise<string> {
   const handle = await harness.start(name, command, { session: name });
+  lastWorkflowId = handle.workflowId;
   const result = await handle.result();
   expect(result.status).toBe('completed');
   return result.text ?? '';
@@ -85,9 +88,19 @@ describe('bash in a sandbox', () => {
     expect(existsSync(join(dataDir, 'written.txt'))).toBe(false);
     expect(text).not.toContain(PLANTED);
     expect(text).not.toContain(CONFIG_MARKER);
-    // The secret is in no payload the delegation kept either.
-    const state = await (await harness.start('boxed', 'true', { session: 'again' })).result();
-    expect(JSON.stringify(state)).not.toContain(PLANTED);
+    // Nor in anything the delegation recorded: its history holds every tool result.
+    const history = await harness.client.workflow.getHandle(lastWorkflowId).fetchHistory();
+    // Payloads come base64-encoded (or as bytes): read them as the text they hold.
+    const recorded = JSON.stringify(history, (key, value: unknown) =>
+      value instanceof Uint8Array
+        ? Buffer.from(value).toString('utf8')
+        : key === 'data' && typeof value === 'string'
+          ? Buffer.from(value, 'base64').toString('utf8')
+          : value,
+    );
+    expect(recorded).toContain('WROTE-INSIDE');
+    expect(recorded).not.toContain(PLANTED);
+    expect(recorded).not.toContain(CONFIG_MARKER);
   });
 
   it('reaches no port of the host: not Temporal, not a listening server', async () => {
