@@ -9,6 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stateLines } from '../../../src/cli/format.js';
 import { stateQuery } from '../../../src/shared/workflow-contract/messages.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
@@ -147,6 +148,10 @@ describe('bash in a sandbox', () => {
       env: [],
       limits: {},
     });
+    // What `deputy status` prints, read through the facade the CLI uses.
+    const detail = await harness.delegations.get((await boxed.query(stateQuery)).delegationId);
+    expect(stateLines(detail)).toContain('  sandbox:  on, no network');
+    expect(stateLines(detail)).toContain(`    read-write: ${harness.workspace}`);
     const unboxed = await harness.start('unboxed', 'true', { session: 'state-off' });
     await unboxed.result();
     expect((await unboxed.query(stateQuery)).sandbox).toBeNull();
