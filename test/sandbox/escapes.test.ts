@@ -338,6 +338,26 @@ const attempts: Attempt[] = [
     },
   },
   {
+    name: 'creates a file already setuid, or installs one',
+    script: () =>
+      `perl -e 'use Fcntl; sysopen(my $f, "made-setuid", O_CREAT|O_WRONLY, 04755) or die "refused: $!\\n"'; install -m 4755 /usr/bin/id ./installed-setuid`,
+    check: () => {
+      for (const name of ['made-setuid', 'installed-setuid']) {
+        const made = path.join(workspace, name);
+        if (existsSync(made)) expect(statSync(made).mode & 0o6000).toBe(0);
+      }
+    },
+  },
+  {
+    name: 'attaches to a process with ptrace',
+    script: () =>
+      'perl -e \'$r = syscall(101, 16, 1, 0, 0); print $r == -1 ? "refused: $!\\n" : "attached\\n"\'',
+    check: (outcome) => {
+      expect(outcome.stdout).toContain('refused');
+      expect(outcome.stdout).not.toContain('attached');
+    },
+  },
+  {
     name: 'writes to /sys',
     script: () =>
       'echo 1 > /sys/kernel/mm/ksm/run; echo b > /proc/sysrq-trigger; ls /sys | head -3',
