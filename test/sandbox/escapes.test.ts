@@ -80,7 +80,12 @@ function runSandboxed(
   options: { limits?: SandboxLimits; killAfterMs?: number; during?: (out: Outcome) => void } = {},
 ): Promise<Outcome> {
   const { file, args, env } = sandboxedArgv(bounds(options.limits), ['bash', '-c', script], {
-    hidden: [dataDir, path.join(home, '.ssh'), path.join(home, '.config', 'deputy')],
+    hidden: [
+      dataDir,
+      path.join(home, '.ssh'),
+      path.join(home, '.config', 'deputy'),
+      path.join(home, '.netrc'),
+    ],
     from: { ...process.env, DEPUTY_FAKE_TOKEN: ENV_SECRET, ALLOWED_VAR: 'visible-value' },
     cwd: workspace,
   });
@@ -151,6 +156,11 @@ const attempts: Attempt[] = [
   {
     name: 'reads the home directory’s SSH key',
     script: () => `cat ${home}/.ssh/id_ed25519; ls -la ${home}/.ssh`,
+    check: (outcome) => leaksNothing(outcome),
+  },
+  {
+    name: 'reads a hidden file inside the readable home',
+    script: () => `cat ${home}/.netrc; cp ${home}/.netrc stolen && cat stolen`,
     check: (outcome) => leaksNothing(outcome),
   },
   {
@@ -405,6 +415,7 @@ describeWithBwrap('the bubblewrap sandbox', () => {
     mkdirSync(path.join(home, '.config', 'deputy'), { recursive: true });
     writeFileSync(path.join(readOnlyDir, 'ro.txt'), 'read-only content\n');
     writeFileSync(path.join(home, 'notes.txt'), 'home notes\n');
+    writeFileSync(path.join(home, '.netrc'), `machine example.com password ${SECRET}\n`);
     writeFileSync(path.join(home, '.ssh', 'id_ed25519'), `-----BEGIN KEY-----\n${SECRET}\n`);
     writeFileSync(path.join(home, '.config', 'deputy', 'config.yaml'), `token: ${SECRET}\n`);
     writeFileSync(path.join(dataDir, 'config.yaml'), `apiKey: ${SECRET}\n`);
