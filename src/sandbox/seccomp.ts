@@ -4,7 +4,7 @@
  * (no libseccomp), for x86-64 only; on another architecture there is no filter and the
  * namespaces, the dropped capabilities and no-new-privileges stand alone.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -147,15 +147,21 @@ export function seccompProgram(): Buffer {
 let written: string | undefined;
 
 /**
- * The program in a file of a private folder, written once per process, for the sh in front of
- * bwrap to open on the descriptor `--seccomp` names. Undefined where the filter does not apply.
+ * The program in a file of a private folder, for the sh in front of bwrap to open on the
+ * descriptor `--seccomp` names: written once per process, again if a temp cleaner removed it,
+ * removed when the process exits. Undefined where the filter does not apply.
  */
 export function seccompFile(): string | undefined {
   if (process.arch !== 'x64') return undefined;
+  if (written !== undefined && existsSync(written)) return written;
+  const folder = mkdtempSync(path.join(tmpdir(), 'deputy-seccomp-'));
+  const file = path.join(folder, 'filter.bpf');
+  writeFileSync(file, seccompProgram(), { mode: 0o400 });
   if (written === undefined) {
-    const folder = mkdtempSync(path.join(tmpdir(), 'deputy-seccomp-'));
-    written = path.join(folder, 'filter.bpf');
-    writeFileSync(written, seccompProgram(), { mode: 0o400 });
+    process.once('exit', () => {
+      if (written !== undefined) rmSync(path.dirname(written), { recursive: true, force: true });
+    });
   }
+  written = file;
   return written;
 }
