@@ -257,12 +257,13 @@ export const BOUNDARIES = [
     },
   },
   {
-    // The sandbox runner and what a sandboxed spawn hides: under the tools that start processes
-    // for an agent, it knows the bounds' contract and nothing else of the project.
+    // The sandbox runner turns declared bounds into a bwrap command line: below the tools that
+    // call it, it reads only the contracts it applies.
     folders: ['src/sandbox'],
     onlyAreas: {
       areas: ['shared'],
-      message: 'sandbox/ imports shared/ only: the tools that spawn for an agent use it.',
+      message:
+        'sandbox/ imports shared/ (the bounds it applies) only: everything that spawns uses it.',
     },
   },
   {

@@ -1,125 +1,226 @@
 /**
- * Runs a program inside bubblewrap: its own mount, PID, IPC, UTS and network namespaces, the
- * system folders read-only, the declared paths bound, deputy's hidden places covered, and the
- * declared ceilings set by the shell's `ulimit` before the program starts.
+ * The Linux sandbox: bubblewrap (`bwrap`) starts a command in namespaces of its own (mount, PID,
+ * IPC, UTS, network, user, cgroup), with the system folders read-only, the declared paths bound
+ * at their own paths, nothing else of the file system, no network at all, and `prlimit`'s
+ * ceilings inherited by everything the command starts.
+ *
+ * What bwrap does without being asked: it sets no-new-privileges (a setuid program gains nothing),
+ * mounts every bind nosuid and nodev, and drops every capability inside the sandbox.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { isInside } from '../shared/path-containment.js';
 import type { SandboxBounds } from '../shared/sandbox-contract.js';
+import { findExecutable } from './find-executable.js';
+import { SECCOMP_FD, launcher } from './launcher.js';
+import { limitWrapper, processCeiling, resolvedLimits } from './limits.js';
+import { seccompFile } from './seccomp.js';
+import { ETC_SECRETS, coverArgs, kindOf, systemMountArgs } from './system-mounts.js';
 
-/** Read-only inside every sandbox: what a shell and the usual tools need to start. */
-const SYSTEM_FOLDERS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/etc', '/opt'];
+/** Where Debian, Ubuntu and most distributions install their programs, when PATH says nothing. */
+const FALLBACK_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** Folders the sandbox shows, so a tool found in them outside runs at the same path inside. */
+const SYSTEM_PROGRAM_FOLDERS = ['/usr', '/bin', '/sbin'];
+/**
+ * The sandbox's own user: nobody. Outside it is still the worker's uid (the files it writes in
+ * the workspace are the worker's), inside it owns nothing of the system.
+ */
+const SANDBOX_UID = '65534';
+const SANDBOX_GID = '65534';
+/** PATH, HOME and LANG inside, unless the bounds pass the worker's own by name. */
+const SAFE_ENV = { PATH: FALLBACK_PATH, HOME: '/tmp', LANG: 'C.UTF-8' };
 
-/** PATH inside: the system's own folders, never the worker's (it may name a user's bin). */
-const INSIDE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-
-let found: ReturnType<typeof findBubblewrap> | undefined;
-
-/** The bwrap executable, or why there is none and how to get it. Cached per process. */
-export function findBubblewrap(): { ok: true; path: string } | { ok: false; problem: string } {
-  found ??= search(process.env.PATH ?? '');
-  return found;
+interface Runner {
+  bwrap: string;
+  prlimit: string;
 }
 
-function search(searchPath: string): ReturnType<typeof findBubblewrap> {
+type Found = { ok: true; runner: Runner } | { ok: false; problem: string };
+
+const found = new Map<string, Found>();
+
+/**
+ * The bwrap executable, or why there is none and how to get it. Cached per process (and per
+ * `searchPath`, the `PATH` to look in; the worker's own by default).
+ */
+export function findBubblewrap(
+  searchPath: string = process.env.PATH ?? FALLBACK_PATH,
+): { ok: true; path: string } | { ok: false; problem: string } {
+  const result = findRunner(searchPath);
+  return result.ok ? { ok: true, path: result.runner.bwrap } : result;
+}
+
+function findRunner(searchPath: string): Found {
+  let result = found.get(searchPath);
+  if (result === undefined) {
+    result = lookUp(searchPath);
+    found.set(searchPath, result);
+  }
+  return result;
+}
+
+function lookUp(searchPath: string): Found {
   if (process.platform !== 'linux') {
     return {
       ok: false,
-      problem: `the sandbox needs Linux and bubblewrap; this worker runs on ${process.platform}`,
+      problem: `no sandbox on ${process.platform === 'darwin' ? 'macOS' : process.platform} in this version: deputy sandboxes commands on Linux only (bubblewrap)`,
     };
   }
-  for (const folder of searchPath.split(path.delimiter)) {
-    if (folder === '') continue;
-    const candidate = path.join(folder, 'bwrap');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return { ok: true, path: candidate };
-    } catch {
-      // Not here: the next folder.
-    }
+  const bwrap = findExecutable('bwrap', searchPath);
+  if (bwrap === undefined) {
+    return {
+      ok: false,
+      problem: `bubblewrap (bwrap) was not found on PATH (${searchPath}): install it with \`apt-get install bubblewrap\` on Debian or Ubuntu (\`dnf install bubblewrap\` on Fedora)`,
+    };
   }
-  return {
-    ok: false,
-    problem:
-      "bubblewrap ('bwrap') is not installed on this worker: install it (Debian and Ubuntu: apt-get install bubblewrap) or set the agent's sandbox to off",
-  };
+  const prlimit = findExecutable('prlimit', searchPath);
+  if (prlimit === undefined) {
+    return {
+      ok: false,
+      problem: `prlimit was not found on PATH (${searchPath}): it sets the sandbox's limits; install util-linux (\`apt-get install util-linux\`)`,
+    };
+  }
+  if (!SYSTEM_PROGRAM_FOLDERS.some((folder) => isInside(folder, prlimit))) {
+    return {
+      ok: false,
+      problem: `prlimit is at ${prlimit}, outside the system folders the sandbox shows (${SYSTEM_PROGRAM_FOLDERS.join(', ')})`,
+    };
+  }
+  // One real start, so a kernel or container that forbids namespaces is reported here, with
+  // bwrap's own words, instead of as every command's failure.
+  const probe = spawnSync(
+    bwrap,
+    [...namespaceArgs(), ...systemMountArgs(), '--', prlimit, '--version'],
+    { encoding: 'utf8', env: {}, timeout: 10_000 },
+  );
+  if (probe.status !== 0) {
+    const said = `${probe.stderr ?? ''}`.trim() || probe.error?.message || `exit ${probe.status}`;
+    return {
+      ok: false,
+      problem: `bubblewrap (${bwrap}) cannot make a sandbox on this machine: ${said} (it needs user namespaces: check \`sysctl user.max_user_namespaces\`, or the container's seccomp profile)`,
+    };
+  }
+  return { ok: true, runner: { bwrap, prlimit } };
+}
+
+/** Every namespace bwrap can make: no network (only a loopback of its own), no host PIDs. */
+function namespaceArgs(): string[] {
+  return [
+    '--unshare-all',
+    '--unshare-user',
+    '--uid',
+    SANDBOX_UID,
+    '--gid',
+    SANDBOX_GID,
+    '--hostname',
+    'sandbox',
+    '--cap-drop',
+    'ALL',
+    // A namespace made inside would hand the command every capability over it again.
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+  ];
 }
 
 /**
- * The argv that runs `argv` inside `bounds`: `[bwrapPath, ...bwrapArgs, '--', ...limitWrapper, ...argv]`.
+ * The argv that runs `argv` inside `bounds`: `[...launcher, bwrapPath, ...bwrapArgs, '--',
+ * ...limitWrapper, ...argv]`, where the launcher is a small `sh` that hands bwrap the seccomp
+ * filter (and, for a root worker, moves into a pids cgroup) and execs it: bwrap keeps its pid.
  * `hidden` are paths that must not be visible at all even if a bound would show them (deputy's
  * data directory, its configuration folder, the home directory's secrets...).
- * `env` is the environment to spawn it with (only bounds.env names, from `from`, plus PATH/HOME/LANG
- * set to safe values inside).
+ * `env` is the environment to spawn it with: only bounds.env names, from `from`, plus PATH, HOME
+ * and LANG set to safe values. bwrap passes it on as it is, so no value ever appears in an argv
+ * (which every user of the machine can read in /proc).
  */
 export function sandboxedArgv(
   bounds: SandboxBounds,
   argv: string[],
   options: { hidden: string[]; from: NodeJS.ProcessEnv; cwd: string },
 ): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
-  const bwrap = findBubblewrap();
-  if (!bwrap.ok) throw new Error(bwrap.problem);
-  const args = [
-    '--unshare-all',
-    '--die-with-parent',
-    '--new-session',
-    ...SYSTEM_FOLDERS.filter(exists).flatMap((folder) => ['--ro-bind', folder, folder]),
+  const runner = findRunner(process.env.PATH ?? FALLBACK_PATH);
+  if (!runner.ok) throw new Error(runner.problem);
+  const { bwrap, prlimit } = runner.runner;
+  const limits = resolvedLimits(bounds.limits);
+
+  const hidden = withResolved(options.hidden);
+  const isHidden = (file: string): boolean =>
+    withResolved([file]).some((form) => hidden.some((secret) => isInside(secret, form)));
+  const binds = [
+    ...bounds.readWrite.map((file) => ({ file, flag: '--bind-try' })),
+    ...bounds.readOnly.map((file) => ({ file, flag: '--ro-bind-try' })),
+  ]
+    .filter(({ file }) => !isHidden(file))
+    // Shallow first, so a path declared inside another is mounted over it and keeps its own mode.
+    .sort((a, b) => depth(a.file) - depth(b.file));
+  if (isHidden(options.cwd) || !binds.some(({ file }) => isInside(file, options.cwd))) {
+    throw new Error(`the sandbox's working folder ${options.cwd} is not among its visible paths`);
+  }
+
+  const shown = ['/usr', '/etc', ...binds.map(({ file }) => file)];
+  const covers = [...ETC_SECRETS, ...hidden]
+    .filter((file) => shown.some((root) => isInside(root, file)))
+    .flatMap((file) => coverArgs(file, kindOf(file)));
+
+  const bwrapArgs = [
+    ...namespaceArgs(),
+    ...systemMountArgs(),
     '--proc',
     '/proc',
+    // The kernel lets the worker's uid write the sysctls it owns: a root worker's sandbox could set
+    // kernel.core_pattern for the whole machine. bwrap leaves /proc/sys writable in a user
+    // namespace, so the host's is shown read-only over it (its values are the host's to read).
+    '--ro-bind',
+    '/proc/sys',
+    '/proc/sys',
     '--dev',
     '/dev',
     '--tmpfs',
     '/tmp',
-    ...bounds.readOnly.filter(exists).flatMap((p) => ['--ro-bind', p, p]),
-    ...bounds.readWrite.filter(exists).flatMap((p) => ['--bind', p, p]),
-    ...options.hidden.flatMap((p) => cover(p, [...bounds.readOnly, ...bounds.readWrite])),
+    ...binds.flatMap(({ file, flag }) => [flag, file, file]),
+    ...covers,
     '--chdir',
     options.cwd,
+  ];
+  const filter = seccompFile();
+  const ceiling = processCeiling();
+  const [file, ...args] = [
+    ...launcher({
+      seccompFile: filter,
+      cgroupParent: ceiling.kind === 'cgroup' ? ceiling.parent : undefined,
+      processes: limits.processes,
+    }),
+    bwrap,
+    ...bwrapArgs,
+    ...(filter === undefined ? [] : ['--seccomp', String(SECCOMP_FD)]),
     '--',
-    ...limitWrapper(bounds.limits),
+    ...limitWrapper(prlimit, limits),
     ...argv,
   ];
-  const env: NodeJS.ProcessEnv = {};
-  for (const name of bounds.env) {
-    const value = options.from[name];
+  return { file: file ?? '/bin/sh', args, env: sandboxEnv(bounds.env, options.from) };
+}
+
+function sandboxEnv(names: string[], from: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...SAFE_ENV };
+  for (const name of names) {
+    const value = from[name];
     if (value !== undefined) env[name] = value;
   }
-  env.PATH = INSIDE_PATH;
-  env.HOME = '/tmp';
-  env.LANG = options.from.LANG ?? 'C.UTF-8';
-  return { file: bwrap.path, args, env };
+  return env;
 }
 
-/** An empty folder or /dev/null over a hidden place some bound would otherwise show. */
-function cover(hidden: string, bound: readonly string[]): string[] {
-  if (!bound.some((root) => hidden === root || hidden.startsWith(`${root}/`))) return [];
-  let isFolder: boolean;
-  try {
-    isFolder = statSync(hidden).isDirectory();
-  } catch {
-    return [];
-  }
-  return isFolder
-    ? ['--tmpfs', hidden, '--remount-ro', hidden]
-    : ['--ro-bind', '/dev/null', hidden];
+/** Each path as given and as the file system resolves it (a link's target is hidden too). */
+function withResolved(files: string[]): string[] {
+  return files.flatMap((file) => {
+    try {
+      const real = realpathSync(file);
+      return real === file ? [file] : [file, real];
+    } catch {
+      return [file];
+    }
+  });
 }
 
-/** `ulimit` in a bash that then becomes the program: ceilings of the call's whole tree. */
-function limitWrapper(limits: SandboxBounds['limits']): string[] {
-  const flags: string[] = [];
-  if (limits.cpuSeconds !== undefined) flags.push(`-t ${limits.cpuSeconds}`);
-  if (limits.memoryMiB !== undefined) flags.push(`-v ${limits.memoryMiB * 1024}`);
-  if (limits.processes !== undefined) flags.push(`-u ${limits.processes}`);
-  if (flags.length === 0) return [];
-  const script = [...flags.map((flag) => `ulimit ${flag}`), 'exec "$@"'].join(' && ');
-  return ['/bin/bash', '--norc', '--noprofile', '-c', script, 'deputy-limits'];
-}
-
-function exists(p: string): boolean {
-  try {
-    statSync(p);
-    return true;
-  } catch {
-    return false;
-  }
+function depth(file: string): number {
+  return file.split('/').filter((segment) => segment !== '').length;
 }
