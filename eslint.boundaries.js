@@ -257,6 +257,16 @@ export const BOUNDARIES = [
     },
   },
   {
+    // The sandbox runner turns declared bounds into a bwrap command line: below the tools that
+    // call it, it reads only the contracts it applies.
+    folders: ['src/sandbox'],
+    onlyAreas: {
+      areas: ['shared'],
+      message:
+        'sandbox/ imports shared/ (the bounds it applies) only: everything that spawns uses it.',
+    },
+  },
+  {
     // The composition root: it builds the activities and the worker from everything below it;
     // of the doors, only the worker's own metrics endpoint.
     folders: ['src/worker'],

@@ -17,6 +17,7 @@ import { benchMcpDoor } from './mcp-door.js';
 import { benchMcpGateway } from './mcp-gateway.js';
 import { installQuietRuntime } from './quiet-runtime.js';
 import { benchRegistryLoad } from './registry-load.js';
+import { benchSandbox } from './sandbox/bash-call.js';
 import {
   headCommit,
   machineFacts,
@@ -35,6 +36,7 @@ import { benchTraceCost } from './trace-cost.js';
 const BENCHES: Record<string, () => Promise<BenchReport>> = {
   b1: benchDelegationOverhead,
   'kb-search': benchKbSearch,
+  sandbox: benchSandbox,
   registry: benchRegistryLoad,
   'agents-list': benchAgentsList,
   cli: benchCli,

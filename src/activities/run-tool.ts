@@ -49,9 +49,13 @@ async function runTool(
   const tool = buildToolbox(snapshot, {
     workspaceRoot: config.workspace,
     // Recomputed per call like the resolver does (a link may have moved since), but only for
-    // the tools that walk a tree and must skip them: a call that names one of these paths was
-    // refused by policy before it got here, and resolving them costs a dozen system calls.
-    hiddenRoots: WALKS_TREES.has(call.name) ? deputyRoots(config).hiddenRoots : [],
+    // the tools that walk a tree and must skip them, and a sandboxed bash that must cover them:
+    // a call that names one of these paths was refused by policy before it got here, and
+    // resolving them costs a dozen system calls.
+    hiddenRoots:
+      WALKS_TREES.has(call.name) || (call.name === 'bash' && snapshot.sandbox !== undefined)
+        ? deputyRoots(config).hiddenRoots
+        : [],
     ...(mcp === undefined ? {} : { extra: createMcpTools(snapshot, mcp) }),
   }).get(call.name);
   if (!tool) {

@@ -29,6 +29,8 @@ export interface CapabilityConfigView {
   cards?: DeputyConfig['cards'];
   /** The workspace's webhooks; omitted: none. */
   notifications?: DeputyConfig['notifications'];
+  /** The sandbox of definitions that declare none; omitted: off. */
+  sandbox?: DeputyConfig['sandbox'];
 }
 
 export interface ResolveInput {
@@ -63,4 +65,11 @@ export interface ResolveInput {
    * policy is the lower of the agent's and this mode's. Absent: the agent's own.
    */
   callerMode?: PermissionMode;
+  /**
+   * Places no agent may read, resolved (deputyRoots(config).hiddenRoots): a sandbox path inside
+   * one is left out. Omitted: the data directory and config.yaml as written.
+   */
+  hiddenRoots?: readonly string[];
+  /** Where a sandbox path really is (realpathLenient); omitted: as written. */
+  realpath?: (absolute: string) => string;
 }

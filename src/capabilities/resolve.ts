@@ -21,6 +21,9 @@ import { assembleSystemPrompt, MAIN_AGENT_FRAMING, SUBAGENT_FRAMING } from './pr
 import { TOOL_PROVIDERS, type CapabilityDimension } from './providers.js';
 import type { ResolveInput } from './resolve-input.js';
 import { resolveTools } from './tool-selection/resolve-tools.js';
+import { sandboxOf } from './sandbox-bounds.js';
+import path from 'node:path';
+import { CONFIG_FILE } from '../paths/trusted-files.js';
 
 /**
  * Capability resolution: definition + configuration + caller roles ->
@@ -57,6 +60,7 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
       : delegation.targets(input.session.agents, definition.name, diagnostics);
   const effective = inEffect(dimensions, declared, own, diagnostics);
   const policy = policyOf(definition, input.callerMode);
+  const sandbox = sandboxFor(input, diagnostics);
   return {
     agentName: definition.name,
     description: definition.description,
@@ -88,7 +92,27 @@ export function resolveCapabilities(input: ResolveInput): CapabilitySnapshot {
     diagnostics: dedupe([...input.loaded.diagnostics, ...diagnostics]),
     // Last, where the agent resolver once appended them: recorded snapshots keep their bytes.
     hooks: definition.hooks,
+    // Only when a sandbox is on: other snapshots stay as they were (replay).
+    ...sandbox,
   };
+}
+
+/** The sandbox in effect, if any (sandbox-bounds.ts); what it left out said in `diagnostics`. */
+function sandboxFor(
+  input: ResolveInput,
+  diagnostics: Diagnostic[],
+): Pick<CapabilitySnapshot, 'sandbox'> {
+  const { config } = input;
+  return sandboxOf(
+    {
+      declared: input.loaded.definition.sandbox,
+      workspaceDefault: config.sandbox,
+      workspace: config.workspace,
+      hiddenRoots: input.hiddenRoots ?? [config.dataDir, path.join(config.workspace, CONFIG_FILE)],
+      realpath: input.realpath ?? ((absolute) => absolute),
+    },
+    diagnostics,
+  );
 }
 
 /** The declared dimensions, each resolved (and what it left out said), before tools are chosen. */

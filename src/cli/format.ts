@@ -6,6 +6,7 @@ import type {
   UsageTotals,
 } from '../shared/delegation.js';
 import { describePermission } from '../shared/permission-in-effect.js';
+import type { SandboxBounds } from '../shared/sandbox-contract.js';
 import type { DelegationSummary } from '../temporal/delegations/facade.js';
 import type { DelegationDetail, ModelRetry } from '../temporal/delegations/types.js';
 import { grantLines } from './delegations/grant-lines.js';
@@ -122,6 +123,7 @@ export function stateLines(state: DelegationDetail): string[] {
     lines.push(`  definition: sha256 ${state.definitionHash.slice(0, 12)}…`);
   // What it may do, and whether its caller's permission mode capped it.
   if (state.permission) lines.push(`  permission: ${describePermission(state.permission)}`);
+  if (state.sandbox !== undefined) lines.push(...sandboxLines(state.sandbox));
   if (state.usage) lines.push(`  tokens:   ${usageLine(state.usage)}`);
   // Where its workspace's work runs: a worker must serve this queue for it to move.
   if (state.toolQueue) lines.push(`  tools on: ${state.toolQueue}`);
@@ -138,6 +140,19 @@ export function stateLines(state: DelegationDetail): string[] {
   if (state.result) lines.push('', ...resultLines(state.result));
   else if (state.deniedCalls.length > 0) lines.push(`  denied so far: ${state.deniedCalls.length}`);
   return lines;
+}
+
+/** Whether its bash calls run in a sandbox, and what one lets them touch. */
+function sandboxLines(sandbox: SandboxBounds | null): string[] {
+  if (sandbox === null) return ["  sandbox:  off (bash runs as the worker's user)"];
+  const limits = Object.entries(sandbox.limits).map(([name, value]) => `${name} ${value}`);
+  return [
+    '  sandbox:  on, no network',
+    `    read-write: ${sandbox.readWrite.join(', ')}`,
+    ...(sandbox.readOnly.length > 0 ? [`    read-only:  ${sandbox.readOnly.join(', ')}`] : []),
+    `    env:        ${sandbox.env.length > 0 ? sandbox.env.join(', ') : '(none declared)'}`,
+    ...(limits.length > 0 ? [`    limits:     ${limits.join(', ')}`] : []),
+  ];
 }
 
 /** A model call riding out a provider failure: which attempt, and why the last one failed. */

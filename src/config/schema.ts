@@ -11,6 +11,7 @@ import { type ConfigSecrets } from './config-secrets.js';
 import { WORKSPACE_ID_PATTERN, WORKSPACE_ID_RULE } from '../shared/workflow-contract/tool-queue.js';
 import { WORKER_TUNING_DEFAULTS, WorkerTuningSchema } from './worker-tuning.js';
 import { LinksConfigSchema } from './links-schema.js';
+import { SandboxDeclarationSchema } from './sandbox-schema.js';
 import { DEFAULT_SCHEDULE_MIN_INTERVAL, SchedulesConfigSchema } from './schedules-schema.js';
 
 /** The longest `timeoutSeconds` of a model entry: the model-call activity itself ends at 600 s. */
@@ -183,6 +184,11 @@ export const ConfigFileSchema = z
       .default({ webhooks: {} }),
     /** Card deadlines for definitions that set none (`cardTimeout`, `cardReminder`, ...). */
     cards: CardsConfigSchema.default({ timeoutOutcome: 'deny' }),
+    /**
+     * The sandbox of definitions that declare none (the same `off`, `on` or bounds); absent:
+     * off. Paths are relative to the workspace or absolute.
+     */
+    sandbox: SandboxDeclarationSchema.optional(),
     /** Signed one-tap approve/deny links (src/config/links-schema.ts); off without a key. */
     links: LinksConfigSchema.optional(),
     /** How often a schedule may run, per role (src/config/schedules-schema.ts). */

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../shared/diagnostics.js';
 import type { CardTimeoutOutcome } from '../shared/capability-snapshot.js';
 import type { ApprovalMode } from '../shared/policy-contract.js';
 import type { PermissionMode } from './schema.js';
+import type { SandboxDeclaration } from '../config/sandbox-schema.js';
 
 export interface HookCommand {
   command: string;
@@ -72,6 +73,11 @@ export interface AgentDefinition {
   /** What a card becomes when its deadline passes; absent: the workspace's, or `deny`. */
   cardTimeoutOutcome?: CardTimeoutOutcome;
   hooks: Record<string, HookCommand[]>;
+  /**
+   * What bash may touch, as written (`off`, `on` or bounds); absent: the workspace's
+   * `sandbox`, else off.
+   */
+  sandbox?: SandboxDeclaration;
   color: string;
   icon: string;
   displayOrder: number;

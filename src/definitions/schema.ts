@@ -13,6 +13,7 @@ import {
 } from '../shared/policy-contract.js';
 import { formatPath } from './read/issue-path.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from './names.js';
+import { SandboxDeclarationSchema } from '../config/sandbox-schema.js';
 
 /** More skills than this is a save error and a load diagnostic. */
 export const MAX_SKILLS = 16;
@@ -167,6 +168,7 @@ export const frontmatterShape = {
     .enum(CARD_TIMEOUT_OUTCOMES)
     .describe('What a card becomes when its deadline passes; `deny` by default'),
   hooks: HooksSchema,
+  sandbox: SandboxDeclarationSchema,
   color: NonBlank,
   icon: NonBlank,
   displayOrder: z.number().int(),

@@ -2,6 +2,7 @@ import type { DelegateTarget } from './tools/delegation-tools.js';
 import type { Diagnostic } from './diagnostics.js';
 import type { ApprovalMode, PermissionMode, PolicyFlags } from './policy-contract.js';
 import type { ToolSchema } from './tools/tool-contract.js';
+import type { SandboxBounds } from './sandbox-contract.js';
 import type { WebhookRoutes } from './workflow-contract/notifications.js';
 
 /** Where a definition came from. `ecosystem` = Claude Code / qwen-code files read as they are. */
@@ -140,4 +141,9 @@ export interface CapabilitySnapshot {
   /** Roles it runs with, its caller's; empty with `callerAnonymous` = auth disabled. */
   callerRoles: string[];
   diagnostics: Diagnostic[];
+  /**
+   * What the agent's bash calls may touch (src/sandbox/); absent: the sandbox is off (`sandbox:
+   * off`, or declared nowhere) and they run as the worker's user, as before.
+   */
+  sandbox?: SandboxBounds;
 }

@@ -1,6 +1,7 @@
 import type { Caller } from './caller.js';
 import type { Grant, PermissionMode, UnattendedVerdict } from './policy-contract.js';
 import type { PermissionInEffect } from './permission-in-effect.js';
+import type { SandboxBounds } from './sandbox-contract.js';
 import type { TranscriptEntry } from './model-contract.js';
 import type { SteeringMessage } from './steering.js';
 
@@ -346,6 +347,11 @@ export interface DelegationState {
    * Absent before the agent is resolved, and when rebuilt from visibility.
    */
   permission?: PermissionInEffect;
+  /**
+   * What its bash calls may touch; null: the sandbox is off. Absent before the agent is
+   * resolved, and when rebuilt from visibility.
+   */
+  sandbox?: SandboxBounds | null;
   /**
    * Messages sent to it while it ran (shared/steering.ts), in order: delivered or still
    * waiting for the next round boundary. Absent when none was sent, and from visibility.

@@ -2,6 +2,7 @@ import { BASH_TOOL_SCHEMA } from '../shared/tools/workspace-tool-schemas.js';
 import { ToolError } from './tool.js';
 import type { ToolContext, ToolImplementation } from './tool.js';
 import { spawnWatchedGroup } from '../processes/watched-group.js';
+import { sandboxedSpawn, type SandboxRunner } from '../sandbox/spawn-plan.js';
 
 /** Budgets of the bash tool. */
 export const BASH_LIMITS = {
@@ -18,12 +19,29 @@ export const BASH_LIMITS = {
   heartbeatMs: 1_000,
 } as const;
 
-/** `bash -c COMMAND` in the workspace root, bounded in time and output. */
-export function createBashTool(): ToolImplementation {
-  return { schema: BASH_TOOL_SCHEMA, run: runBash };
+export interface BashToolOptions {
+  /**
+   * Places no agent may read, resolved (deputyRoots(config).hiddenRoots): covered inside the
+   * sandbox even where a declared path would show them. Unused when the sandbox is off.
+   */
+  hiddenRoots: readonly string[];
+  /** The sandbox runner; default bubblewrap (src/sandbox/bubblewrap.ts). */
+  runner?: SandboxRunner;
 }
 
-async function runBash(args: Record<string, unknown>, context: ToolContext): Promise<string> {
+/**
+ * `bash -c COMMAND` in the workspace root, bounded in time and output; inside the snapshot's
+ * sandbox when it has one.
+ */
+export function createBashTool(options: BashToolOptions = { hiddenRoots: [] }): ToolImplementation {
+  return { schema: BASH_TOOL_SCHEMA, run: (args, context) => runBash(args, context, options) };
+}
+
+async function runBash(
+  args: Record<string, unknown>,
+  context: ToolContext,
+  options: BashToolOptions,
+): Promise<string> {
   const command = args.command;
   if (typeof command !== 'string' || command.trim() === '') {
     throw new ToolError("argument 'command' must be a non-empty string");
@@ -32,7 +50,20 @@ async function runBash(args: Record<string, unknown>, context: ToolContext): Pro
   if (context.signal.aborted)
     throw new ToolError('command was not started: the call was cancelled');
 
-  const outcome = await runInProcessGroup(command, timeoutSeconds, context);
+  const argv = ['bash', '--norc', '--noprofile', '-c', command];
+  const spawnPlan =
+    context.snapshot.sandbox === undefined
+      ? { file: argv[0]!, args: argv.slice(1), env: minimalEnvironment() }
+      : sandboxedSpawn(context.snapshot.sandbox, argv, {
+          hiddenRoots: options.hiddenRoots,
+          cwd: context.workspaceRoot,
+          ...(options.runner === undefined ? {} : { runner: options.runner }),
+        });
+  if ('problem' in spawnPlan) {
+    // Never run unsandboxed instead: the bounds are what the agent was given.
+    throw new ToolError(`command was not run: the agent's sandbox is on, but ${spawnPlan.problem}`);
+  }
+  const outcome = await runInProcessGroup(spawnPlan, timeoutSeconds, context);
   const output = outcome.output === '' ? '(no output)' : outcome.output;
   if (outcome.stoppedBy === 'timeout') {
     throw new ToolError(
@@ -57,7 +88,7 @@ interface Outcome {
 }
 
 function runInProcessGroup(
-  command: string,
+  spawnPlan: { file: string; args: string[]; env: NodeJS.ProcessEnv },
   timeoutSeconds: number,
   context: ToolContext,
 ): Promise<Outcome> {
@@ -68,9 +99,9 @@ function runInProcessGroup(
     // this worker dies without a chance to (SIGKILL, OOM killer): no command runs on unowned.
     // --norc: Debian's bash reads ~/.bashrc when its stdin is a socket, as Node's pipes are; a
     // command must not run whatever that file says first.
-    const child = spawnWatchedGroup('bash', ['--norc', '--noprofile', '-c', command], {
+    const child = spawnWatchedGroup(spawnPlan.file, spawnPlan.args, {
       cwd: context.workspaceRoot,
-      env: minimalEnvironment(),
+      env: spawnPlan.env,
       graceMs: BASH_LIMITS.killGraceMs,
     });
     let stoppedBy: Outcome['stoppedBy'] = null;

@@ -9,7 +9,10 @@ import { ToolError, type ToolImplementation } from './tool.js';
 export interface ToolboxOptions {
   /** Real absolute workspace root. */
   workspaceRoot: string;
-  /** Resolved paths no agent may read (deputyRoots(config).hiddenRoots): searches skip them. */
+  /**
+   * Resolved paths no agent may read (deputyRoots(config).hiddenRoots): searches skip them and
+   * a sandboxed bash call does not see them.
+   */
   hiddenRoots: readonly string[];
   /** Implementations built elsewhere for this snapshot (the MCP gateway's, src/mcp-client/). */
   extra?: readonly ToolImplementation[];
@@ -36,7 +39,7 @@ export function buildToolbox(
   if (any('read', 'write', 'edit', 'glob', 'grep')) {
     createFileSystemTools({ hiddenRoots }).forEach(offer);
   }
-  if (any('bash')) offer(createBashTool());
+  if (any('bash')) offer(createBashTool({ hiddenRoots }));
   if (any('kb_search')) {
     offer(createKbSearchTool(snapshot.knowledge, workspaceRoot, {}, hiddenRoots));
   }

@@ -69,6 +69,14 @@ export function createAgentResolver(
       if (mcp !== undefined && servers.length > 0) {
         await mcp.settle(definition.name, servers, MCP_SETTLE_MS);
       }
+      // Computed per delegation: a folder created or relinked since the last one counts, and
+      // so does a script a definition saved since then names.
+      const roots = deputyRoots(config, {
+        derived: derivedTrustedLocations(
+          config.workspace,
+          namedExecutables(definitions.listAll?.() ?? definitions.list(), config),
+        ),
+      });
       const snapshot = resolveCapabilities({
         loaded,
         config,
@@ -82,19 +90,14 @@ export function createAgentResolver(
           ? { session: { agents: delegateTargets(definitions) } }
           : {}),
         ...(options.callerMode === undefined ? {} : { callerMode: options.callerMode }),
+        hiddenRoots: roots.hiddenRoots,
+        realpath: (absolute) => realpathLenient(absolute),
       });
       return {
         snapshot,
         workspaceRoot: config.workspace,
         writableRoots: writableRoots(config),
-        // Computed per delegation: a folder created or relinked since the last one counts, and
-        // so does a script a definition saved since then names.
-        ...deputyRoots(config, {
-          derived: derivedTrustedLocations(
-            config.workspace,
-            namedExecutables(definitions.listAll?.() ?? definitions.list(), config),
-          ),
-        }),
+        ...roots,
       };
     },
   };

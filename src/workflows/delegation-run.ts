@@ -140,7 +140,10 @@ export class DelegationRun {
       ...grantsField(this.grants.all()),
       ...(this.resolvedAgent === null
         ? {}
-        : { permission: permissionInEffect(this.resolvedAgent.snapshot) }),
+        : {
+            permission: permissionInEffect(this.resolvedAgent.snapshot),
+            sandbox: this.resolvedAgent.snapshot.sandbox ?? null,
+          }),
       result: this.result,
     };
   }

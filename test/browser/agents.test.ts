@@ -45,6 +45,9 @@ cardTimeoutOutcome: deny
 hooks:
   PreToolUse:
     - command: echo pre
+sandbox:
+  write: [notes]
+  env: [CI]
 ---
 You research the notes and report.
 `;
@@ -97,6 +100,7 @@ const CAPABILITY_SECTIONS = [
   'Token budget',
   'Background',
   'Card deadlines',
+  'Sandbox',
   'Hooks',
 ];
 
@@ -182,6 +186,7 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     expect(await said('Memory')).toContain('none: no memory directory');
     expect(await said('Disallowed tools')).toContain('No tools disallowed.');
     expect(await said('Hooks')).toContain('No hooks');
+    expect(await said('Sandbox')).toContain("not declared: the workspace's sandbox, else off.");
     expect(await said('Approval policy')).toContain('confirm');
     expect(await said('Turn limit')).toContain('40 model rounds');
     expect(await said('Token budget')).toContain('none: model calls are not limited by tokens.');
@@ -235,6 +240,7 @@ describe.skipIf(CHROMIUM === null)('the agents pages', () => {
     expect(await said('Approval policy')).toContain('auto-in-workspace');
     expect(await said('Card deadlines')).toContain('30m');
     expect(await said('Hooks')).toContain('PreToolUse');
+    expect(await said('Sandbox')).toContain('on, no network: also writes notes; variables CI.');
     expect(await said('Turn limit')).toContain('12 model rounds');
     expect(await page.content()).not.toContain('s3cret-value');
   }

@@ -56,6 +56,42 @@ describe('CLI formatting', () => {
     ]);
   });
 
+  it('says in a status whether bash runs in a sandbox, and its bounds', () => {
+    const state = {
+      delegationId: 'd-box',
+      workflowId: 'delegation/s/d-box',
+      agent: 'boxed',
+      session: 's',
+      status: 'completed' as const,
+      roundsUsed: 1,
+      maxTurns: 6,
+      model: null,
+      definitionHash: null,
+      pendingCards: [],
+      decidedCards: [],
+      transcriptSummary: [],
+      deniedCalls: [],
+      result: null,
+    };
+    expect(stateLines(state).join('\n')).not.toContain('sandbox');
+    expect(stateLines({ ...state, sandbox: null })).toContain(
+      "  sandbox:  off (bash runs as the worker's user)",
+    );
+    const bounds = {
+      readOnly: ['/srv/data'],
+      readWrite: ['/ws', '/ws/out'],
+      env: ['CI'],
+      limits: { cpuSeconds: 30, processes: 64 },
+    };
+    expect(stateLines({ ...state, sandbox: bounds }).slice(6, 11)).toEqual([
+      '  sandbox:  on, no network',
+      '    read-write: /ws, /ws/out',
+      '    read-only:  /srv/data',
+      '    env:        CI',
+      '    limits:     cpuSeconds 30, processes 64',
+    ]);
+  });
+
   it('shows pending cards in a status and aligns the list', () => {
     const parked = {
       delegationId: 'd-abc',

@@ -108,6 +108,8 @@ const refused: Array<[string, string]> = [
   ['src/metrics/probe.ts', "import { facadesFor } from '../temporal/facades.js';"],
   ['src/metrics/probe.ts', "import { createApp } from '../api/app.js';"],
   ['src/processes/probe.ts', "import { DeputyError } from '../errors.js';"],
+  ['src/sandbox/probe.ts', "import { buildToolbox } from '../tools/toolbox.js';"],
+  ['src/sandbox/probe.ts', "import { spawnWatchedGroup } from '../processes/watched-group.js';"],
   ['src/worker/probe.ts', "import { program } from '../cli/program.js';"],
   ['src/worker/probe.ts', "import { createMcpDoor } from '../mcp-door/server.js';"],
   ['src/worker/probe.ts', "import { createApp } from '../api/app.js';"],

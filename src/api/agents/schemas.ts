@@ -15,6 +15,7 @@ import {
 import { APPROVAL_MODES } from '../../shared/policy-contract.js';
 import { utf8Text } from '../http/fields.js';
 import { CARD_TIMEOUT_OUTCOMES } from '../../shared/capability-snapshot.js';
+import { SandboxDeclarationSchema } from '../../config/sandbox-schema.js';
 
 /** Largest system prompt accepted, in UTF-8 bytes: 256 KiB, as qwen-code's daemon. */
 export const MAX_SYSTEM_PROMPT_BYTES = 256 * 1024;
@@ -147,6 +148,9 @@ export const AgentSummarySchema = z.object({
     .describe("how long the agent's cards wait; absent: the workspace's"),
   cardReminder: z.string().optional().describe('a reminder this long before a card deadline'),
   cardTimeoutOutcome: z.enum(CARD_TIMEOUT_OUTCOMES).optional(),
+  sandbox: SandboxDeclarationSchema.optional().describe(
+    "what its bash calls may touch, as declared; absent: the workspace's `sandbox`, else off",
+  ),
   color: z.string(),
   icon: z.string(),
   displayOrder: z.number().int(),

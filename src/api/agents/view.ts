@@ -59,6 +59,7 @@ export function agentSummary(
     ...(definition.cardTimeoutOutcome === undefined
       ? {}
       : { cardTimeoutOutcome: definition.cardTimeoutOutcome }),
+    ...(definition.sandbox === undefined ? {} : { sandbox: definition.sandbox }),
     color: definition.color,
     icon: definition.icon,
     displayOrder: definition.displayOrder,

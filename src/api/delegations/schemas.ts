@@ -174,6 +174,20 @@ export const PermissionSchema = component(
   }),
 );
 
+export const SandboxSchema = component(
+  'Sandbox',
+  z.object({
+    readOnly: z.array(z.string()).describe('paths it may read besides the system folders'),
+    readWrite: z.array(z.string()).describe('paths it may read and write; the workspace first'),
+    env: z.array(z.string()).describe("the worker's environment variables passed in, by name"),
+    limits: z.object({
+      cpuSeconds: z.number().int().optional(),
+      memoryMiB: z.number().int().optional(),
+      processes: z.number().int().optional(),
+    }),
+  }),
+);
+
 export const DelegationStateSchema = component(
   'DelegationState',
   z.object({
@@ -203,6 +217,11 @@ export const DelegationStateSchema = component(
     permission: PermissionSchema.optional().describe(
       "the approval mode and flags it runs with, the permission mode its caller stated and the agent's own; absent before the agent is resolved and when rebuilt from visibility",
     ),
+    sandbox: SandboxSchema.nullable()
+      .optional()
+      .describe(
+        'what its bash calls may touch (no network); null: the sandbox is off; absent before the agent is resolved and when rebuilt from visibility',
+      ),
     messages: z
       .array(SteeringMessageSchema)
       .optional()

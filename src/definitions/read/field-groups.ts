@@ -25,6 +25,7 @@ import {
   readPositiveInteger,
   readText,
 } from './scalars.js';
+import { readSandbox } from './sandbox.js';
 import { RUN_CONFIG_TURNS_PATH, readRunConfig, type TurnsCandidate } from './turns.js';
 import { PERMISSION_MODES } from '../schema.js';
 
@@ -64,7 +65,7 @@ export const readIdentityField: FieldGroupReader = (key, value, { definition, ct
   }
 };
 
-/** What the agent may use: tools, skills, MCP servers, knowledge, memory and hooks. */
+/** What the agent may use: tools, skills, MCP servers, knowledge, memory, hooks and the sandbox. */
 export const readCapabilityField: FieldGroupReader = (key, value, { definition, ctx }) => {
   switch (key) {
     case 'tools':
@@ -87,6 +88,9 @@ export const readCapabilityField: FieldGroupReader = (key, value, { definition, 
       return true;
     case 'hooks':
       definition.hooks = readHooks(value, ctx);
+      return true;
+    case 'sandbox':
+      definition.sandbox = readSandbox(value, ctx);
       return true;
     default:
       return false;

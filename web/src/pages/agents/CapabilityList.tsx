@@ -96,11 +96,32 @@ export function CapabilityList({ agent }: { agent: AgentDetail }) {
           <dd>{agent.cardTimeoutOutcome ?? "the workspace's, else deny"}</dd>
         </dl>
       </Capability>
+      <Capability title="Sandbox">
+        <p className="statement">{sandboxStatement(agent.sandbox)}</p>
+      </Capability>
       <Capability title="Hooks" wide={agent.hookEvents.length > 0}>
         <Hooks agent={agent} />
       </Capability>
     </div>
   );
+}
+
+/** What its bash calls may touch, as declared; the bounds themselves are in a delegation. */
+function sandboxStatement(sandbox: AgentDetail['sandbox']): string {
+  if (sandbox === undefined) return "not declared: the workspace's sandbox, else off.";
+  if (sandbox === 'off') return "off: bash runs as the worker's user.";
+  if (sandbox === 'on') return 'on: bash sees the workspace only, with no network.';
+  const parts = [
+    sandbox.write?.length ? `also writes ${sandbox.write.join(', ')}` : '',
+    sandbox.read?.length ? `also reads ${sandbox.read.join(', ')}` : '',
+    sandbox.env?.length ? `variables ${sandbox.env.join(', ')}` : '',
+    Object.keys(sandbox.limits ?? {}).length > 0
+      ? `limits ${Object.entries(sandbox.limits ?? {})
+          .map(([name, value]) => `${name} ${value}`)
+          .join(', ')}`
+      : '',
+  ].filter((part) => part !== '');
+  return `on, no network${parts.length > 0 ? `: ${parts.join('; ')}` : ''}.`;
 }
 
 function Capability({

@@ -27,6 +27,8 @@ export interface Extras {
   cardReminder: string | null;
   cardTimeoutOutcome: AgentDetail['cardTimeoutOutcome'] | null;
   hooks: AgentDetail['hooks'];
+  /** As declared; the editor has no picker for it yet. */
+  sandbox: AgentDetail['sandbox'] | null;
   color: string;
   icon: string;
   displayOrder: number;
@@ -86,6 +88,7 @@ export function emptyForm(level: WritableLevel = 'project'): AgentForm {
       cardReminder: null,
       cardTimeoutOutcome: null,
       hooks: {},
+      sandbox: null,
       color: DEFAULTS.color,
       icon: DEFAULTS.icon,
       displayOrder: DEFAULTS.displayOrder,
@@ -135,6 +138,7 @@ export function formOf(agent: AgentDetail, level: WritableLevel): AgentForm {
       cardReminder: agent.cardReminder ?? null,
       cardTimeoutOutcome: agent.cardTimeoutOutcome ?? null,
       hooks: agent.hooks,
+      sandbox: agent.sandbox ?? null,
       color: agent.color,
       icon: agent.icon,
       displayOrder: agent.displayOrder,
@@ -162,6 +166,7 @@ export interface Fields {
   cardReminder: string | null;
   cardTimeoutOutcome: Extras['cardTimeoutOutcome'];
   hooks: Extras['hooks'];
+  sandbox: Extras['sandbox'];
   color: string;
   icon: string;
   displayOrder: number;
