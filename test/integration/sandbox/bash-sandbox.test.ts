@@ -165,6 +165,23 @@ describe('bash in a sandbox', () => {
     );
   });
 
+  it('refuses the call, never runs it unsandboxed, where no bubblewrap can be found', async () => {
+    // The worker looks bubblewrap up on its PATH at each call: a PATH without it is a machine
+    // without it. The worker runs in this process, so the test's PATH is the worker's.
+    const emptyPath = await mkdtemp(join(tmpdir(), 'deputy-no-bwrap-'));
+    const saved = process.env.PATH;
+    process.env.PATH = emptyPath;
+    try {
+      const text = await run('boxed', 'echo ran > ran-unsandboxed.txt');
+      expect(text).toContain("command was not run: the agent's sandbox is on, but");
+      expect(text).toContain('bubblewrap');
+      expect(existsSync(join(harness.workspace, 'ran-unsandboxed.txt'))).toBe(false);
+    } finally {
+      process.env.PATH = saved;
+      await rm(emptyPath, { recursive: true, force: true });
+    }
+  });
+
   it('an unknown key of sandbox is diagnosed', () => {
     const diagnostics = harness.registry.get('typo')?.diagnostics ?? [];
     expect(diagnostics).toContainEqual(
